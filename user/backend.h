@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The interface every tlob backend implements: the module (backend_kmod.c,
+ * which also drives an in-kernel RV tlob) and BPF (backend_bpf.c). The
+ * commands (tlob_*.c) only talk to a struct tlob_backend, so every command
+ * works on every backend, and every record reaches them as the one
+ * struct tlob_record of kernel/tlob_abi.h, whoever produced it.
+ *
+ * Conventions:
+ * - Every op returns 0 (or a count) on success and -errno on failure. On
+ *   failure it may put a sentence a person understands into be->err
+ *   (tlob_backend_err()); the caller prints be->err when set, strerror()
+ *   otherwise.
+ * - Ops a backend cannot do are NULL or return -EOPNOTSUPP with a reason.
+ * - Nothing is silently faked: a backend that is not usable says why from
+ *   probe(), and open() fails the same way.
+ */
+#ifndef TLOB_BACKEND_H
+#define TLOB_BACKEND_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "tlob_abi.h"
+
+/* log2 buckets of elapsed ns: bucket i = [2^i, 2^(i+1)). */
+#define TLOB_HIST_BUCKETS	64
+
+/* One binding: a code section, its budget, and whom it applies to. */
+struct tlob_binding_spec {
+	char path[PATH_MAX];	/* absolute path of the ELF file */
+	uint64_t start;		/* ELF file offset of START */
+	uint64_t stop;		/* ELF file offset of STOP (unused if stop_is_ret) */
+	bool stop_is_ret;	/* STOP = return of the START function */
+	uint64_t budget_ns;	/* TLOB_BUDGET_MIN_NS .. TLOB_BUDGET_MAX_NS */
+	char tag[TLOB_TAG_LEN];	/* "" = none */
+	pid_t pid;		/* only this thread; 0 = any */
+	pid_t tgid;		/* only this process; 0 = any */
+	uint32_t id;		/* backend's binding id, filled by bind()/list(); 0 unknown */
+};
+
+/* Per-binding statistics aggregated by the backend (kernel side). */
+struct tlob_binding_stats {
+	struct tlob_binding_spec spec;	/* path/start/stop/stop_is_ret/tag/id */
+	uint64_t windows;
+	uint64_t violations;
+	uint64_t errors;	/* model errors */
+	uint64_t aborted;
+	uint64_t min_ns;
+	uint64_t max_ns;
+	uint64_t mean_ns;
+	uint64_t sum_ns;
+	uint64_t hist[TLOB_HIST_BUCKETS];
+};
+
+/* A state transition of the model (tlob mon -t). */
+struct tlob_transition {
+	uint64_t ts_ns;		/* CLOCK_MONOTONIC if known, else the trace clock */
+	int32_t id;		/* the monitored task's pid (upstream's "id") */
+	int32_t cpu;		/* -1 unknown */
+	uint8_t state;		/* enum states_tlob */
+	uint8_t event;		/* enum events_tlob */
+	uint8_t next_state;	/* enum states_tlob; INVALID_STATE_TLOB on an error */
+	bool final;		/* next_state is final */
+	bool error;		/* event not allowed in state (error_tlob) */
+	char comm[TLOB_COMM_LEN];	/* task that emitted it, "" unknown */
+};
+
+/*
+ * Where poll() delivers. A callback returning non-zero makes poll() return
+ * at once with that value (e.g. --stop-on-violation); records not yet
+ * delivered stay buffered for the next poll().
+ */
+struct tlob_sink {
+	int (*record)(const struct tlob_record *rec, void *ctx);
+	/* NULL: the caller does not want transitions (no -t). */
+	int (*transition)(const struct tlob_transition *tr, void *ctx);
+	void *ctx;
+};
+
+struct tlob_backend_opts {
+	/*
+	 * kmod: the control directory (TLOB_SYSFS_DIR, or TLOB_RV_DIR for an
+	 * in-kernel RV tlob). NULL: the backend's default. Unused by BPF.
+	 */
+	const char *control_root;
+	/* Deliver state transitions (tlob mon -t). */
+	bool transitions;
+	/*
+	 * The caller wants to read records (tlob mon). False for bind/unbind/
+	 * status/stats/list, which must not set up a reader.
+	 */
+	bool reader;
+	/*
+	 * BPF: bindings must outlive this process (tlob bind): pin under
+	 * TLOB_BPF_PIN_DIR. kmod bindings always persist.
+	 */
+	bool persist;
+};
+
+struct tlob_backend;
+
+struct tlob_backend_ops {
+	const char *name;	/* "kmod", "bpf" */
+	const char *desc;	/* one line for tlob list */
+
+	/*
+	 * Can this backend run here? 0 yes; -errno with a reason in why
+	 * (e.g. "tlob.ko is not loaded (/sys/kernel/tlob missing)"). Cheap,
+	 * changes nothing.
+	 */
+	int (*probe)(const char *control_root, char *why, size_t len);
+
+	/* Set up be->priv. Fails with the same reason as probe() if unusable. */
+	int (*open)(struct tlob_backend *be, const struct tlob_backend_opts *opts);
+	/* Free everything; does NOT restore settings (the tool does that). */
+	void (*close)(struct tlob_backend *be);
+
+	/* enable: 0/1 current state; set_enable writes it. */
+	int (*get_enable)(struct tlob_backend *be);
+	int (*set_enable)(struct tlob_backend *be, bool on);
+
+	/* Current reactor name into buf; set_reactor selects one ("signal:N" ok). */
+	int (*get_reactor)(struct tlob_backend *be, char *buf, size_t len);
+	int (*set_reactor)(struct tlob_backend *be, const char *name);
+	/* Available reactors, space-separated, current one in [brackets]. */
+	int (*list_reactors)(struct tlob_backend *be, char *buf, size_t len);
+
+	/*
+	 * Add a binding; *id gets the binding id when the backend knows it
+	 * (0 otherwise). -EEXIST duplicate (same file + START), -ERANGE
+	 * budget, -ENOSPC full, -EINVAL malformed, -ENOENT path.
+	 */
+	int (*bind)(struct tlob_backend *be, const struct tlob_binding_spec *spec,
+		    uint32_t *id);
+	/* Remove the binding of spec->path + spec->start; -ENOENT unknown. */
+	int (*unbind)(struct tlob_backend *be, const struct tlob_binding_spec *spec);
+	/* All current bindings; *specs is malloc'd (caller frees), never truncated. */
+	int (*list)(struct tlob_backend *be, struct tlob_binding_spec **specs, size_t *n);
+	/* Per-binding statistics; *st is malloc'd (caller frees). */
+	int (*stats)(struct tlob_backend *be, struct tlob_binding_stats **st, size_t *n);
+
+	/*
+	 * Deliver what is buffered to sink, sleeping up to timeout_ms while
+	 * nothing is (never busy-waits; -1 = until something arrives or a
+	 * signal). timeout_ms == 0 drains everything buffered without sleeping
+	 * (used at exit, so no record is lost). Returns the number delivered,
+	 * a sink callback's non-zero value as is (positive), -EINTR when a
+	 * signal interrupted the sleep, or -errno.
+	 */
+	int (*poll)(struct tlob_backend *be, int timeout_ms, const struct tlob_sink *sink);
+	/* Records the backend knows were lost (ring buffer overruns) so far. */
+	int (*lost)(struct tlob_backend *be, uint64_t *lost);
+};
+
+struct tlob_backend {
+	const struct tlob_backend_ops *ops;
+	void *priv;
+	char err[512];		/* human-readable reason of the last failure, or "" */
+};
+
+/* The registry: every backend compiled in, in auto-selection order. */
+extern const struct tlob_backend_ops tlob_backend_kmod;
+extern const struct tlob_backend_ops tlob_backend_bpf;
+extern const struct tlob_backend_ops *const tlob_backends[];
+
+/* "kmod", "bpf" -> ops; NULL if unknown. */
+const struct tlob_backend_ops *tlob_backend_find(const char *name);
+
+/*
+ * Choose and open a backend: name is "kmod", "bpf" or "auto" (the module
+ * when it is loaded, else BPF; the caller says which from be->ops->name).
+ * On failure be->err says why (for auto: why neither is usable).
+ */
+int tlob_backend_open(struct tlob_backend *be, const char *name,
+		      const struct tlob_backend_opts *opts);
+void tlob_backend_close(struct tlob_backend *be);
+
+/* printf into be->err; returns -err so ops can `return tlob_backend_err(...)`. */
+int tlob_backend_err(struct tlob_backend *be, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif /* TLOB_BACKEND_H */
