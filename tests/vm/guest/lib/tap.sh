@@ -1,0 +1,65 @@
+# SPDX-License-Identifier: GPL-2.0
+# TAP helpers for in-guest test scripts (busybox ash).
+#   . /opt/tlob/tests/lib/tap.sh
+#   plan 3; ok 0 "name"; is "$got" "$want" "name"; diag "text"; done_testing
+# Every helper returns the verdict, so `ok ... || diag ...` works.
+
+_tap_n=0
+_tap_failed=0
+
+plan() { echo "1..$1"; }
+
+diag() { echo "# $*"; }
+
+ok() {
+	_tap_n=$((_tap_n + 1))
+	if [ "$1" -eq 0 ] 2>/dev/null; then
+		echo "ok $_tap_n - $2"
+		return 0
+	fi
+	echo "not ok $_tap_n - $2"
+	_tap_failed=$((_tap_failed + 1))
+	return 1
+}
+
+# ok_cmd "name" command args...: passes when the command exits 0
+ok_cmd() {
+	_n=$1
+	shift
+	"$@"
+	ok $? "$_n"
+}
+
+is() {
+	if [ "$1" = "$2" ]; then
+		ok 0 "$3"
+	else
+		ok 1 "$3"
+		diag "got: '$1'"
+		diag "expected: '$2'"
+		return 1
+	fi
+}
+
+# cmp_ok GOT OP WANT NAME, OP one of -lt -le -gt -ge -eq -ne (integers)
+cmp_ok() {
+	if [ "$1" "$2" "$3" ] 2>/dev/null; then
+		ok 0 "$4"
+	else
+		ok 1 "$4"
+		diag "failed: $1 $2 $3"
+		return 1
+	fi
+}
+
+skip() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n # skip $*"; }
+
+skip_all() { echo "1..0 # SKIP $*"; exit 0; }
+
+bail_out() { echo "Bail out! $*"; exit 255; }
+
+done_testing() {
+	echo "1..$_tap_n"
+	[ "$_tap_failed" -eq 0 ]
+	exit $?
+}

@@ -1,0 +1,59 @@
+# SPDX-License-Identifier: GPL-2.0
+# The QEMU lanes. Each flavour gets a staged /opt/tlob tree (its own module
+# build, the tool, test programs, BPF objects, the guest scripts) packed into
+# an initramfs; one boot per lane runs every guest script; tests/vm/report
+# gives prove one TAP stream per script per lane.
+#
+#   make check-vm                  both lanes, all guest scripts
+#   make vm-test T=tests/vm/guest/NN-name.t [LANE=rt]
+#   make vm-shell [LANE=rt]        interactive shell in the VM
+#   LANES="stock" make check-vm    a subset of lanes
+
+LANES ?= stock rt
+LANE ?= stock
+VM_RUNS := $(BUILD)/vm/runs
+GUEST_TESTS := $(notdir $(sort $(wildcard tests/vm/guest/*.t)))
+VM_TIMEOUT ?= 1500
+VM_TEST_TIMEOUT ?= 600
+
+# What every lane's guest gets besides its own module tree.
+VM_DEPS += $(wildcard $(BUILD)/progs/*)
+
+define vm_flavour
+.PHONY: vm-initramfs-$(1)
+vm-initramfs-$(1): $(BUILD)/vm/$(1)/initramfs.cpio
+$(BUILD)/vm/$(1)/initramfs.cpio: $(VM_DEPS) $(VM_DEPS_$(1)) $(wildcard tests/vm/guest/* tests/vm/guest/lib/*) \
+		tests/vm/mkinitramfs tests/vm/guest-programs tests/vm/vm.mk
+	$(Q)tests/vm/stage $(BUILD)/vm/$(1)/stage $(BUILD)/kmod/$(1) tests/vm/guest $(VM_DEPS) $(VM_DEPS_$(1))
+	$(Q)tests/vm/mkinitramfs $(BUILD)/vm/$(1)/stage tests/vm/guest-programs $$@
+endef
+$(foreach f,$(FLAVOURS),$(eval $(call vm_flavour,$(f))))
+
+# run-lane LANE [extra run-lane args]; a failed boot still lets report speak
+vm_run = k=$$(tests/vm/fetch-kernel $(1)) && \
+	tests/vm/run-lane --lane $(1) --krel $(KREL_$(1)) \
+		--kernel $$k/boot/vmlinuz-$(KREL_$(1)) \
+		--initrd $(BUILD)/vm/$(1)/initramfs.cpio --out $(VM_RUNS)/$(1) \
+		--timeout $(VM_TIMEOUT) --test-timeout $(VM_TEST_TIMEOUT) $(2) || true
+
+.PHONY: check-vm vm-test vm-shell vm-selftest
+check-vm: $(foreach l,$(LANES),$(BUILD)/vm/$(l)/initramfs.cpio)
+	$(Q)$(foreach l,$(LANES),$(call vm_run,$(l));)
+	$(Q)prove -e 'tests/vm/report $(VM_RUNS)' \
+		$(foreach l,$(LANES),$(addprefix $(l):,$(GUEST_TESTS)) $(l):lane) \
+		tests/vm/selftest.t
+
+vm-test: $(BUILD)/vm/$(LANE)/initramfs.cpio
+	$(Q)test -n "$(T)" || { echo "usage: make vm-test T=tests/vm/guest/NN-name.t [LANE=rt]"; exit 2; }
+	$(Q)$(call vm_run,$(LANE),--tests $(notdir $(T)))
+	$(Q)prove -v -e 'tests/vm/report $(VM_RUNS)' $(LANE):$(notdir $(T)) $(LANE):lane
+
+vm-shell: $(BUILD)/vm/$(LANE)/initramfs.cpio
+	$(Q)k=$$(tests/vm/fetch-kernel $(LANE)) && tests/vm/run-lane --shell --lane $(LANE) \
+		--krel $(KREL_$(LANE)) --kernel $$k/boot/vmlinuz-$(KREL_$(LANE)) \
+		--initrd $< --out $(VM_RUNS)/shell
+
+# The harness proves it catches failures (a failing script, an oops, a
+# warning, a hung guest); it runs as part of check-vm.
+vm-selftest: $(BUILD)/vm/stock/initramfs.cpio
+	$(Q)prove -v tests/vm/selftest.t
