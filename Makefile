@@ -23,7 +23,20 @@ CHECK_DEPS :=
 VM_DEPS :=
 
 .PHONY: all check check-unit check-vm deps demo clean
-all: deps-ok
+all:
+
+# On a fresh machine the fragments below need packages (pkg-config, kernel
+# headers) while they are read, so missing packages are installed first.
+ifeq ($(filter deps clean,$(MAKECMDGOALS)),)
+ifneq ($(shell .ci/deps --check >/dev/null 2>&1 || echo missing),)
+$(info tlob: installing missing Debian packages first (.ci/deps))
+DEPS_LOG := $(shell .ci/deps 2>&1 | tail -n 3)
+$(info $(DEPS_LOG))
+ifneq ($(shell .ci/deps --check >/dev/null 2>&1 || echo missing),)
+$(error tlob: packages are still missing; run .ci/deps as root and read its output)
+endif
+endif
+endif
 
 include tests/vm/kernels.mk
 include rvgen/rvgen.mk
@@ -37,9 +50,6 @@ all: $(ALL)
 # Installs what is missing, and nothing when everything is there.
 deps:
 	$(Q).ci/deps
-
-deps-ok:
-	$(Q).ci/deps --check >/dev/null 2>&1 || .ci/deps
 
 check: all
 	$(Q)$(MAKE) --no-print-directory check-unit
