@@ -9,8 +9,6 @@
 #   make vm-shell [LANE=rt]        interactive shell in the VM
 #   LANES="stock" make check-vm    a subset of lanes
 
-LANES ?= stock rt
-LANE ?= stock
 VM_RUNS := $(BUILD)/vm/runs
 GUEST_TESTS := $(notdir $(sort $(wildcard tests/vm/guest/*.t)))
 VM_TIMEOUT ?= 1500
@@ -30,9 +28,8 @@ endef
 $(foreach f,$(FLAVOURS),$(eval $(call vm_flavour,$(f))))
 
 # run-lane LANE [extra run-lane args]; a failed boot still lets report speak
-vm_run = k=$$(tests/vm/fetch-kernel $(1)) && \
-	tests/vm/run-lane --lane $(1) --krel $(KREL_$(1)) \
-		--kernel $$k/boot/vmlinuz-$(KREL_$(1)) \
+vm_run = k=$$(tests/vm/lane-kernel $(1) image) && \
+	tests/vm/run-lane --lane $(1) --krel $(KREL_$(1)) --kernel $$k \
 		--initrd $(BUILD)/vm/$(1)/initramfs.cpio --out $(VM_RUNS)/$(1) \
 		--timeout $(VM_TIMEOUT) --test-timeout $(VM_TEST_TIMEOUT) $(2) || true
 
@@ -49,8 +46,8 @@ vm-test: $(BUILD)/vm/$(LANE)/initramfs.cpio
 	$(Q)prove -v -e 'tests/vm/report $(VM_RUNS)' $(LANE):$(notdir $(T)) $(LANE):lane
 
 vm-shell: $(BUILD)/vm/$(LANE)/initramfs.cpio
-	$(Q)k=$$(tests/vm/fetch-kernel $(LANE)) && tests/vm/run-lane --shell --lane $(LANE) \
-		--krel $(KREL_$(LANE)) --kernel $$k/boot/vmlinuz-$(KREL_$(LANE)) \
+	$(Q)k=$$(tests/vm/lane-kernel $(LANE) image) && tests/vm/run-lane --shell --lane $(LANE) \
+		--krel $(KREL_$(LANE)) --kernel $$k \
 		--initrd $< --out $(VM_RUNS)/shell
 
 # The harness proves it catches failures (a failing script, an oops, a
