@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the BPF programs (tlob.bpf.c, tlob_timer.bpf.c) and their loader
+ * (user/backend_bpf.c) agree on besides struct tlob_record: the attach
+ * cookie, the binding and statistics map values, the monitor's metadata.
+ * Fixed-size types only: the same bytes are read on both sides.
+ */
+#ifndef TLOB_BPF_H
+#define TLOB_BPF_H
+
+#ifndef __VMLINUX_H__
+#include <linux/types.h>
+#endif
+
+/*
+ * A uprobe's attach cookie: the binding id in the low 32 bits, the kind of
+ * probe (START, STOP) above. One program serves every binding; the cookie
+ * says which binding and which end of its section fired.
+ */
+#define TLOB_COOKIE_START	1ULL
+#define TLOB_COOKIE_STOP	2ULL
+#define TLOB_COOKIE(id, kind)	((__u64)(__u32)(id) | ((__u64)(kind) << 32))
+#define TLOB_COOKIE_ID(c)	((__u32)(c))
+#define TLOB_COOKIE_KIND(c)	((c) >> 32)
+
+/* Map sizes (the loader may raise TLOB_BPF_MAX_TASKS before load). */
+#define TLOB_BPF_MAX_BINDINGS	256
+#define TLOB_BPF_MAX_TASKS	1024
+#define TLOB_BPF_HIST		64
+#define TLOB_BPF_PATH_MAX	4096
+#define TLOB_BPF_RINGBUF	(1U << 20)
+
+/* Binding flags. */
+#define TLOB_BIND_STOP_RET	1U	/* STOP = return of the START function */
+
+/*
+ * The bindings map value, keyed by binding id. The programs read only the
+ * first members; the rest is there so that a later `tlob` process (unbind,
+ * list, a second reader) finds the binding of a pinned monitor.
+ */
+struct tlob_bpf_binding {
+	__u64 budget_ns;
+	__u32 pid;		/* only this thread; 0 = any */
+	__u32 tgid;		/* only this process; 0 = any */
+	char tag[16];		/* TLOB_TAG_LEN */
+	__u64 start;		/* ELF file offsets */
+	__u64 stop;
+	__u32 flags;		/* TLOB_BIND_* */
+	__u32 pad;
+	char path[TLOB_BPF_PATH_MAX];
+};
+
+/*
+ * Per-binding statistics, one copy per CPU (the loader sums them). min_ns
+ * is 0 while a CPU has seen no finished window.
+ */
+struct tlob_bpf_stats {
+	__u64 windows;		/* ended windows, whatever their verdict */
+	__u64 violations;	/* windows whose deadline passed */
+	__u64 errors;		/* model errors */
+	__u64 aborted;		/* ended by exit/exec/unbind */
+	__u64 min_ns;		/* elapsed of windows ended by STOP */
+	__u64 max_ns;
+	__u64 sum_ns;
+	__u64 hist[TLOB_BPF_HIST];	/* log2 buckets of elapsed ns */
+};
+
+/*
+ * The metadata map (one element): how the monitor detects overruns, so a
+ * second reader can say which path the running monitor uses.
+ */
+struct tlob_bpf_meta {
+	__u32 next_id;		/* last binding id handed out */
+	__u32 detector;		/* TLOB_DETECT_BPF_TIMER or TLOB_DETECT_SAMPLE */
+	__u64 sample_period_ns;	/* sampling path: period of the sampler */
+};
+
+#endif /* TLOB_BPF_H */

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The bpf_timer detector of tlob's BPF backend (stock kernels; PREEMPT_RT
+ * 6.1 refuses bpf_timer and runs the sampler of tlob.bpf.c instead).
+ *
+ * On 6.1 a uprobe program may not reference a map that holds a bpf_timer,
+ * so the timers live here, in a separate object whose maps the loader
+ * shares with tlob.bpf.o by fd: the uprobe program calls the global
+ * subprograms tlob_arm()/tlob_cancel(), and the fexit programs below,
+ * attached to those subprograms of the loaded uprobe program, arm and
+ * cancel the task's timer synchronously, in the same context.
+ *
+ * A timer is relative and soft (no absolute or hard mode on 6.1): it is
+ * armed once per window, at START, for the budget; the deadline never
+ * moves. A timer whose window ended some other way (exit, model error)
+ * fires harmlessly: it finds no open window with its START time and only
+ * frees its slot.
+ */
+#include "tlob_common.bpf.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+#define CLOCK_MONOTONIC 1
+
+struct tlob_tmr {
+	struct bpf_timer timer;
+	__u64 start_ns;		/* START of the window it was armed for */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, TLOB_BPF_MAX_TASKS);
+	__type(key, __u32);
+	__type(value, struct tlob_tmr);
+} tlob_timers SEC(".maps");
+
+static int tlob_timer_fired(void *map, __u32 *tid, struct tlob_tmr *t)
+{
+	__u64 start = t->start_ns;
+	struct tlob_win *w;
+
+	w = bpf_map_lookup_elem(&tlob_windows, tid);
+	if (w && tlob_active(w) && w->clk.start[clk_elapsed_tlob] == start)
+		tlob_check(w, bpf_ktime_get_ns(), TLOB_DETECT_BPF_TIMER);
+	/* One-shot: free the slot, unless a new START re-armed it meanwhile. */
+	if (t->start_ns == start)
+		bpf_map_delete_elem(&tlob_timers, tid);
+	return 0;
+}
+
+SEC("fexit/tlob_arm")
+int BPF_PROG(tlob_arm_exit, __u32 tid, __u64 start_ns, __u64 delay_ns, int ret)
+{
+	struct tlob_tmr zero = {};
+	struct tlob_tmr *t;
+
+	bpf_map_update_elem(&tlob_timers, &tid, &zero, BPF_NOEXIST);
+	t = bpf_map_lookup_elem(&tlob_timers, &tid);
+	if (!t) {
+		tlob_count_lost(TLOB_LOST_NOSLOT);
+		return 0;
+	}
+	/* -EBUSY when the slot is re-armed: the timer is set up already. */
+	bpf_timer_init(&t->timer, &tlob_timers, CLOCK_MONOTONIC);
+	bpf_timer_set_callback(&t->timer, tlob_timer_fired);
+	t->start_ns = start_ns;
+	bpf_timer_start(&t->timer, delay_ns, 0);
+	return 0;
+}
+
+SEC("fexit/tlob_cancel")
+int BPF_PROG(tlob_cancel_exit, __u32 tid, int ret)
+{
+	/* Deleting the element cancels its timer. */
+	bpf_map_delete_elem(&tlob_timers, &tid);
+	return 0;
+}
