@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Invariant glue for the kernel module: kernel types from linux/types.h. */
+#include "emit_ha.h"
+
+static const struct ha_flavour kernel = {
+	.what = "the kernel module",
+	.file_fmt = "%s_model_ha.h",
+	.u64 = "u64",
+	.includes = "#include <linux/types.h>\n",
+	.model_fmt = "\"%s_model.h\"",
+};
+
+int emit_kernel_ha(const struct model *m, FILE *out)
+{
+	return emit_ha(m, out, &kernel);
+}

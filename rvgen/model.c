@@ -1,0 +1,510 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * From DOT text to the model object. graphviz cgraph does the DOT parsing;
+ * this file walks its graph: "__init_X" marks the initial state X, every
+ * other node is a state, a doublecircle or ellipse shape (on the node or
+ * as the default of a node group it belongs to) marks a final state, and
+ * every edge label holds one or more "\n"-separated events. Line numbers
+ * come from srcline.c because cgraph keeps none.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <graphviz/cgraph.h>
+
+#include "label.h"
+#include "model.h"
+#include "srcline.h"
+
+#define INIT_MARKER "__init_"
+
+void rv_error_set(struct rv_error *err, int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	err->line = line > 0 ? line : 1;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+}
+
+void rv_error_print(const struct rv_error *err, FILE *out)
+{
+	fprintf(out, "%s:%d: %s\n", err->file ? err->file : "<input>",
+		err->line, err->msg);
+}
+
+bool rv_is_identifier(const char *s)
+{
+	if (!s || !(isalpha((unsigned char)*s) || *s == '_'))
+		return false;
+	for (s++; *s; s++)
+		if (!(isalnum((unsigned char)*s) || *s == '_'))
+			return false;
+	return true;
+}
+
+const char *rv_op_str(enum rv_op op)
+{
+	static const char * const s[] = { "<", "<=", ">", ">=", "==", "!=" };
+
+	return s[op];
+}
+
+const char *rv_timer_str(enum rv_timer t)
+{
+	static const char * const s[] = { "keep", "arm", "cancel" };
+
+	return s[t];
+}
+
+/*
+ * cgraph reports a syntax error through its error callback, in pieces
+ * ("Error", ": ", "syntax error in line N near 'x'"). Collect them so the
+ * message can be turned into "file:N: ...".
+ */
+static char cg_msg[1024];
+
+static int cg_collect(char *msg)
+{
+	size_t len = strlen(cg_msg);
+
+	snprintf(cg_msg + len, sizeof(cg_msg) - len, "%s", msg);
+	return 0;
+}
+
+static void syntax_error(struct rv_error *err)
+{
+	const char *p = strstr(cg_msg, "line ");
+	char *nl, *what;
+	int line = 1;
+
+	if (p)
+		line = atoi(p + 5);
+	what = strstr(cg_msg, "syntax error");
+	if (!what)
+		what = cg_msg;
+	nl = strchr(what, '\n');
+	if (nl)
+		*nl = '\0';
+	if (p && what == strstr(cg_msg, "syntax error")) {
+		/* "syntax error in line N near 'x'" -> "syntax error near 'x'" */
+		const char *rest = p + 5;
+
+		while (isdigit((unsigned char)*rest))
+			rest++;
+		rv_error_set(err, line, "DOT syntax error%s", rest);
+	} else {
+		rv_error_set(err, line, "DOT error: %s", *what ? what : "unreadable");
+	}
+}
+
+static char *xstrdup(const char *s)
+{
+	return strdup(s ? s : "");
+}
+
+static char *name_from_path(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	const char *dot;
+
+	base = base ? base + 1 : path;
+	dot = strrchr(base, '.');
+	return strndup(base, dot && dot != base ? (size_t)(dot - base) : strlen(base));
+}
+
+static bool shape_is_final(const char *shape)
+{
+	return shape && (!strcmp(shape, "doublecircle") || !strcmp(shape, "ellipse"));
+}
+
+/* Node groups: {node [shape = doublecircle] "x"} makes x final. */
+static void mark_final_by_group(Agraph_t *sub, Agraph_t *root, struct model *m)
+{
+	Agraph_t *s;
+
+	for (s = agfstsubg(sub); s; s = agnxtsubg(s)) {
+		Agsym_t *sym = agattr(s, AGNODE, "shape", NULL);
+		Agnode_t *n;
+
+		if (sym && shape_is_final(sym->defval)) {
+			for (n = agfstnode(s); n; n = agnxtnode(s, n)) {
+				int i;
+
+				for (i = 0; i < m->nstates; i++)
+					if (!strcmp(m->states[i].name, agnameof(n)))
+						m->states[i].final = true;
+			}
+		}
+		mark_final_by_group(s, root, m);
+	}
+}
+
+static int find_state(const struct model *m, const char *name)
+{
+	int i;
+
+	for (i = 0; i < m->nstates; i++)
+		if (!strcmp(m->states[i].name, name))
+			return i;
+	return -1;
+}
+
+static int add_states(Agraph_t *g, struct model *m, const struct rv_source *src,
+		      struct rv_error *err)
+{
+	int nnodes = agnnodes(g), init_line = 0;
+	const char *init_name = NULL;
+	Agnode_t *n;
+
+	m->states = calloc(nnodes ? nnodes : 1, sizeof(*m->states));
+	if (!m->states) {
+		rv_error_set(err, 1, "out of memory");
+		return -1;
+	}
+	m->initial = -1;
+	for (n = agfstnode(g); n; n = agnxtnode(g, n)) {
+		const char *name = agnameof(n);
+		struct rv_state *st;
+
+		if (!strncmp(name, INIT_MARKER, strlen(INIT_MARKER))) {
+			if (init_name) {
+				rv_error_set(err, src_node_line(src, name),
+					     "second initial marker '%s': '%s' already marks the initial state",
+					     name, init_name);
+				return -1;
+			}
+			init_name = name;
+			init_line = src_node_line(src, name);
+			continue;
+		}
+		st = &m->states[m->nstates++];
+		st->name = xstrdup(name);
+		if (!st->name) {
+			rv_error_set(err, 1, "out of memory");
+			return -1;
+		}
+		st->line = src_node_line(src, name);
+		st->final = shape_is_final(agget(n, "shape"));
+	}
+	if (!init_name) {
+		rv_error_set(err, src_first_line(src),
+			     "no initial state: mark it with a node \"__init_STATE\" and an edge \"__init_STATE\" -> \"STATE\"");
+		return -1;
+	}
+	m->initial = find_state(m, init_name + strlen(INIT_MARKER));
+	if (m->initial < 0) {
+		rv_error_set(err, init_line,
+			     "initial marker '%s' names no state '%s'",
+			     init_name, init_name + strlen(INIT_MARKER));
+		return -1;
+	}
+	mark_final_by_group(g, g, m);
+	return 0;
+}
+
+static int add_state_labels(Agraph_t *g, struct model *m,
+			    const struct rv_source *src, struct rv_error *err)
+{
+	int i;
+
+	for (i = 0; i < m->nstates; i++) {
+		struct rv_state *st = &m->states[i];
+		Agnode_t *n = agnode(g, st->name, 0);
+		char *label = agget(n, "label");
+		char **parts;
+		int cnt, line = st->line;
+
+		if (label && aghtmlstr(label)) {
+			rv_error_set(err, src_node_text_line(src, st->name, "<"),
+				     "state '%s' has an HTML label: use a quoted string",
+				     st->name);
+			return -1;
+		}
+		/* point invariant errors at the label, not the first mention */
+		parts = label ? label_split(label, &cnt) : NULL;
+		if (parts && cnt > 1)
+			line = src_node_text_line(src, st->name, parts[1]);
+		else if (label && *label)
+			line = src_node_text_line(src, st->name, "label");
+		label_free_split(parts);
+		if (label_state(st->name, label, line, &st->inv, err))
+			return -1;
+	}
+	return 0;
+}
+
+static int add_transition(struct model *m, int from, int to, const char *piece,
+			  int line, struct rv_error *err)
+{
+	struct rv_transition *t = &m->trans[m->ntrans];
+
+	t->from = from;
+	t->to = to;
+	t->line = line;
+	if (label_event(piece, line, t, err)) {
+		free(t->event);
+		free(t->reset);
+		free(t->guard);
+		return -1;
+	}
+	m->ntrans++;
+	return 0;
+}
+
+static int add_edge(Agedge_t *e, struct model *m, const struct rv_source *src,
+		    struct rv_error *err)
+{
+	const char *tail = agnameof(agtail(e)), *head = agnameof(aghead(e));
+	char *label = agget(e, "label");
+	int from, to, cnt, i, line;
+	char **parts;
+	void *grown;
+
+	if (!strncmp(tail, INIT_MARKER, strlen(INIT_MARKER))) {
+		line = src_edge_line(src, tail, head, NULL);
+		if (strcmp(tail + strlen(INIT_MARKER), head)) {
+			rv_error_set(err, line,
+				     "initial marker '%s' points to '%s': it must point to '%s'",
+				     tail, head, tail + strlen(INIT_MARKER));
+			return -1;
+		}
+		return 0;
+	}
+	if (!strncmp(head, INIT_MARKER, strlen(INIT_MARKER))) {
+		rv_error_set(err, src_edge_line(src, tail, head, NULL),
+			     "edge '%s' -> '%s' enters an initial marker", tail,
+			     head);
+		return -1;
+	}
+	from = find_state(m, tail);
+	to = find_state(m, head);
+	if (!label || !*label) {
+		rv_error_set(err, src_edge_line(src, tail, head, NULL),
+			     "edge '%s' -> '%s' has no label: every edge needs at least one event",
+			     tail, head);
+		return -1;
+	}
+	if (aghtmlstr(label)) {
+		rv_error_set(err, src_edge_line(src, tail, head, NULL),
+			     "edge '%s' -> '%s' has an HTML label: use a quoted string",
+			     tail, head);
+		return -1;
+	}
+	parts = label_split(label, &cnt);
+	if (!parts) {
+		rv_error_set(err, 1, "out of memory");
+		return -1;
+	}
+	grown = realloc(m->trans, (m->ntrans + cnt) * sizeof(*m->trans));
+	if (!grown) {
+		label_free_split(parts);
+		rv_error_set(err, 1, "out of memory");
+		return -1;
+	}
+	m->trans = grown;
+	for (i = 0; i < cnt; i++) {
+		char *semi = strchr(parts[i], ';');
+		char *hint = strndup(parts[i], semi ? (size_t)(semi - parts[i]) :
+				     strlen(parts[i]));
+
+		line = src_edge_line(src, tail, head, hint && *hint ? hint : NULL);
+		free(hint);
+		if (add_transition(m, from, to, parts[i], line, err)) {
+			label_free_split(parts);
+			return -1;
+		}
+	}
+	label_free_split(parts);
+	return 0;
+}
+
+/* Reports a marker without its edge; the edges themselves come later. */
+static int check_init_edge(Agraph_t *g, const struct model *m,
+			   const struct rv_source *src, struct rv_error *err)
+{
+	Agnode_t *n;
+
+	for (n = agfstnode(g); n; n = agnxtnode(g, n)) {
+		const char *name = agnameof(n);
+
+		if (strncmp(name, INIT_MARKER, strlen(INIT_MARKER)))
+			continue;
+		if (agdegree(g, n, 0, 1) != 1) {
+			rv_error_set(err, src_node_line(src, name),
+				     "initial marker '%s' needs exactly one edge, to '%s'",
+				     name, m->states[m->initial].name);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int cmp_trans_line(const void *a, const void *b)
+{
+	const struct rv_transition *x = a, *y = b;
+
+	return x->line - y->line;
+}
+
+static int build(Agraph_t *g, struct model *m, const struct rv_source *src,
+		 struct rv_error *err)
+{
+	Agnode_t *n;
+	Agedge_t *e;
+
+	if (!agisdirected(g)) {
+		rv_error_set(err, src_first_line(src),
+			     "the model is an undirected graph: declare it as 'digraph'");
+		return -1;
+	}
+	if (agisstrict(g)) {
+		rv_error_set(err, src_first_line(src),
+			     "the model is a strict digraph, which merges parallel edges: declare it as 'digraph'");
+		return -1;
+	}
+	if (add_states(g, m, src, err) || add_state_labels(g, m, src, err) ||
+	    check_init_edge(g, m, src, err))
+		return -1;
+	for (n = agfstnode(g); n; n = agnxtnode(g, n))
+		for (e = agfstout(g, n); e; e = agnxtout(g, e))
+			if (add_edge(e, m, src, err))
+				return -1;
+	/* file order, so "first" and "second" in messages mean what they say */
+	if (m->ntrans)
+		qsort(m->trans, m->ntrans, sizeof(*m->trans), cmp_trans_line);
+	return 0;
+}
+
+struct model *model_parse(const char *text, const char *file, const char *name,
+			  struct rv_error *err)
+{
+	struct rv_source src;
+	struct model *m;
+	Agraph_t *g;
+
+	err->file = file;
+	m = calloc(1, sizeof(*m));
+	if (!m || src_init(&src, text)) {
+		free(m);
+		rv_error_set(err, 1, "out of memory");
+		return NULL;
+	}
+	m->file = xstrdup(file);
+	m->name = name ? xstrdup(name) : name_from_path(file);
+	m->initial = -1;
+	if (!m->file || !m->name) {
+		rv_error_set(err, 1, "out of memory");
+		goto fail;
+	}
+	if (!rv_is_identifier(m->name)) {
+		rv_error_set(err, 1,
+			     "model name '%s' is not a C identifier: rename the file or pass --name",
+			     m->name);
+		goto fail;
+	}
+
+	cg_msg[0] = '\0';
+	agseterrf(cg_collect);
+	agreadline(1);
+	g = agmemread(text);
+	if (!g) {
+		if (cg_msg[0])
+			syntax_error(err);
+		else
+			rv_error_set(err, 1, "no graph in the file");
+		goto fail;
+	}
+	if (build(g, m, &src, err)) {
+		agclose(g);
+		goto fail;
+	}
+	agclose(g);
+	src_free(&src);
+	return m;
+fail:
+	src_free(&src);
+	model_free(m);
+	return NULL;
+}
+
+struct model *model_load(const char *path, const char *name,
+			 struct rv_error *err)
+{
+	struct model *m;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	err->file = path;
+	f = fopen(path, "r");
+	if (!f) {
+		err->line = 0;
+		snprintf(err->msg, sizeof(err->msg), "cannot open: %s",
+			 strerror(errno));
+		return NULL;
+	}
+	for (;;) {
+		char buf[4096];
+		size_t n = fread(buf, 1, sizeof(buf), f);
+		char *grown;
+
+		if (!n)
+			break;
+		grown = realloc(text, len + n + 1);
+		if (!grown) {
+			free(text);
+			fclose(f);
+			rv_error_set(err, 1, "out of memory");
+			return NULL;
+		}
+		text = grown;
+		memcpy(text + len, buf, n);
+		len += n;
+	}
+	fclose(f);
+	if (!text || memchr(text, '\0', len)) {
+		free(text);
+		rv_error_set(err, 1, len ? "the file contains a NUL byte" :
+			     "the file is empty");
+		return NULL;
+	}
+	text[len] = '\0';
+	m = model_parse(text, path, name, err);
+	free(text);
+	return m;
+}
+
+void model_free(struct model *m)
+{
+	int i;
+
+	if (!m)
+		return;
+	for (i = 0; i < m->nstates; i++) {
+		free(m->states[i].name);
+		free(m->states[i].inv.env_name);
+		free(m->states[i].inv.bound);
+		free(m->states[i].inv.text);
+	}
+	free(m->states);
+	for (i = 0; i < m->ntrans; i++) {
+		free(m->trans[i].event);
+		free(m->trans[i].reset);
+		free(m->trans[i].guard);
+	}
+	free(m->trans);
+	for (i = 0; i < m->nevents; i++)
+		free(m->events[i]);
+	free(m->events);
+	for (i = 0; i < m->nenvs; i++)
+		free(m->envs[i].name);
+	free(m->envs);
+	free(m->cells);
+	free(m->file);
+	free(m->name);
+	free(m);
+}

@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The model object: one parse of a DOT automaton in the kernel's rvgen
+ * dialect, shared by every emitter. model_load()/model_parse() read the
+ * graph with graphviz cgraph and the label grammar (label.c);
+ * model_validate() checks it and builds the tables the emitters print.
+ * Every failure is reported through one error type, struct rv_error, as
+ * "file:line: message".
+ */
+#ifndef RVGEN_MODEL_H
+#define RVGEN_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* Generated enums are unsigned char tables; INVALID is state_max. */
+#define RV_MAX_STATES	254
+#define RV_MAX_EVENTS	254
+#define RV_MAX_ENVS	254
+
+struct rv_error {
+	const char *file;
+	int line;
+	char msg[512];
+};
+
+void rv_error_set(struct rv_error *err, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void rv_error_print(const struct rv_error *err, FILE *out);
+
+/* A comparison "env op value" as found in invariants and guards. */
+enum rv_op { RV_LT, RV_LE, RV_GT, RV_GE, RV_EQ, RV_NE };
+
+/* A state invariant: "clock < bound" or "clock <= bound". */
+struct rv_invariant {
+	bool present;
+	int env;		/* index into model->envs after validation */
+	char *env_name;
+	bool le;		/* '<=' (else '<') */
+	char *bound;		/* the bound as C: "BUDGET_NS()", "1000000ull" */
+	char *text;		/* as written, for documents and messages */
+};
+
+struct rv_state {
+	char *name;
+	int line;		/* where the state is declared or labelled */
+	bool final;
+	struct rv_invariant inv;
+};
+
+/* One event on one edge: "event[;reset(env)][;guard]". */
+struct rv_transition {
+	int from;		/* parse order index into states[] */
+	int to;
+	char *event;
+	char *reset;		/* env name or NULL */
+	char *guard;		/* guard text or NULL */
+	int line;
+};
+
+struct rv_env {
+	char *name;
+	bool clock;		/* reset somewhere or bounded by an invariant */
+};
+
+enum rv_timer { RV_TIMER_KEEP, RV_TIMER_ARM, RV_TIMER_CANCEL };
+
+/* The [state][event] cell after validation. */
+struct rv_cell {
+	int next;		/* state index, -1: not allowed */
+	int reset;		/* env index, -1: none */
+	enum rv_timer timer;
+	const char *guard;	/* points into the transition, or NULL */
+	int trans;		/* index into transitions[], -1 */
+};
+
+struct model {
+	char *file;		/* path as given: named in banners */
+	char *name;		/* monitor name: the enum suffix */
+
+	/* Parse order; model_validate() sorts states and events. */
+	struct rv_state *states;
+	int nstates;
+	int initial;
+	struct rv_transition *trans;
+	int ntrans;
+
+	/* Built by model_validate(). */
+	char **events;		/* sorted */
+	int nevents;
+	struct rv_env *envs;	/* sorted */
+	int nenvs;
+	struct rv_cell *cells;	/* nstates * nevents, row-major */
+	bool validated;
+};
+
+static inline struct rv_cell *model_cell(const struct model *m, int s, int e)
+{
+	return &m->cells[s * m->nevents + e];
+}
+
+/* Reads PATH and parses it; name NULL: derived from the file name. */
+struct model *model_load(const char *path, const char *name,
+			 struct rv_error *err);
+/* Parses a NUL-terminated buffer; file is used in messages only. */
+struct model *model_parse(const char *text, const char *file,
+			  const char *name, struct rv_error *err);
+/* Checks the model and builds the tables; 0 or -1 with err set. */
+int model_validate(struct model *m, struct rv_error *err);
+void model_free(struct model *m);
+
+bool rv_is_identifier(const char *s);
+const char *rv_op_str(enum rv_op op);
+const char *rv_timer_str(enum rv_timer t);
+
+#endif /* RVGEN_MODEL_H */
