@@ -25,3 +25,21 @@ $(foreach f,$(FLAVOURS),$(eval $(call kmod_flavour,$(f))))
 
 .PHONY: kmod
 kmod: $(foreach f,$(FLAVOURS),kmod-$(f))
+
+# Style and static checks of every kernel source, generated ones included:
+# checkpatch --strict (from Debian's linux-source, see tests/unit/kmod/)
+# and sparse through kbuild (C=2: check every file, built or not).
+CHECKPATCH ?= /root/.cache/tlob/checkpatch/checkpatch.pl
+KMOD_STYLE_SRCS = $(wildcard kernel/*.c kernel/*.h)
+
+.PHONY: kmod-style kmod-sparse
+kmod-style:
+	$(Q)$(CHECKPATCH) --strict --no-tree --quiet -f $(KMOD_STYLE_SRCS)
+
+kmod-sparse: $(foreach f,$(FLAVOURS),$(BUILD)/kmod/$(f)/.tree)
+	$(Q)set -e; for f in $(FLAVOURS); do \
+		kdir=$(KDIR); [ $$f = stock ] || kdir=$(KDIR_rt); \
+		$(MAKE) --no-print-directory -C $$kdir M=$(BUILD)/kmod/$$f \
+			W=1 C=2 modules 2>&1 | tee $(BUILD)/kmod/$$f/sparse.log; \
+		! grep -E 'warning:|error:' $(BUILD)/kmod/$$f/sparse.log; \
+	done

@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the files of tlob.ko share. Each file has one job:
+ *
+ *   tlob_main.c     module init/exit, the enable switch, attach/detach order
+ *   tlob_sysfs.c    /sys/kernel/tlob/ (enable desc monitor reactors stats pool)
+ *   tlob_binding.c  the binding table (monitor file semantics)
+ *   tlob_parse.c    the monitor line parser (pure, unit-tested on the host)
+ *   tlob_uprobe.c   uprobes at START/STOP (and the START function's return)
+ *   tlob_sched.c    scheduler tracepoints -> model events
+ *   tlob_monitor.c  the per-window automaton: generated tables + ha glue
+ *   tlob_timer.c    the hard hrtimer that detects an overrun at the deadline
+ *   tlob_pool.c     preallocated windows, hashed by task
+ *   tlob_stats.c    per-binding, per-CPU statistics
+ *   tlob_reactor.c  nop/printk/panic/signal, run from irq_work
+ *   tlob_trace.c    the trace events (tlob_trace.h)
+ */
+#ifndef TLOB_H
+#define TLOB_H
+
+#include <linux/hrtimer.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/path.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <linux/uprobes.h>
+
+#include "tlob_abi.h"
+#include "tlob_compat.h"
+#include "tlob_model.h"
+#include "tlob_parse.h"
+
+struct task_struct;
+struct tlob_stats;
+
+/*
+ * One line of the monitor file. Created and destroyed in process context
+ * under tlob_ctl_mutex; the probe paths only read the fields that never
+ * change after creation.
+ */
+struct tlob_binding {
+	struct list_head node;		/* tlob_bindings, tlob_ctl_mutex */
+	u32 id;				/* never reused */
+	char *path;			/* as written (canonical) */
+	struct path fpath;		/* holds the inode */
+	struct inode *inode;
+	loff_t start;
+	loff_t stop;
+	bool stop_ret;			/* STOP = return of the START function */
+	bool registered;		/* uprobes in place, tlob_ctl_mutex */
+	u64 budget_ns;
+	enum tlob_filter filter;
+	pid_t filter_id;
+	char tag[TLOB_TAG_LEN];
+	struct uprobe_consumer start_uc;
+	struct uprobe_consumer stop_uc;
+	struct tlob_uprobe start_up;
+	struct tlob_uprobe stop_up;
+	struct tlob_stats __percpu *stats;
+};
+
+/*
+ * The pool's part of an open window (tlob_pool.c): which task and which
+ * binding it belongs to. The rest of the window (automaton state, clocks,
+ * timer) is private to tlob_monitor.c, which embeds this first. All three
+ * fields belong to the lock of the hash bucket of @task.
+ */
+struct tlob_slot {
+	struct hlist_node hnode;
+	struct task_struct *task;	/* hash key, NULL when free */
+	struct tlob_binding *binding;
+};
+
+/* tlob_main.c */
+extern struct mutex tlob_ctl_mutex;
+bool tlob_enabled(void);
+int tlob_set_enabled(bool on);
+int tlob_sync_locked(void);
+
+/* tlob_sysfs.c */
+int tlob_sysfs_init(void);
+void tlob_sysfs_exit(void);
+
+/* tlob_binding.c */
+extern struct list_head tlob_bindings;
+int tlob_monitor_write(const char *buf, size_t len);
+ssize_t tlob_monitor_show(char *buf, size_t size);
+ssize_t tlob_stats_show(char *buf, size_t size);
+int tlob_bindings_register_all(void);
+void tlob_bindings_unregister_all(void);
+unsigned int tlob_nr_bindings(void);
+void tlob_bindings_destroy(void);
+
+/* tlob_uprobe.c */
+int tlob_uprobe_register(struct tlob_binding *b);
+void tlob_uprobe_unregister(struct tlob_binding *b);
+
+/* tlob_sched.c */
+int tlob_sched_attach(void);
+void tlob_sched_detach(void);
+
+/* tlob_monitor.c */
+void tlob_window_start(struct tlob_binding *b, struct task_struct *t);
+void tlob_window_stop(struct tlob_binding *b, struct task_struct *t);
+void tlob_task_event(struct task_struct *t, enum events_tlob event);
+void tlob_task_abort(struct task_struct *t, enum tlob_abort_reason why);
+void tlob_abort_binding(struct tlob_binding *b, enum tlob_abort_reason why);
+extern const size_t tlob_window_size;
+void tlob_window_init(struct tlob_slot *s);
+void tlob_window_sync(struct tlob_slot *s);
+
+/* tlob_timer.c */
+void tlob_timer_init(struct hrtimer *timer,
+		     enum hrtimer_restart (*fn)(struct hrtimer *));
+void tlob_timer_arm(struct hrtimer *timer, u64 deadline_ns);
+void tlob_timer_try_cancel(struct hrtimer *timer);
+void tlob_timer_sync(struct hrtimer *timer);
+
+/* tlob_pool.c */
+struct tlob_bucket {
+	raw_spinlock_t lock;
+	struct hlist_head head;
+};
+
+/*
+ * Number of open windows in the whole system. The scheduler probes read
+ * it first and return when it is 0: the one branch an idle monitor costs.
+ */
+extern atomic_t tlob_nr_open;
+
+static inline bool tlob_windows_open(void)
+{
+	return atomic_read(&tlob_nr_open) != 0;
+}
+
+int tlob_pool_init(void);
+void tlob_pool_exit(void);
+struct tlob_bucket *tlob_bucket_of(const struct task_struct *t);
+struct tlob_slot *__tlob_pool_get(struct tlob_bucket *bkt,
+				  struct task_struct *t,
+				  struct tlob_binding *b);
+void __tlob_pool_put(struct tlob_bucket *bkt, struct tlob_slot *s);
+struct tlob_slot *tlob_pool_slot(unsigned int i);
+unsigned int tlob_pool_size(void);
+void tlob_pool_dropped(void);
+int tlob_pool_show(char *buf, size_t size);
+
+/* tlob_stats.c */
+struct tlob_stats __percpu *tlob_stats_alloc(void);
+void tlob_stats_free(struct tlob_stats __percpu *s);
+void tlob_stats_account(struct tlob_stats __percpu *s, const struct tlob_record *r);
+int tlob_stats_format(struct tlob_stats __percpu *s, char *buf, size_t size);
+
+/* tlob_reactor.c */
+void tlob_react(struct task_struct *t, const struct tlob_record *r);
+int tlob_reactor_set(const char *name);
+int tlob_reactor_show(char *buf, size_t size);
+void tlob_reactor_sync(void);
+u64 tlob_reactions_lost(void);
+
+#endif /* TLOB_H */

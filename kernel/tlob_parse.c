@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The monitor file's line parser; the syntax is in tlob_parse.h. */
+#include "tlob_parse.h"
+
+static bool tlob_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r';
+}
+
+/* Next whitespace-separated token of *@s (NUL-terminated), or NULL. */
+static char *tlob_token(char **s)
+{
+	char *p = *s, *tok;
+
+	while (tlob_blank(*p))
+		p++;
+	if (!*p) {
+		*s = p;
+		return NULL;
+	}
+	tok = p;
+	while (*p && !tlob_blank(*p))
+		p++;
+	if (*p)
+		*p++ = '\0';
+	*s = p;
+	return tok;
+}
+
+/* A file offset: decimal or 0x, nothing else (no sign, no suffix). */
+static int tlob_offset(const char *s, u64 *off)
+{
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	if (kstrtoull(s, 0, off) || *off > (u64)LLONG_MAX)
+		return -EINVAL;
+	return 0;
+}
+
+/* "PATH:OFFSET", split at the last ':'; PATH must be absolute. */
+static int tlob_path_offset(char *tok, struct tlob_req *req)
+{
+	char *colon = strrchr(tok, ':');
+
+	if (!colon || tok[0] != '/' || colon - tok >= PATH_MAX)
+		return -EINVAL;
+	*colon = '\0';
+	req->path = tok;
+	return tlob_offset(colon + 1, &req->start);
+}
+
+static int tlob_tag(const char *v, struct tlob_req *req)
+{
+	size_t i, len = strlen(v);
+
+	if (!len || len >= TLOB_TAG_LEN)
+		return -EINVAL;
+	for (i = 0; i < len; i++) {
+		char c = v[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '_' || c == '-' ||
+		      c == '.'))
+			return -EINVAL;
+	}
+	memcpy(req->tag, v, len + 1);
+	return 0;
+}
+
+static int tlob_filter_opt(const char *v, enum tlob_filter f,
+			   struct tlob_req *req)
+{
+	u32 id;
+
+	if (req->filter != TLOB_FILTER_NONE)
+		return -EINVAL;
+	if (*v < '0' || *v > '9' || kstrtou32(v, 10, &id) || !id ||
+	    id > (u32)INT_MAX)
+		return -EINVAL;
+	req->filter = f;
+	req->filter_id = id;
+	return 0;
+}
+
+static int tlob_threshold(const char *v, struct tlob_req *req)
+{
+	int ret;
+
+	if (req->budget_ns || *v < '0' || *v > '9')
+		return -EINVAL;
+	ret = kstrtoull(v, 10, &req->budget_ns);
+	if (ret == -ERANGE)
+		return -ERANGE;
+	if (ret)
+		return -EINVAL;
+	if (req->budget_ns < TLOB_BUDGET_MIN_NS ||
+	    req->budget_ns > TLOB_BUDGET_MAX_NS)
+		return -ERANGE;
+	return 0;
+}
+
+/* key=value options after STOP; threshold= is required. */
+static int tlob_options(char *rest, struct tlob_req *req)
+{
+	bool have_tag = false;
+	char *tok, *v;
+	int ret;
+
+	while ((tok = tlob_token(&rest))) {
+		v = strchr(tok, '=');
+		if (!v)
+			return -EINVAL;
+		*v++ = '\0';
+		if (!strcmp(tok, "threshold")) {
+			ret = tlob_threshold(v, req);
+		} else if (!strcmp(tok, "tag") && !have_tag) {
+			ret = tlob_tag(v, req);
+			have_tag = true;
+		} else if (!strcmp(tok, "pid")) {
+			ret = tlob_filter_opt(v, TLOB_FILTER_PID, req);
+		} else if (!strcmp(tok, "tgid")) {
+			ret = tlob_filter_opt(v, TLOB_FILTER_TGID, req);
+		} else {
+			ret = -EINVAL;
+		}
+		if (ret)
+			return ret;
+	}
+	return req->budget_ns ? 0 : -EINVAL;
+}
+
+int tlob_parse_line(char *line, struct tlob_req *req)
+{
+	char *rest = line, *tok;
+
+	memset(req, 0, sizeof(*req));
+	if (strlen(line) > TLOB_LINE_MAX)
+		return -EINVAL;
+	tok = tlob_token(&rest);
+	if (!tok)
+		return 1;
+	if (tok[0] == '-') {
+		req->remove = true;
+		if (tlob_path_offset(tok + 1, req) || tlob_token(&rest))
+			return -EINVAL;
+		return 0;
+	}
+	if (strcmp(tok, "p"))
+		return -EINVAL;
+	tok = tlob_token(&rest);
+	if (!tok || tlob_path_offset(tok, req))
+		return -EINVAL;
+	tok = tlob_token(&rest);
+	if (!tok)
+		return -EINVAL;
+	if (!strcmp(tok, "ret"))
+		req->stop_ret = true;
+	else if (tlob_offset(tok, &req->stop) || req->stop == req->start)
+		return -EINVAL;
+	return tlob_options(rest, req);
+}

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reactors: what happens to a task that overran its budget (or hit a
+ * model error) besides the trace events: nothing (nop), a kernel message
+ * (printk), panic, or a signal (SIGXCPU unless `signal:N`).
+ *
+ * Violations are found in the hrtimer callback (hard IRQ) and model
+ * errors in sched_switch (runqueue lock held): neither may print, panic
+ * politely or send a signal (signal delivery wakes the task and takes the
+ * runqueue lock). So tlob_react() only queues the reaction in a small
+ * preallocated ring and raises an irq_work; the irq_work runs after the
+ * caller has left those locks - in hard IRQ on a stock kernel, in the
+ * irq_work thread on PREEMPT_RT - where printk, panic and kill_pid() are
+ * allowed. A full ring drops the reaction and counts it.
+ *
+ * Locking: tlob_react_lock (raw) guards the ring; taken irqsave from any
+ * context, nothing nests inside it.
+ */
+#include <linux/irq_work.h>
+#include <linux/kernel.h>
+#include <linux/pid.h>
+#include <linux/sched/signal.h>
+#include <linux/signal.h>
+#include <linux/string.h>
+
+#include "tlob.h"
+
+enum tlob_reactor {
+	TLOB_REACT_NOP,
+	TLOB_REACT_PRINTK,
+	TLOB_REACT_PANIC,
+	TLOB_REACT_SIGNAL,
+	TLOB_REACT_MAX,
+};
+
+static const char * const tlob_reactor_names[TLOB_REACT_MAX] = {
+	"nop", "printk", "panic", "signal",
+};
+
+static int tlob_reactor = TLOB_REACT_NOP;	/* READ_ONCE: set by sysfs */
+static int tlob_signal = SIGXCPU;
+
+#define TLOB_REACT_RING	64
+
+struct tlob_reaction {
+	struct pid *pid;
+	int reactor;
+	int sig;
+	struct tlob_record rec;
+};
+
+static struct tlob_reaction tlob_ring[TLOB_REACT_RING];
+static unsigned int tlob_ring_head, tlob_ring_len;	/* tlob_react_lock */
+static DEFINE_RAW_SPINLOCK(tlob_react_lock);
+static atomic64_t tlob_lost = ATOMIC64_INIT(0);
+
+static void tlob_react_one(struct tlob_reaction *re)
+{
+	const struct tlob_record *r = &re->rec;
+	const char *what = r->verdict == TLOB_VERDICT_MODEL_ERROR ?
+			   "model error" : "budget exceeded";
+
+	switch (re->reactor) {
+	case TLOB_REACT_PRINTK:
+		pr_warn("%s: %s-%u binding %u%s%s elapsed %llu ns > budget %llu ns (running %llu waiting %llu sleeping %llu)\n",
+			what, r->comm, r->pid, r->binding_id,
+			r->tag[0] ? " tag " : "", r->tag, r->elapsed_ns,
+			r->budget_ns, r->running_ns, r->waiting_ns,
+			r->sleeping_ns);
+		break;
+	case TLOB_REACT_PANIC:
+		panic("tlob: %s: %s-%u binding %u elapsed %llu ns budget %llu ns\n",
+		      what, r->comm, r->pid, r->binding_id, r->elapsed_ns,
+		      r->budget_ns);
+		break;
+	case TLOB_REACT_SIGNAL:
+		kill_pid(re->pid, re->sig, 1);
+		break;
+	}
+}
+
+static void tlob_react_work(struct irq_work *work)
+{
+	struct tlob_reaction re;
+	unsigned long flags;
+
+	for (;;) {
+		raw_spin_lock_irqsave(&tlob_react_lock, flags);
+		if (!tlob_ring_len) {
+			raw_spin_unlock_irqrestore(&tlob_react_lock, flags);
+			return;
+		}
+		re = tlob_ring[tlob_ring_head];
+		tlob_ring_head = (tlob_ring_head + 1) % TLOB_REACT_RING;
+		tlob_ring_len--;
+		raw_spin_unlock_irqrestore(&tlob_react_lock, flags);
+		tlob_react_one(&re);
+		put_pid(re.pid);
+	}
+}
+
+static DEFINE_IRQ_WORK(tlob_react_iw, tlob_react_work);
+
+/* Any context, any lock of tlob held: queue, never act. */
+void tlob_react(struct task_struct *t, const struct tlob_record *r)
+{
+	int reactor = READ_ONCE(tlob_reactor);
+	struct tlob_reaction *re;
+	unsigned long flags;
+
+	if (reactor == TLOB_REACT_NOP)
+		return;
+	raw_spin_lock_irqsave(&tlob_react_lock, flags);
+	if (tlob_ring_len == TLOB_REACT_RING) {
+		raw_spin_unlock_irqrestore(&tlob_react_lock, flags);
+		atomic64_inc(&tlob_lost);
+		return;
+	}
+	re = &tlob_ring[(tlob_ring_head + tlob_ring_len) % TLOB_REACT_RING];
+	tlob_ring_len++;
+	/* A pid reference, not the task: the task may be gone by then. */
+	re->pid = get_task_pid(t, PIDTYPE_PID);
+	re->reactor = reactor;
+	re->sig = READ_ONCE(tlob_signal);
+	re->rec = *r;
+	raw_spin_unlock_irqrestore(&tlob_react_lock, flags);
+	irq_work_queue(&tlob_react_iw);
+}
+
+/* "nop", "printk", "panic", "signal" or "signal:N". */
+int tlob_reactor_set(const char *name)
+{
+	int i, sig = SIGXCPU;
+	size_t len = strcspn(name, ":");
+
+	for (i = 0; i < TLOB_REACT_MAX; i++)
+		if (len == strlen(tlob_reactor_names[i]) &&
+		    !strncmp(name, tlob_reactor_names[i], len))
+			break;
+	if (i == TLOB_REACT_MAX)
+		return -EINVAL;
+	if (name[len]) {
+		if (i != TLOB_REACT_SIGNAL || kstrtoint(name + len + 1, 10, &sig))
+			return -EINVAL;
+		if (sig <= 0 || sig > _NSIG - 1)
+			return -EINVAL;
+	}
+	WRITE_ONCE(tlob_signal, sig);
+	WRITE_ONCE(tlob_reactor, i);
+	return 0;
+}
+
+int tlob_reactor_show(char *buf, size_t size)
+{
+	int cur = READ_ONCE(tlob_reactor);
+	int i, n = 0;
+
+	for (i = 0; i < TLOB_REACT_MAX; i++)
+		n += scnprintf(buf + n, size - n, i == cur ? "%s[%s]" : "%s%s",
+			       i ? " " : "", tlob_reactor_names[i]);
+	n += scnprintf(buf + n, size - n, "\n");
+	return n;
+}
+
+/* Module exit: no reaction still queued or running. */
+void tlob_reactor_sync(void)
+{
+	irq_work_sync(&tlob_react_iw);
+	tlob_react_work(&tlob_react_iw);
+}
+
+u64 tlob_reactions_lost(void)
+{
+	return atomic64_read(&tlob_lost);
+}

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Scheduler tracepoints -> model events.
+ *
+ * sched_switch, sched_wakeup, sched_process_exit and sched_process_exec
+ * are not exported to modules: they are found by name with
+ * for_each_kernel_tracepoint() and attached with
+ * tracepoint_probe_register(). They are attached only while the monitor
+ * is enabled and has a binding (tlob_main.c), so an unused monitor costs
+ * nothing; attached, each probe first reads the number of open windows
+ * and returns when it is 0.
+ *
+ * Context: sched_switch runs inside __schedule() with the runqueue lock
+ * held and IRQs off; sched_wakeup under the woken task's pi_lock/rq lock.
+ * The handlers only translate; tlob_monitor.c does the rest under its own
+ * raw spinlocks and never wakes, prints or allocates.
+ */
+#include <linux/sched.h>
+#include <linux/string.h>
+#include <linux/tracepoint.h>
+
+#include "tlob.h"
+
+struct linux_binprm;
+
+static void tlob_on_switch(void *data, bool preempt, struct task_struct *prev,
+			   struct task_struct *next, unsigned int prev_state)
+{
+	if (!tlob_windows_open())
+		return;
+	/*
+	 * Sleeping means blocked: switched out voluntarily in a sleep state
+	 * AND taken off the runqueue. A task preempted after it set a sleep
+	 * state, or one whose sleep a pending signal cancelled (__schedule()
+	 * then leaves it queued), is waiting for a CPU.
+	 */
+	if (!preempt && prev_state != TASK_RUNNING && !READ_ONCE(prev->on_rq))
+		tlob_task_event(prev, sleep_tlob);
+	else
+		tlob_task_event(prev, preempt_tlob);
+	tlob_task_event(next, switch_in_tlob);
+}
+
+static void tlob_on_wakeup(void *data, struct task_struct *p)
+{
+	if (tlob_windows_open())
+		tlob_task_event(p, wakeup_tlob);
+}
+
+static void tlob_on_exit(void *data, struct task_struct *p)
+{
+	if (tlob_windows_open())
+		tlob_task_abort(p, TLOB_ABORT_EXIT);
+}
+
+static void tlob_on_exec(void *data, struct task_struct *p, pid_t old_pid,
+			 struct linux_binprm *bprm)
+{
+	if (tlob_windows_open())
+		tlob_task_abort(p, TLOB_ABORT_EXEC);
+}
+
+static struct tlob_tp {
+	const char *name;
+	void *probe;
+	struct tracepoint *tp;
+	bool attached;
+} tlob_tps[] = {
+	{ "sched_switch", tlob_on_switch },
+	{ "sched_wakeup", tlob_on_wakeup },
+	{ "sched_process_exit", tlob_on_exit },
+	{ "sched_process_exec", tlob_on_exec },
+};
+
+static void tlob_find_tp(struct tracepoint *tp, void *priv)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(tlob_tps); i++)
+		if (!strcmp(tp->name, tlob_tps[i].name))
+			tlob_tps[i].tp = tp;
+}
+
+/* Under tlob_ctl_mutex. */
+void tlob_sched_detach(void)
+{
+	bool any = false;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(tlob_tps); i++) {
+		if (!tlob_tps[i].attached)
+			continue;
+		tracepoint_probe_unregister(tlob_tps[i].tp, tlob_tps[i].probe,
+					    NULL);
+		tlob_tps[i].attached = false;
+		any = true;
+	}
+	/* No probe runs on after this: the module may go, windows be freed. */
+	if (any)
+		tracepoint_synchronize_unregister();
+}
+
+/* Under tlob_ctl_mutex; all or nothing. */
+int tlob_sched_attach(void)
+{
+	unsigned int i;
+	int ret;
+
+	for_each_kernel_tracepoint(tlob_find_tp, NULL);
+	for (i = 0; i < ARRAY_SIZE(tlob_tps); i++) {
+		if (tlob_tps[i].attached)
+			continue;
+		if (!tlob_tps[i].tp) {
+			pr_err("tracepoint %s not found\n", tlob_tps[i].name);
+			ret = -ENOENT;
+			goto fail;
+		}
+		ret = tracepoint_probe_register(tlob_tps[i].tp,
+						tlob_tps[i].probe, NULL);
+		if (ret)
+			goto fail;
+		tlob_tps[i].attached = true;
+	}
+	return 0;
+fail:
+	tlob_sched_detach();
+	return ret;
+}

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The control tree, /sys/kernel/tlob/: the file names of the kernel's
+ * rv/monitors/tlob/ (a module cannot create tracefs files on 6.1), plus
+ * stats and pool.
+ *
+ * monitor and stats are binary attributes: a listing is generated whole
+ * at each read and served from the requested offset, so it is never cut
+ * at a page however many bindings there are. A monitor write is handled
+ * a chunk (at most a page) at a time; a chunk that does not end a line
+ * is an overlong line (-EINVAL).
+ *
+ * Locking: process context; listings are generated under tlob_ctl_mutex.
+ */
+#include <linux/kobject.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
+
+#include "tlob.h"
+
+static struct kobject *tlob_kobj;
+static const char tlob_desc[] =
+	"task latency over budget: a marked code section must end within its wall-clock budget";
+
+static ssize_t enable_show(struct kobject *kobj, struct kobj_attribute *attr,
+			   char *buf)
+{
+	return sysfs_emit(buf, "%d\n", tlob_enabled());
+}
+
+static ssize_t enable_store(struct kobject *kobj, struct kobj_attribute *attr,
+			    const char *buf, size_t count)
+{
+	bool on;
+	int ret;
+
+	ret = kstrtobool(buf, &on);
+	if (ret)
+		return ret;
+	ret = tlob_set_enabled(on);
+	return ret ? ret : count;
+}
+
+static ssize_t desc_show(struct kobject *kobj, struct kobj_attribute *attr,
+			 char *buf)
+{
+	return sysfs_emit(buf, "%s\n", tlob_desc);
+}
+
+static ssize_t reactors_show(struct kobject *kobj, struct kobj_attribute *attr,
+			     char *buf)
+{
+	return tlob_reactor_show(buf, PAGE_SIZE);
+}
+
+static ssize_t reactors_store(struct kobject *kobj,
+			      struct kobj_attribute *attr, const char *buf,
+			      size_t count)
+{
+	char name[16];
+	int ret;
+
+	if (count >= sizeof(name))
+		return -EINVAL;
+	memcpy(name, buf, count);
+	name[count] = '\0';
+	ret = tlob_reactor_set(strim(name));
+	return ret ? ret : count;
+}
+
+/* Pool accounting: open windows, peak, STARTs dropped for want of a slot. */
+static ssize_t pool_show(struct kobject *kobj, struct kobj_attribute *attr,
+			 char *buf)
+{
+	int n = tlob_pool_show(buf, PAGE_SIZE);
+
+	mutex_lock(&tlob_ctl_mutex);
+	n += sysfs_emit_at(buf, n - 1, " bindings=%u reactions_lost=%llu\n",
+			   tlob_nr_bindings(), tlob_reactions_lost()) - 1;
+	mutex_unlock(&tlob_ctl_mutex);
+	return n;
+}
+
+static struct kobj_attribute enable_attr = __ATTR_RW(enable);
+static struct kobj_attribute desc_attr = __ATTR_RO(desc);
+static struct kobj_attribute reactors_attr = __ATTR_RW(reactors);
+static struct kobj_attribute pool_attr = __ATTR_RO(pool);
+
+/* Generate a listing whole and copy out [off, off + count). */
+static ssize_t tlob_listing(ssize_t (*gen)(char *buf, size_t size),
+			    char *out, loff_t off, size_t count)
+{
+	ssize_t len, ret = 0;
+	char *buf;
+
+	mutex_lock(&tlob_ctl_mutex);
+	len = gen(NULL, 0);
+	buf = kvmalloc(len + 1, GFP_KERNEL);
+	if (!buf) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	gen(buf, len + 1);
+	if (off < len) {
+		ret = min_t(size_t, count, len - off);
+		memcpy(out, buf + off, ret);
+	}
+	kvfree(buf);
+out:
+	mutex_unlock(&tlob_ctl_mutex);
+	return ret;
+}
+
+static ssize_t monitor_read(struct file *f, struct kobject *kobj,
+			    struct bin_attribute *attr, char *buf, loff_t off,
+			    size_t count)
+{
+	return tlob_listing(tlob_monitor_show, buf, off, count);
+}
+
+static ssize_t monitor_write(struct file *f, struct kobject *kobj,
+			     struct bin_attribute *attr, char *buf,
+			     loff_t off, size_t count)
+{
+	int ret;
+
+	if (count == PAGE_SIZE && buf[count - 1] != '\n')
+		return -EINVAL;
+	ret = tlob_monitor_write(buf, count);
+	return ret ? ret : count;
+}
+
+static ssize_t stats_read(struct file *f, struct kobject *kobj,
+			  struct bin_attribute *attr, char *buf, loff_t off,
+			  size_t count)
+{
+	return tlob_listing(tlob_stats_show, buf, off, count);
+}
+
+static BIN_ATTR_RW(monitor, 0);
+static BIN_ATTR_RO(stats, 0);
+
+static struct attribute *tlob_attrs[] = {
+	&enable_attr.attr,
+	&desc_attr.attr,
+	&reactors_attr.attr,
+	&pool_attr.attr,
+	NULL,
+};
+
+static struct bin_attribute *tlob_bin_attrs[] = {
+	&bin_attr_monitor,
+	&bin_attr_stats,
+	NULL,
+};
+
+static const struct attribute_group tlob_group = {
+	.attrs = tlob_attrs,
+	.bin_attrs = tlob_bin_attrs,
+};
+
+int tlob_sysfs_init(void)
+{
+	int ret;
+
+	tlob_kobj = kobject_create_and_add("tlob", kernel_kobj);
+	if (!tlob_kobj)
+		return -ENOMEM;
+	ret = sysfs_create_group(tlob_kobj, &tlob_group);
+	if (ret)
+		kobject_put(tlob_kobj);
+	return ret;
+}
+
+void tlob_sysfs_exit(void)
+{
+	sysfs_remove_group(tlob_kobj, &tlob_group);
+	kobject_put(tlob_kobj);
+}

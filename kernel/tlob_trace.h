@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tlob's trace events (events/tlob/ in tracefs).
+ *
+ * event_tlob, error_tlob, error_env_tlob and detail_env_tlob keep the
+ * names, argument order and print formats of the kernel's RV monitors, so
+ * tools written for upstream's tlob read them unchanged. violation and
+ * window carry a whole struct tlob_record, field for field with the same
+ * names, so one decoder serves the module's events and the BPF ring.
+ * All of them may be emitted from hard-IRQ context (the deadline timer).
+ */
+#undef TRACE_SYSTEM
+#define TRACE_SYSTEM tlob
+
+#if !defined(_TLOB_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
+#define _TLOB_TRACE_H
+
+#include <linux/tracepoint.h>
+
+#include "tlob_abi.h"
+#include "tlob_compat.h"
+
+TRACE_EVENT(event_tlob,
+	    TP_PROTO(int id, const char *state, const char *event,
+		     const char *next_state, bool final_state),
+	    TP_ARGS(id, state, event, next_state, final_state),
+	    TP_STRUCT__entry(__field(int, id)
+			     __string(state, state)
+			     __string(event, event)
+			     __string(next_state, next_state)
+			     __field(bool, final_state)),
+	    TP_fast_assign(__entry->id = id;
+			   tlob_assign_str(state, state);
+			   tlob_assign_str(event, event);
+			   tlob_assign_str(next_state, next_state);
+			   __entry->final_state = final_state;),
+	    TP_printk("%d: %s x %s -> %s%s", __entry->id, __get_str(state),
+		      __get_str(event), __get_str(next_state),
+		      __entry->final_state ? " (final)" : "")
+);
+
+TRACE_EVENT(error_tlob,
+	    TP_PROTO(int id, const char *state, const char *event),
+	    TP_ARGS(id, state, event),
+	    TP_STRUCT__entry(__field(int, id)
+			     __string(state, state)
+			     __string(event, event)),
+	    TP_fast_assign(__entry->id = id;
+			   tlob_assign_str(state, state);
+			   tlob_assign_str(event, event);),
+	    TP_printk("%d: event %s not expected in the state %s",
+		      __entry->id, __get_str(event), __get_str(state))
+);
+
+TRACE_EVENT(error_env_tlob,
+	    TP_PROTO(int id, const char *state, const char *event,
+		     const char *env),
+	    TP_ARGS(id, state, event, env),
+	    TP_STRUCT__entry(__field(int, id)
+			     __string(state, state)
+			     __string(event, event)
+			     __string(env, env)),
+	    TP_fast_assign(__entry->id = id;
+			   tlob_assign_str(state, state);
+			   tlob_assign_str(event, event);
+			   tlob_assign_str(env, env);),
+	    TP_printk("%d: event %s not expected in the state %s with env %s",
+		      __entry->id, __get_str(event), __get_str(state),
+		      __get_str(env))
+);
+
+TRACE_EVENT(detail_env_tlob,
+	    TP_PROTO(int id, u64 threshold_ns, u64 running_ns,
+		     u64 waiting_ns, u64 sleeping_ns),
+	    TP_ARGS(id, threshold_ns, running_ns, waiting_ns, sleeping_ns),
+	    TP_STRUCT__entry(__field(int, id)
+			     __field(u64, threshold_ns)
+			     __field(u64, running_ns)
+			     __field(u64, waiting_ns)
+			     __field(u64, sleeping_ns)),
+	    TP_fast_assign(__entry->id = id;
+			   __entry->threshold_ns = threshold_ns;
+			   __entry->running_ns = running_ns;
+			   __entry->waiting_ns = waiting_ns;
+			   __entry->sleeping_ns = sleeping_ns;),
+	    TP_printk("pid=%d threshold_ns=%llu running_ns=%llu waiting_ns=%llu sleeping_ns=%llu",
+		      __entry->id, __entry->threshold_ns, __entry->running_ns,
+		      __entry->waiting_ns, __entry->sleeping_ns)
+);
+
+DECLARE_EVENT_CLASS(tlob_record_class,
+		    TP_PROTO(const struct tlob_record *r),
+		    TP_ARGS(r),
+		    TP_STRUCT__entry(__field(u64, start_ns)
+				     __field(u64, end_ns)
+				     __field(u64, budget_ns)
+				     __field(u64, elapsed_ns)
+				     __field(u64, running_ns)
+				     __field(u64, waiting_ns)
+				     __field(u64, sleeping_ns)
+				     __field(s64, detect_latency_ns)
+				     __field(u32, pid)
+				     __field(u32, tgid)
+				     __field(u32, binding_id)
+				     __field(u32, preemptions)
+				     __field(u32, sleeps)
+				     __field(u32, wakeups)
+				     __field(u8, kind)
+				     __field(u8, verdict)
+				     __field(u8, abort_reason)
+				     __field(u8, detector)
+				     __field(u8, state)
+				     __field(u8, event)
+				     __array(char, comm, TLOB_COMM_LEN)
+				     __array(char, tag, TLOB_TAG_LEN)),
+		    TP_fast_assign(__entry->start_ns = r->start_ns;
+				   __entry->end_ns = r->end_ns;
+				   __entry->budget_ns = r->budget_ns;
+				   __entry->elapsed_ns = r->elapsed_ns;
+				   __entry->running_ns = r->running_ns;
+				   __entry->waiting_ns = r->waiting_ns;
+				   __entry->sleeping_ns = r->sleeping_ns;
+				   __entry->detect_latency_ns = r->detect_latency_ns;
+				   __entry->pid = r->pid;
+				   __entry->tgid = r->tgid;
+				   __entry->binding_id = r->binding_id;
+				   __entry->preemptions = r->preemptions;
+				   __entry->sleeps = r->sleeps;
+				   __entry->wakeups = r->wakeups;
+				   __entry->kind = r->kind;
+				   __entry->verdict = r->verdict;
+				   __entry->abort_reason = r->abort_reason;
+				   __entry->detector = r->detector;
+				   __entry->state = r->state;
+				   __entry->event = r->event;
+				   memcpy(__entry->comm, r->comm, TLOB_COMM_LEN);
+				   memcpy(__entry->tag, r->tag, TLOB_TAG_LEN);),
+		    TP_printk("pid=%u tgid=%u comm=%s binding_id=%u tag=%s kind=%u verdict=%u abort_reason=%u detector=%u state=%u event=%u start_ns=%llu end_ns=%llu budget_ns=%llu elapsed_ns=%llu running_ns=%llu waiting_ns=%llu sleeping_ns=%llu detect_latency_ns=%lld preemptions=%u sleeps=%u wakeups=%u",
+			      __entry->pid, __entry->tgid, __entry->comm,
+			      __entry->binding_id,
+			      __entry->tag[0] ? __entry->tag : "-",
+			      __entry->kind, __entry->verdict,
+			      __entry->abort_reason, __entry->detector,
+			      __entry->state, __entry->event,
+			      __entry->start_ns, __entry->end_ns,
+			      __entry->budget_ns, __entry->elapsed_ns,
+			      __entry->running_ns, __entry->waiting_ns,
+			      __entry->sleeping_ns, __entry->detect_latency_ns,
+			      __entry->preemptions, __entry->sleeps,
+			      __entry->wakeups)
+);
+
+/* The deadline passed while the task was inside its window. */
+DEFINE_EVENT(tlob_record_class, violation,
+	     TP_PROTO(const struct tlob_record *r),
+	     TP_ARGS(r)
+);
+
+/* A window ended, whatever its verdict: exactly once per window. */
+DEFINE_EVENT(tlob_record_class, window,
+	     TP_PROTO(const struct tlob_record *r),
+	     TP_ARGS(r)
+);
+
+#endif /* _TLOB_TRACE_H */
+
+#undef TRACE_INCLUDE_PATH
+#define TRACE_INCLUDE_PATH .
+#undef TRACE_INCLUDE_FILE
+#define TRACE_INCLUDE_FILE tlob_trace
+#include <trace/define_trace.h>

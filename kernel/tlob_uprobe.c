@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Uprobes at a binding's START and STOP file offsets.
+ *
+ * Both are entry probes (a mistyped STOP can only miss a stop, never
+ * corrupt a stack). A `ret` STOP is a return probe on the START function
+ * instead: the same consumer carries the entry and the return handler.
+ *
+ * Context: handlers run in the probed task (current), in task context
+ * with preemption enabled (6.1 calls them from the int3 return path
+ * under the uprobe's register_rwsem). Nothing is allocated there: the
+ * monitor takes a preallocated window.
+ *
+ * Unregistering waits for running handlers of the consumer, so after
+ * tlob_uprobe_unregister() no handler of the binding runs any more.
+ */
+#include <linux/sched.h>
+
+#include "tlob.h"
+
+/* pid= filters threads, tgid= processes; no filter: every task. */
+static bool tlob_wants(const struct tlob_binding *b, const struct task_struct *t)
+{
+	switch (b->filter) {
+	case TLOB_FILTER_PID:
+		return t->pid == b->filter_id;
+	case TLOB_FILTER_TGID:
+		return t->tgid == b->filter_id;
+	default:
+		return true;
+	}
+}
+
+static TLOB_UPROBE_HANDLER(tlob_start_handler)
+{
+	struct tlob_binding *b = container_of(uc, struct tlob_binding, start_uc);
+
+	if (tlob_wants(b, current))
+		tlob_window_start(b, current);
+	return 0;
+}
+
+static TLOB_UPROBE_HANDLER(tlob_stop_handler)
+{
+	tlob_window_stop(container_of(uc, struct tlob_binding, stop_uc),
+			 current);
+	return 0;
+}
+
+static TLOB_URETPROBE_HANDLER(tlob_ret_handler)
+{
+	tlob_window_stop(container_of(uc, struct tlob_binding, start_uc),
+			 current);
+	return 0;
+}
+
+/* Process context, tlob_ctl_mutex held. All or nothing. */
+int tlob_uprobe_register(struct tlob_binding *b)
+{
+	int ret;
+
+	b->start_uc.handler = tlob_start_handler;
+	if (b->stop_ret)
+		b->start_uc.ret_handler = tlob_ret_handler;
+	ret = tlob_uprobe_add(&b->start_up, b->inode, b->start, &b->start_uc);
+	if (ret)
+		return ret;
+	if (!b->stop_ret) {
+		b->stop_uc.handler = tlob_stop_handler;
+		ret = tlob_uprobe_add(&b->stop_up, b->inode, b->stop,
+				      &b->stop_uc);
+		if (ret) {
+			tlob_uprobe_del(&b->start_up, b->inode, b->start,
+					&b->start_uc);
+			return ret;
+		}
+	}
+	b->registered = true;
+	return 0;
+}
+
+void tlob_uprobe_unregister(struct tlob_binding *b)
+{
+	if (!b->registered)
+		return;
+	tlob_uprobe_del(&b->start_up, b->inode, b->start, &b->start_uc);
+	if (!b->stop_ret)
+		tlob_uprobe_del(&b->stop_up, b->inode, b->stop, &b->stop_uc);
+	b->registered = false;
+}
