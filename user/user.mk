@@ -37,16 +37,26 @@ $(BUILD)/user/%.o: user/%.c $(USER_BPF_DEPS)
 
 -include $(USER_OBJS:.o=.d)
 
-ifneq ($(wildcard user/tlob.c),)
-$(BUILD)/user/tlob: $(USER_OBJS)
+# Everything but main() in an archive: the tool and the unit tests link it.
+USER_LIB_OBJS := $(filter-out $(BUILD)/user/tlob.o,$(USER_OBJS))
+$(BUILD)/user/libtlob.a: $(USER_LIB_OBJS)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+$(BUILD)/user/tlob: $(BUILD)/user/tlob.o $(BUILD)/user/libtlob.a
 	$(Q)$(CC) -o $@ $^ $(USER_LDLIBS) $(USER_BPF_LDLIBS)
 
 ALL += $(BUILD)/user/tlob
 CHECK_DEPS += $(BUILD)/user/tlob
 VM_DEPS += $(BUILD)/user/tlob
-else
-ALL += $(USER_OBJS)
-endif
+
+# The tool's unit tests (tests/unit/tool/): each C file is a test program
+# or a driver the .t scripts run.
+TOOL_TEST_BINS := $(patsubst tests/unit/tool/%.c,$(BUILD)/tests/unit/tool/%,\
+	$(wildcard tests/unit/tool/*.c))
+$(BUILD)/tests/unit/tool/%: tests/unit/tool/%.c tests/unit/tool/tap.h $(BUILD)/user/libtlob.a
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(USER_CFLAGS) -o $@ $< $(BUILD)/user/libtlob.a $(USER_LDLIBS) $(USER_BPF_LDLIBS)
+CHECK_DEPS += $(TOOL_TEST_BINS)
 
 .PHONY: tool
-tool: $(filter $(BUILD)/user/%,$(ALL))
+tool: $(BUILD)/user/tlob $(TOOL_TEST_BINS)

@@ -1,0 +1,89 @@
+#!/usr/bin/perl
+# SPDX-License-Identifier: GPL-2.0
+# Symbol -> ELF file offset (user/elfsym.c) on fixtures built here: PIE and
+# non-PIE executables and a shared library, with and without .symtab, with
+# the text segment moved so that virtual address and file offset differ.
+# The expected offsets come from readelf's symbol and program header
+# tables, computed in this script independently of libelf.
+use strict;
+use warnings;
+use File::Temp qw(tempdir);
+use FindBin;
+use Test::More;
+
+my $build = $ENV{BUILD} // "$FindBin::Bin/../../../build";
+my $drv = "$build/tests/unit/tool/elfsym_drv";
+my $src = "$FindBin::Bin/fixtures/app.c";
+my $dir = tempdir(CLEANUP => 1);
+
+my %fixtures = (
+	'pie'            => '-O0 -fPIE -pie',
+	'pie-moved'      => '-O0 -fPIE -pie -Wl,--section-start=.text=0x20000',
+	'nopie'          => '-O0 -fno-pie -no-pie',
+	'lib.so'         => '-O0 -fPIC -shared -DFIXTURE_LIB -Wl,--section-start=.text=0x30000',
+	'pie-stripped'   => '-O0 -fPIE -pie -rdynamic -Wl,--section-start=.text=0x20000',
+	'lib-stripped.so'=> '-O0 -fPIC -shared -DFIXTURE_LIB',
+);
+for my $f (sort keys %fixtures) {
+	system("gcc $fixtures{$f} -o $dir/$f $src") == 0 or BAIL_OUT("cannot build fixture $f");
+}
+system("strip --strip-all $dir/pie-stripped $dir/lib-stripped.so") == 0 or BAIL_OUT('strip');
+
+# readelf's view: symbol value, then the executable PT_LOAD that maps it.
+sub expected {
+	my ($file, $sym) = @_;
+	my ($value);
+	for (`readelf -sW $file`) {
+		my @c = split;
+		next unless @c >= 8 && $c[7] eq $sym && $c[6] ne 'UND';
+		$value = hex($c[1]);
+		last;
+	}
+	return undef unless defined $value;
+	for (`readelf -lW $file`) {
+		next unless /^\s*LOAD\s+(0x\S+)\s+(0x\S+)\s+0x\S+\s+(0x\S+)\s+0x\S+\s+(.*?)\s+0x/;
+		my ($off, $va, $fsz, $flg) = (hex($1), hex($2), hex($3), $4);
+		return $value - $va + $off if $value >= $va && $value < $va + $fsz && $flg =~ /E/;
+	}
+	return undef;
+}
+
+sub resolve {
+	my ($file, $sym) = @_;
+	my $out = `$drv $dir/$file '$sym'`;
+	chomp $out;
+	return ($? >> 8, $out);
+}
+
+for my $f (sort keys %fixtures) {
+	for my $sym (qw(frame_begin frame_end process_frame)) {
+		my $want = expected("$dir/$f", $sym);
+		ok(defined $want, "$f: readelf finds $sym") or next;
+		my ($rc, $got) = resolve($f, $sym);
+		is($got, sprintf('0x%x', $want), "$f: $sym at file offset " . sprintf('0x%x', $want));
+	}
+}
+
+# The moved layouts really test the vaddr -> offset step.
+my ($va) = map { hex((split)[1]) } grep { my @c = split; @c >= 8 && $c[7] eq 'frame_begin' }
+	`readelf -sW $dir/pie-moved`;
+ok($va, 'pie-moved: frame_begin has a virtual address');
+isnt(sprintf('0x%x', $va), (resolve('pie-moved', 'frame_begin'))[1], 'pie-moved: offset differs from the virtual address');
+
+my ($rc, $out) = resolve('pie', 'frame_begin+4');
+is($out, sprintf('0x%x', expected("$dir/pie", 'frame_begin') + 4), 'NAME+OFFSET adds the offset');
+
+($rc, $out) = resolve('pie', 'frame_begn');
+is($rc, 1, 'misspelt symbol fails');
+like($out, qr/symbol 'frame_begn' not found in .*pie; closest: frame_begin/, 'suggests the closest name first');
+($rc, $out) = resolve('lib-stripped.so', 'proces_frame');
+like($out, qr/closest: process_frame/, 'suggestion from .dynsym of a stripped library');
+($rc, $out) = resolve('pie', 'zzzzzzzzzzzzzzzzzzzzzz');
+unlike($out, qr/closest/, 'nothing suggested when nothing is close');
+
+system("printf 'hello' > $dir/text");
+($rc, $out) = resolve('text', 'main');
+is($out, "error: $dir/text: not an ELF file", 'not an ELF file');
+($rc, $out) = resolve('missing', 'main');
+like($out, qr/^error: cannot open .*missing: No such file or directory$/, 'missing file');
+done_testing();

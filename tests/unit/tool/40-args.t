@@ -1,0 +1,91 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The tool's command line: malformed arguments exit 2 with exactly one
+# line on stderr; errors found on the system (not ELF, no symbol, not
+# root, no backend) exit 1 with a sentence a person understands.
+set -u
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+BUILD=${BUILD:-$top/build}
+TLOB=$BUILD/user/tlob
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+failed=0
+
+ok() {
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); fi
+}
+
+# expect RC PATTERN NAME -- ARGS...: exit status, and stderr is one line matching PATTERN
+expect() {
+	rc=$1 pat=$2 name=$3
+	shift 4
+	"$TLOB" "$@" >"$tmp/out" 2>"$tmp/err"
+	got=$?
+	lines=$(wc -l <"$tmp/err")
+	[ "$got" -eq "$rc" ] && [ "$lines" -eq 1 ] && grep -q -- "$pat" "$tmp/err"
+	ok $? "$name"
+	if [ "$got" -ne "$rc" ] || [ "$lines" -ne 1 ] || ! grep -q -- "$pat" "$tmp/err"; then
+		echo "# exit $got (want $rc), $lines stderr line(s):"
+		sed 's/^/#   /' "$tmp/err"
+	fi
+}
+
+gcc -O0 -fPIE -pie -o "$tmp/app" "$(dirname "$0")/fixtures/app.c" || { echo "Bail out! gcc"; exit 255; }
+printf 'not elf' >"$tmp/text"
+app=$tmp/app
+nodir=$tmp/no-such-dir
+
+expect 2 'usage\|unknown command' "unknown command" -- frobnicate
+expect 2 "unknown option '--bogus'" "unknown option" -- mon --bogus
+expect 2 "option '-b' needs an argument" "missing option argument" -- mon -b
+expect 2 "unexpected argument 'extra'" "stray argument" -- mon extra
+expect 2 "option --bind does not apply" "option of another command" -- list -b "$app:frame_begin,ret,1ms"
+expect 2 "invalid backend 'xyz'" "invalid backend" -- mon --backend xyz
+expect 2 "invalid duration '0'" "zero duration" -- mon -d 0
+expect 2 "invalid duration '3parsecs'" "bad duration unit" -- mon -d 3parsecs
+expect 2 "invalid pid 'abc'" "bad pid" -- mon -p abc
+expect 2 "budget '500ns' is out of range (1us..1h)" "budget below 1us" -- mon -b "$app:frame_begin,frame_end,500ns"
+expect 2 "budget '3601s' is out of range (1us..1h)" "budget above 1h" -- mon -b "$app:frame_begin,frame_end,3601s"
+expect 2 "invalid budget '10xs'" "budget with a bad unit" -- mon -b "$app:frame_begin,frame_end,10xs"
+expect 2 "needs START, STOP and BUDGET" "section without budget" -- mon -b "$app:frame_begin,frame_end"
+expect 2 "expected PATH:START,STOP,BUDGET" "section without colon" -- mon -b "frame_begin,frame_end,1ms"
+expect 2 "4th field must be tag=NAME" "bad 4th field" -- mon -b "$app:frame_begin,frame_end,1ms,color"
+expect 2 "same place" "START == STOP" -- mon -b "$app:frame_begin,frame_begin,1ms"
+expect 2 "threshold 999ns is out of range" "raw line with threshold below 1us" -- mon -b "p $app:0x10 0x20 threshold=999"
+expect 2 "missing STOP" "raw line without STOP" -- mon -b "p $app:0x10 threshold=5000"
+expect 2 "give at least one -b" "bind without -b" -- bind
+expect 2 "exclude each other" "unbind -a with -b" -- unbind -a -b "$app:frame_begin,ret,1ms"
+expect 2 "give -b SECTION or --all" "unbind without target" -- unbind
+
+expect 1 "$tmp/text: not an ELF file" "not an ELF file" -- mon -b "$tmp/text:main,ret,1ms"
+expect 1 "symbol 'frame_begn' not found in $app; closest: frame_begin" "symbol not found, closest name" -- mon -b "$app:frame_begn,frame_end,1ms"
+expect 1 "cannot open $tmp/nope" "missing file" -- mon -b "$tmp/nope:main,ret,1ms"
+expect 1 "$nodir/monitor does not exist" "kmod backend without its control tree" -- mon --backend kmod --root "$nodir" -b "$app:frame_begin,ret,1ms"
+if "$TLOB" list --root "$nodir" 2>/dev/null | grep -q '^bpf  *yes'; then
+	n=$((n + 1)); echo "ok $n # skip the BPF backend is usable on this machine"
+else
+	expect 1 "no backend usable: kmod: $nodir/monitor does not exist; bpf: " "auto: neither backend, both reasons" -- status --root "$nodir" --backend auto
+fi
+TLOB_BACKEND=nope expect 2 "invalid backend 'nope'" "invalid TLOB_BACKEND" -- status
+TLOB_BACKEND=kmod expect 1 "$nodir/monitor does not exist" "TLOB_BACKEND picks the backend" -- stats --root "$nodir"
+
+if command -v setpriv >/dev/null; then
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$TLOB" status >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ "$rc" -eq 1 ] && grep -q "'tlob status' needs root" "$tmp/err"
+	ok $? "not root: exit 1, says it needs root"
+else
+	n=$((n + 1)); echo "ok $n # skip setpriv missing"
+fi
+
+"$TLOB" mon -h >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 0 ] && grep -q 'usage: tlob mon' "$tmp/out" && grep -q 'stop-on-violation' "$tmp/out"
+ok $? "mon -h prints the usage on stdout, exit 0"
+"$TLOB" >"$tmp/out" 2>&1
+[ $? -eq 2 ] && grep -q 'usage: tlob COMMAND' "$tmp/out"
+ok $? "no command: usage, exit 2"
+
+echo "1..$n"
+[ "$failed" -eq 0 ]

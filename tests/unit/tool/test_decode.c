@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The record decoder against libtraceevent: synthetic event formats in
+ * the kernel's format-file syntax (the layout tlob_trace.h produces), raw
+ * event bytes laid out from the same field table, decoded by field name.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include <event-parse.h>
+
+#include "decode.h"
+#include "names.h"
+#include "tap.h"
+
+struct field {
+	const char *type;	/* as the format file prints it */
+	const char *name;
+	int size;
+	int is_signed;
+	unsigned long long value;	/* numbers */
+	const char *str;	/* char arrays and __data_loc strings */
+	int offset;		/* computed */
+};
+
+#define DATA_SIZE 512
+
+/* Lay fields out like the kernel (natural alignment after the 8-byte common header). */
+static int build(struct tep_handle *tep, const char *sys, const char *name, int id,
+		 struct field *f, int n, unsigned char *data)
+{
+	struct tep_event *ev = NULL;
+	char fmt[8192];
+	int off = 8, len, dyn;
+
+	memset(data, 0, DATA_SIZE);
+	len = snprintf(fmt, sizeof(fmt),
+		       "name: %s\nID: %d\nformat:\n"
+		       "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+		       "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+		       "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+		       "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n", name, id);
+	for (int i = 0; i < n; i++) {
+		int align = f[i].size >= 8 ? 8 : f[i].size;
+
+		if (strstr(f[i].type, "[") && !strstr(f[i].type, "__data_loc"))
+			align = 1;
+		off = (off + align - 1) / align * align;
+		f[i].offset = off;
+		off += f[i].size;
+		len += snprintf(fmt + len, sizeof(fmt) - (size_t)len,
+				"\tfield:%s %s%s;\toffset:%d;\tsize:%d;\tsigned:%d;\n",
+				f[i].type, f[i].name,
+				strstr(f[i].type, "char") && !strstr(f[i].type, "__data_loc") &&
+				f[i].size > 1 ? "[16]" : "",
+				f[i].offset, f[i].size, f[i].is_signed);
+	}
+	len += snprintf(fmt + len, sizeof(fmt) - (size_t)len, "\nprint fmt: \"x\"\n");
+
+	*(unsigned short *)data = (unsigned short)id;
+	dyn = off;
+	for (int i = 0; i < n; i++) {
+		unsigned char *p = data + f[i].offset;
+
+		if (strstr(f[i].type, "__data_loc")) {
+			int l = (int)strlen(f[i].str) + 1;
+
+			memcpy(data + dyn, f[i].str, (size_t)l);
+			*(unsigned int *)p = ((unsigned int)l << 16) | (unsigned int)dyn;
+			dyn += l;
+		} else if (f[i].str) {
+			memcpy(p, f[i].str, strnlen(f[i].str, (size_t)f[i].size));
+		} else {
+			memcpy(p, &f[i].value, (size_t)f[i].size);	/* little endian host */
+		}
+	}
+	if (tep_parse_format(tep, &ev, fmt, (unsigned long)len, sys)) {
+		printf("# cannot parse format of %s\n", name);
+		return -1;
+	}
+	return dyn;
+}
+
+static struct tep_event *event_of(struct tep_handle *tep, struct tep_record *rec,
+				  unsigned char *data, int size)
+{
+	memset(rec, 0, sizeof(*rec));
+	rec->data = data;
+	rec->size = size;
+	rec->cpu = 1;
+	rec->ts = 123456789;
+	return tep_find_event_by_record(tep, rec);
+}
+
+static void test_window(struct tep_handle *tep)
+{
+	struct field f[] = {
+		{ "u64", "start_ns", 8, 0, 1000000001, NULL, 0 },
+		{ "u64", "end_ns", 8, 0, 1012000002, NULL, 0 },
+		{ "u64", "budget_ns", 8, 0, 10000000, NULL, 0 },
+		{ "u64", "elapsed_ns", 8, 0, 12000001, NULL, 0 },
+		{ "u64", "running_ns", 8, 0, 5000003, NULL, 0 },
+		{ "u64", "waiting_ns", 8, 0, 4000004, NULL, 0 },
+		{ "u64", "sleeping_ns", 8, 0, 3000005, NULL, 0 },
+		{ "s64", "detect_latency_ns", 8, 1, (unsigned long long)-250, NULL, 0 },
+		{ "u32", "pid", 4, 0, 4242, NULL, 0 },
+		{ "u32", "tgid", 4, 0, 4241, NULL, 0 },
+		{ "u32", "binding_id", 4, 0, 7, NULL, 0 },
+		{ "u32", "preemptions", 4, 0, 8, NULL, 0 },
+		{ "u32", "sleeps", 4, 0, 9, NULL, 0 },
+		{ "u32", "wakeups", 4, 0, 10, NULL, 0 },
+		{ "u8", "kind", 1, 0, TLOB_REC_WINDOW, NULL, 0 },
+		{ "u8", "verdict", 1, 0, TLOB_VERDICT_OVER_BUDGET, NULL, 0 },
+		{ "u8", "abort_reason", 1, 0, 0, NULL, 0 },
+		{ "u8", "detector", 1, 0, TLOB_DETECT_HRTIMER, NULL, 0 },
+		{ "u8", "state", 1, 0, 1, NULL, 0 },
+		{ "u8", "event", 1, 0, 4, NULL, 0 },
+		{ "char", "comm", 16, 0, 0, "worker-thread-01", 0 },
+		{ "char", "tag", 16, 0, 0, "frame", 0 },
+	};
+	unsigned char data[DATA_SIZE];
+	struct tlob_record r;
+	struct tep_record rec;
+	struct tep_event *ev;
+	int size = build(tep, "tlob", "window", 501, f, sizeof(f) / sizeof(f[0]), data);
+
+	ev = event_of(tep, &rec, data, size);
+	if (!tap_ok(ev && tlob_decoder_for(ev->name) == TLOB_DEC_WINDOW, "window: event found, window decoder"))
+		return;
+	tlob_decode_record(TLOB_DEC_WINDOW, ev, &rec, &r);
+	tap_is_u64(r.start_ns, 1000000001, "window: start_ns");
+	tap_is_u64(r.end_ns, 1012000002, "window: end_ns");
+	tap_is_u64(r.budget_ns, 10000000, "window: budget_ns");
+	tap_is_u64(r.elapsed_ns, 12000001, "window: elapsed_ns");
+	tap_is_u64(r.running_ns, 5000003, "window: running_ns");
+	tap_is_u64(r.waiting_ns, 4000004, "window: waiting_ns");
+	tap_is_u64(r.sleeping_ns, 3000005, "window: sleeping_ns");
+	tap_ok(r.detect_latency_ns == -250, "window: detect_latency_ns keeps its sign");
+	tap_is_u64(r.pid, 4242, "window: pid");
+	tap_is_u64(r.tgid, 4241, "window: tgid");
+	tap_is_u64(r.binding_id, 7, "window: binding_id");
+	tap_is_u64(r.preemptions, 8, "window: preemptions");
+	tap_is_u64(r.sleeps, 9, "window: sleeps");
+	tap_is_u64(r.wakeups, 10, "window: wakeups");
+	tap_is_u64(r.kind, TLOB_REC_WINDOW, "window: kind");
+	tap_is_u64(r.verdict, TLOB_VERDICT_OVER_BUDGET, "window: verdict");
+	tap_is_u64(r.detector, TLOB_DETECT_HRTIMER, "window: detector");
+	tap_is_u64(r.state, 1, "window: state");
+	tap_is_u64(r.event, 4, "window: event");
+	tap_ok(!memcmp(r.comm, "worker-thread-01", 16), "window: 16-byte comm without NUL kept whole");
+	tap_is_str(r.tag, "frame", "window: tag");
+}
+
+static void test_violation_without_kind(struct tep_handle *tep)
+{
+	/* An older/smaller layout: no kind field, fields in another order. */
+	struct field f[] = {
+		{ "u32", "pid", 4, 0, 99, NULL, 0 },
+		{ "u64", "budget_ns", 8, 0, 5000, NULL, 0 },
+	};
+	unsigned char data[DATA_SIZE];
+	struct tlob_record r;
+	struct tep_record rec;
+	struct tep_event *ev;
+	int size = build(tep, "tlob", "violation", 502, f, 2, data);
+
+	ev = event_of(tep, &rec, data, size);
+	if (!tap_ok(ev != NULL, "violation: event found"))
+		return;
+	tlob_decode_record(tlob_decoder_for(ev->name), ev, &rec, &r);
+	tap_is_u64(r.kind, TLOB_REC_VIOLATION, "violation: kind from the event name");
+	tap_is_u64(r.pid, 99, "violation: pid at another offset");
+	tap_is_u64(r.budget_ns, 5000, "violation: budget_ns");
+	tap_is_u64(r.elapsed_ns, 0, "violation: missing fields stay 0");
+}
+
+static void test_detail_env(struct tep_handle *tep)
+{
+	struct field f[] = {
+		{ "int", "id", 4, 1, 321, NULL, 0 },
+		{ "u64", "threshold_ns", 8, 0, 1000000, NULL, 0 },
+		{ "u64", "running_ns", 8, 0, 600000, NULL, 0 },
+		{ "u64", "waiting_ns", 8, 0, 300000, NULL, 0 },
+		{ "u64", "sleeping_ns", 8, 0, 200000, NULL, 0 },
+	};
+	unsigned char data[DATA_SIZE];
+	struct tlob_record r;
+	struct tep_record rec;
+	struct tep_event *ev;
+	int size = build(tep, "rv", "detail_env_tlob", 503, f, 5, data);
+
+	ev = event_of(tep, &rec, data, size);
+	if (!tap_ok(ev && tlob_decoder_for(ev->name) == TLOB_DEC_DETAIL_ENV,
+		    "detail_env_tlob: detail decoder"))
+		return;
+	tlob_decode_record(TLOB_DEC_DETAIL_ENV, ev, &rec, &r);
+	tap_is_u64(r.pid, 321, "detail_env_tlob: id -> pid");
+	tap_is_u64(r.budget_ns, 1000000, "detail_env_tlob: threshold_ns -> budget_ns");
+	tap_is_u64(r.elapsed_ns, 1100000, "detail_env_tlob: elapsed = running+waiting+sleeping");
+	tap_is_u64(r.kind, TLOB_REC_VIOLATION, "detail_env_tlob: a violation");
+	tap_is_u64(r.verdict, TLOB_VERDICT_OVER_BUDGET, "detail_env_tlob: over budget");
+}
+
+static void test_transitions(struct tep_handle *tep)
+{
+	struct field ev_f[] = {
+		{ "int", "id", 4, 1, 555, NULL, 0 },
+		{ "__data_loc char[]", "state", 4, 0, 0, "running", 0 },
+		{ "__data_loc char[]", "event", 4, 0, 0, "preempt", 0 },
+		{ "__data_loc char[]", "next_state", 4, 0, 0, "waiting", 0 },
+		{ "bool", "final_state", 1, 0, 0, NULL, 0 },
+	};
+	struct field err_f[] = {
+		{ "int", "id", 4, 1, 556, NULL, 0 },
+		{ "__data_loc char[]", "state", 4, 0, 0, "stopped", 0 },
+		{ "__data_loc char[]", "event", 4, 0, 0, "stop", 0 },
+	};
+	struct field bad_f[] = {
+		{ "int", "id", 4, 1, 557, NULL, 0 },
+		{ "__data_loc char[]", "state", 4, 0, 0, "flying", 0 },
+		{ "__data_loc char[]", "event", 4, 0, 0, "stop", 0 },
+	};
+	unsigned char data[DATA_SIZE];
+	struct tlob_transition tr;
+	struct tep_record rec;
+	struct tep_event *ev;
+	int size;
+
+	size = build(tep, "tlob", "event_tlob", 504, ev_f, 5, data);
+	ev = event_of(tep, &rec, data, size);
+	tap_ok(ev && !tlob_decode_transition(TLOB_DEC_TRANSITION, ev, &rec, &tr),
+	       "event_tlob decodes");
+	tap_is_u64((uint64_t)tr.id, 555, "event_tlob: id");
+	tap_is_str(tlob_state_name(tr.state), "running", "event_tlob: state by name");
+	tap_is_str(tlob_event_name(tr.event), "preempt", "event_tlob: event by name");
+	tap_is_str(tlob_state_name(tr.next_state), "waiting", "event_tlob: next_state by name");
+	tap_ok(!tr.final && !tr.error && tr.cpu == 1 && tr.ts_ns == 123456789,
+	       "event_tlob: final, error, cpu, ts");
+
+	size = build(tep, "tlob", "error_tlob", 505, err_f, 3, data);
+	ev = event_of(tep, &rec, data, size);
+	tap_ok(ev && !tlob_decode_transition(TLOB_DEC_ERROR, ev, &rec, &tr) && tr.error &&
+	       tr.state == tlob_state_by_name("stopped") && tr.event == tlob_event_by_name("stop"),
+	       "error_tlob decodes as an error");
+
+	size = build(tep, "tlob", "error_tlob_bad", 506, bad_f, 3, data);
+	ev = event_of(tep, &rec, data, size);
+	tap_ok(ev && tlob_decode_transition(TLOB_DEC_ERROR, ev, &rec, &tr) == -EINVAL,
+	       "a state name the model does not have is refused");
+}
+
+int main(void)
+{
+	struct tep_handle *tep = tep_alloc();
+
+	tep_set_long_size(tep, 8);
+	tep_set_file_bigendian(tep, TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tep, TEP_LITTLE_ENDIAN);
+	test_window(tep);
+	test_violation_without_kind(tep);
+	test_detail_env(tep);
+	test_transitions(tep);
+	tep_free(tep);
+	return tap_done();
+}

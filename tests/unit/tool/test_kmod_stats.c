@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The module's stats line (contract 6) -> struct tlob_binding_stats. */
+#include "kmod_stats.h"
+#include "tap.h"
+
+int main(void)
+{
+	struct tlob_binding_stats st;
+	int ret;
+
+	ret = tlob_kmod_stats_parse("id=3 path=/opt/my app/bin start=0x1139 stop=ret tag=frame "
+				    "windows=10 violations=2 errors=1 aborted=3 min_ns=1000 "
+				    "max_ns=9000000 mean_ns=500000 sum_ns=5000000 "
+				    "hist=9:1,19:7,23:2", &st);
+	tap_ok(ret == 0, "full line parses");
+	tap_is_u64(st.spec.id, 3, "id");
+	tap_is_str(st.spec.path, "/opt/my app/bin", "path with a space");
+	tap_is_u64(st.spec.start, 0x1139, "start");
+	tap_ok(st.spec.stop_is_ret, "stop=ret");
+	tap_is_str(st.spec.tag, "frame", "tag");
+	tap_is_u64(st.windows, 10, "windows");
+	tap_is_u64(st.violations, 2, "violations");
+	tap_is_u64(st.errors, 1, "errors");
+	tap_is_u64(st.aborted, 3, "aborted");
+	tap_is_u64(st.min_ns, 1000, "min_ns");
+	tap_is_u64(st.max_ns, 9000000, "max_ns");
+	tap_is_u64(st.mean_ns, 500000, "mean_ns");
+	tap_is_u64(st.sum_ns, 5000000, "sum_ns");
+	tap_ok(st.hist[9] == 1 && st.hist[19] == 7 && st.hist[23] == 2 && st.hist[10] == 0,
+	       "hist buckets 9, 19, 23");
+
+	ret = tlob_kmod_stats_parse("id=4 path=/bin/x start=0x10 stop=0x20 tag=- windows=0 "
+				    "violations=0 errors=0 aborted=0 min_ns=0 max_ns=0 mean_ns=0 "
+				    "sum_ns=0 hist=", &st);
+	tap_ok(ret == 0 && st.spec.stop == 0x20 && !st.spec.stop_is_ret && !st.spec.tag[0],
+	       "empty hist, tag=- is no tag, numeric stop");
+	tap_ok(tlob_kmod_stats_parse("id=5 path=/bin/x start=0x10 stop=0x20 hist=64:1", &st) != 0,
+	       "bucket 64 rejected");
+	tap_ok(tlob_kmod_stats_parse("garbage", &st) != 0, "garbage rejected");
+	tap_ok(tlob_kmod_stats_parse("path=/bin/x start=0x10 stop=0x20", &st) != 0,
+	       "line without id rejected");
+	return tap_done();
+}

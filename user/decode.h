@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Trace event -> struct tlob_record / struct tlob_transition, by field
+ * NAME through libtraceevent (never by parsing printed text). One decoder
+ * serves the module's tlob:window and tlob:violation (fields named like
+ * the struct's members), and upstream's detail_env_tlob, event_tlob and
+ * error_tlob (the rv system of an in-kernel tlob).
+ */
+#ifndef TLOB_DECODE_H
+#define TLOB_DECODE_H
+
+#include <event-parse.h>
+
+#include "backend.h"
+
+enum tlob_decoder {
+	TLOB_DEC_NONE = 0,
+	TLOB_DEC_WINDOW,	/* tlob:window */
+	TLOB_DEC_VIOLATION,	/* tlob:violation */
+	TLOB_DEC_DETAIL_ENV,	/* detail_env_tlob: a violation, upstream's way */
+	TLOB_DEC_TRANSITION,	/* event_tlob */
+	TLOB_DEC_ERROR,		/* error_tlob */
+};
+
+/* Which decoder an event of this name needs. */
+enum tlob_decoder tlob_decoder_for(const char *event_name);
+
+/* Fill out from rec (kind from the decoder if the event has no kind field). */
+void tlob_decode_record(enum tlob_decoder dec, struct tep_event *ev,
+			struct tep_record *rec, struct tlob_record *out);
+
+/* 0, or -EINVAL when a state/event name is not one of the model's. */
+int tlob_decode_transition(enum tlob_decoder dec, struct tep_event *ev,
+			   struct tep_record *rec, struct tlob_transition *out);
+
+#endif /* TLOB_DECODE_H */

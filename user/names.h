@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Names of the ABI's enums and of the generated model's states/events. */
+#ifndef TLOB_NAMES_H
+#define TLOB_NAMES_H
+
+#include <stdint.h>
+
+const char *tlob_kind_name(unsigned int kind);
+const char *tlob_verdict_name(unsigned int verdict);
+const char *tlob_abort_name(unsigned int reason);
+const char *tlob_detector_name(unsigned int detector);
+/* From the generated model (kernel/tlob_model.h); "?" when out of range. */
+const char *tlob_state_name(unsigned int state);
+const char *tlob_event_name(unsigned int event);
+/* Name -> enum value; -1 if unknown. */
+int tlob_state_by_name(const char *name);
+int tlob_event_by_name(const char *name);
+unsigned int tlob_nr_states(void);
+unsigned int tlob_nr_events(void);
+
+#endif /* TLOB_NAMES_H */

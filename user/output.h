@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* How records, transitions and statistics look: readable lines or JSON. */
+#ifndef TLOB_OUTPUT_H
+#define TLOB_OUTPUT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "backend.h"
+
+/* 12345678 -> "12.346ms" (3 significant decimals, the largest fitting unit). */
+const char *tlob_fmt_ns(uint64_t ns, char *buf, size_t len);
+
+/*
+ * One JSON object, no newline: every struct tlob_record field by its C
+ * name, plus *_name strings for the enums (state/event from the model).
+ * Returns the length, or -ENOSPC if buf is too small.
+ */
+int tlob_record_json(const struct tlob_record *rec, char *buf, size_t len);
+int tlob_transition_json(const struct tlob_transition *tr, char *buf, size_t len);
+int tlob_stats_json(const struct tlob_binding_stats *st, char *buf, size_t len);
+int tlob_spec_json(const struct tlob_binding_spec *spec, char *buf, size_t len);
+
+/* One readable line each, with a newline. */
+void tlob_record_print(FILE *f, const struct tlob_record *rec);
+void tlob_transition_print(FILE *f, const struct tlob_transition *tr);
+
+/* The per-binding summary and its log2 histogram. */
+void tlob_stats_print(FILE *f, const struct tlob_binding_stats *st);
+
+#endif /* TLOB_OUTPUT_H */

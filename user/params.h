@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The options of every tlob command, parsed once (rtla's lesson: one
+ * params struct, one getopt_long table). Each command says which options
+ * it takes; any other is a usage error (exit 2).
+ */
+#ifndef TLOB_PARAMS_H
+#define TLOB_PARAMS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "backend.h"
+
+enum tlob_opt {
+	TLOB_OPT_BIND		= 1 << 0,	/* -b SPEC */
+	TLOB_OPT_DURATION	= 1 << 1,	/* -d DURATION */
+	TLOB_OPT_STOP_VIOL	= 1 << 2,	/* --stop-on-violation */
+	TLOB_OPT_TRACE		= 1 << 3,	/* -t */
+	TLOB_OPT_REACTOR	= 1 << 4,	/* -r REACTOR */
+	TLOB_OPT_JSON		= 1 << 5,	/* -j, --json */
+	TLOB_OPT_PID		= 1 << 6,	/* -p PID */
+	TLOB_OPT_ALL		= 1 << 7,	/* -a, --all */
+	TLOB_OPT_QUIET		= 1 << 8,	/* -q: no per-record lines */
+	/* --backend, --root, -h: every command */
+};
+
+struct tlob_params {
+	const char *backend;		/* "kmod" | "bpf" | "auto" */
+	const char *control_root;	/* --root DIR, NULL = backend default */
+	struct tlob_binding_spec *specs;
+	size_t nr_specs;
+	uint64_t duration_ns;		/* 0 = until Ctrl-C */
+	bool stop_on_violation;
+	bool trace;
+	const char *reactor;
+	bool json;
+	pid_t pid;			/* -p: only this process (tgid) */
+	bool all;
+	bool quiet;
+};
+
+struct tlob_command {
+	const char *name;
+	const char *const *usage;	/* NULL-terminated lines */
+	unsigned int opts;		/* enum tlob_opt */
+	int (*run)(struct tlob_params *params);
+};
+
+/*
+ * Parse argv (argv[0] = the command name). On a usage error prints one
+ * line to stderr and exits 2; -h prints the usage and exits 0.
+ */
+void tlob_params_parse(const struct tlob_command *cmd, int argc, char **argv,
+		       struct tlob_params *params);
+void tlob_params_free(struct tlob_params *params);
+
+/* Print usage lines (stdout), then exit(code). */
+void __attribute__((noreturn)) tlob_usage(const char *const *lines, int code);
+
+/* The one-line usage error: "tlob: MSG" on stderr, exit 2. */
+void __attribute__((noreturn, format(printf, 1, 2))) tlob_usage_error(const char *fmt, ...);
+
+#endif /* TLOB_PARAMS_H */

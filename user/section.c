@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0
+/* -b SPEC parsing: split, resolve each end with elfsym, parse the budget. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "elfsym.h"
+#include "monline.h"
+#include "section.h"
+#include "units.h"
+
+#define SECTION_HELP "expected PATH:START,STOP,BUDGET (e.g. /usr/bin/app:frame_begin,frame_end,10ms)"
+
+/* A number is a file offset; anything else is a symbol. */
+static int resolve_end(const char *path, const char *what, uint64_t *off,
+		       char *err, size_t len)
+{
+	char *end;
+
+	if (what[0] >= '0' && what[0] <= '9') {
+		errno = 0;
+		*off = strtoull(what, &end, 0);
+		if (errno || *end) {
+			snprintf(err, len, "invalid offset '%s' (decimal or 0x)", what);
+			return TLOB_SECTION_SYNTAX;
+		}
+		return TLOB_SECTION_OK;
+	}
+	return tlob_elf_resolve(path, what, off, err, len) ? TLOB_SECTION_LOOKUP
+							    : TLOB_SECTION_OK;
+}
+
+static int parse_friendly(char *s, struct tlob_binding_spec *spec, char *err, size_t len)
+{
+	char *colon = strrchr(s, ':'), *fields[4] = { 0 }, *save = NULL, *tok;
+	char abs[PATH_MAX];
+	int n = 0, ret;
+
+	if (!colon || colon == s) {
+		snprintf(err, len, "section '%s': %s", s, SECTION_HELP);
+		return TLOB_SECTION_SYNTAX;
+	}
+	*colon = '\0';
+	for (tok = strtok_r(colon + 1, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (n == 4) {
+			snprintf(err, len, "section has too many fields: %s", SECTION_HELP);
+			return TLOB_SECTION_SYNTAX;
+		}
+		fields[n++] = tok;
+	}
+	if (n < 3) {
+		snprintf(err, len, "section '%s:...' needs START, STOP and BUDGET: %s",
+			 s, SECTION_HELP);
+		return TLOB_SECTION_SYNTAX;
+	}
+	if (fields[3]) {
+		if (strncmp(fields[3], "tag=", 4) || !fields[3][4] ||
+		    strlen(fields[3] + 4) >= sizeof(spec->tag)) {
+			snprintf(err, len, "4th field must be tag=NAME (1..%d characters)",
+				 TLOB_TAG_LEN - 1);
+			return TLOB_SECTION_SYNTAX;
+		}
+		strcpy(spec->tag, fields[3] + 4);
+	}
+	if (tlob_parse_budget(fields[2], &spec->budget_ns, err, len))
+		return TLOB_SECTION_SYNTAX;
+
+	/* The kernel takes an absolute path: resolve it here, as the user sees it. */
+	if (!realpath(s, abs)) {
+		snprintf(err, len, "cannot open %s: %s", s, strerror(errno));
+		return TLOB_SECTION_LOOKUP;
+	}
+	if (strlen(abs) >= sizeof(spec->path)) {
+		snprintf(err, len, "path too long: %s", abs);
+		return TLOB_SECTION_SYNTAX;
+	}
+	strcpy(spec->path, abs);
+
+	ret = resolve_end(spec->path, fields[0], &spec->start, err, len);
+	if (ret)
+		return ret;
+	if (!strcmp(fields[1], "ret")) {
+		spec->stop_is_ret = true;
+	} else {
+		ret = resolve_end(spec->path, fields[1], &spec->stop, err, len);
+		if (ret)
+			return ret;
+		if (spec->stop == spec->start) {
+			snprintf(err, len,
+				 "START and STOP are the same place (use 'ret' for the function's return)");
+			return TLOB_SECTION_SYNTAX;
+		}
+	}
+	return TLOB_SECTION_OK;
+}
+
+int tlob_section_parse(const char *arg, struct tlob_binding_spec *spec,
+		       char *err, size_t len)
+{
+	char *copy;
+	int ret;
+
+	memset(spec, 0, sizeof(*spec));
+	if (!strncmp(arg, "p ", 2))
+		return tlob_monline_parse(arg, spec, err, len) ? TLOB_SECTION_SYNTAX
+							       : TLOB_SECTION_OK;
+	copy = strdup(arg);
+	if (!copy) {
+		snprintf(err, len, "out of memory");
+		return TLOB_SECTION_LOOKUP;
+	}
+	ret = parse_friendly(copy, spec, err, len);
+	free(copy);
+	return ret;
+}

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tlob: hold marked code sections to a wall-clock budget and report where
+ * the time went. This file dispatches to the commands (tlob_<cmd>.c).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tlob.h"
+
+static const char *const tlob_usage_lines[] = {
+	"usage: tlob COMMAND [OPTIONS]",
+	"",
+	"commands:",
+	"  list      monitors and backends available, with their state",
+	"  mon       monitor sections until Ctrl-C, -d DURATION or --stop-on-violation",
+	"  bind      add persistent bindings (they outlive tlob)",
+	"  unbind    remove persistent bindings",
+	"  status    monitor state, reactor and current bindings",
+	"  stats     per-binding statistics and latency histograms",
+	"",
+	"every command takes:",
+	"  --backend kmod|bpf|auto   which backend (default: auto, or $TLOB_BACKEND)",
+	"  --root DIR                control directory (default /sys/kernel/tlob, else",
+	"                            an in-kernel RV tlob at " TLOB_RV_DIR ")",
+	"",
+	"run 'tlob COMMAND -h' for the command's options",
+	NULL,
+};
+
+static const struct tlob_command *const commands[] = {
+	&tlob_cmd_list, &tlob_cmd_mon, &tlob_cmd_bind, &tlob_cmd_unbind,
+	&tlob_cmd_status, &tlob_cmd_stats, NULL,
+};
+
+void tlob_print_error(const struct tlob_backend *be, int err, const char *what)
+{
+	if (be && be->err[0])
+		fprintf(stderr, "tlob: %s\n", be->err);
+	else
+		fprintf(stderr, "tlob: %s: %s\n", what, strerror(err < 0 ? -err : err));
+}
+
+int tlob_open_backend(const struct tlob_params *params, struct tlob_backend *be,
+		      bool reader, bool transitions, bool persist)
+{
+	struct tlob_backend_opts opts = {
+		.control_root = params->control_root,
+		.reader = reader,
+		.transitions = transitions,
+		.persist = persist,
+	};
+	int ret;
+
+	ret = tlob_backend_open(be, params->backend, &opts);
+	if (ret) {
+		tlob_print_error(be, ret, "cannot open the backend");
+		return -1;
+	}
+	if (!strcmp(params->backend, "auto"))
+		fprintf(stderr, "tlob: using the %s backend\n", be->ops->name);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct tlob_params params;
+	int ret;
+
+	if (argc < 2)
+		tlob_usage(tlob_usage_lines, 2);
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help"))
+		tlob_usage(tlob_usage_lines, 0);
+
+	for (int i = 0; commands[i]; i++) {
+		if (strcmp(argv[1], commands[i]->name))
+			continue;
+		tlob_params_parse(commands[i], argc - 1, argv + 1, &params);
+		ret = commands[i]->run(&params);
+		tlob_params_free(&params);
+		return ret;
+	}
+	tlob_usage_error("unknown command '%s' (list, mon, bind, unbind, status, stats)",
+			 argv[1]);
+}

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The commands of the tlob tool, one file each (tlob_<command>.c). */
+#ifndef TLOB_TLOB_H
+#define TLOB_TLOB_H
+
+#include "backend.h"
+#include "params.h"
+
+extern const struct tlob_command tlob_cmd_list;
+extern const struct tlob_command tlob_cmd_mon;
+extern const struct tlob_command tlob_cmd_bind;
+extern const struct tlob_command tlob_cmd_unbind;
+extern const struct tlob_command tlob_cmd_status;
+extern const struct tlob_command tlob_cmd_stats;
+
+/*
+ * Open the backend params asks for; on failure print why and return -1.
+ * With --backend auto, say on stderr which one was taken.
+ */
+int tlob_open_backend(const struct tlob_params *params, struct tlob_backend *be,
+		      bool reader, bool transitions, bool persist);
+
+/* "tlob: <be->err or strerror(-err)>" on stderr. */
+void tlob_print_error(const struct tlob_backend *be, int err, const char *what);
+
+#endif /* TLOB_TLOB_H */

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tlob bind / tlob unbind: persistent bindings. bind also enables the
+ * monitor (a binding that never fires surprises people); unbind --all
+ * removes every binding and disables it again.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "monline.h"
+#include "output.h"
+#include "tlob.h"
+#include "utils.h"
+
+static const char *const bind_usage[] = {
+	"usage: tlob bind -b SECTION... [-p PID] [-j] [--backend kmod|bpf|auto]",
+	"",
+	"  adds bindings that stay after tlob exits, and enables the monitor",
+	"  -b, --bind SECTION   /path/app:frame_begin,frame_end,10ms (see tlob mon -h)",
+	"  -p, --pid PID        only this process",
+	"  -j, --json           print the added bindings as JSON",
+	NULL,
+};
+
+static const char *const unbind_usage[] = {
+	"usage: tlob unbind (-b SECTION... | -a) [--backend kmod|bpf|auto]",
+	"",
+	"  -b, --bind SECTION   the binding to remove (PATH:START is enough)",
+	"  -a, --all            remove every binding and disable the monitor",
+	NULL,
+};
+
+static void print_spec(const struct tlob_params *params, const char *what,
+		       const struct tlob_binding_spec *spec)
+{
+	char buf[PATH_MAX + 512];
+
+	if (params->json) {
+		if (tlob_spec_json(spec, buf, sizeof(buf)) > 0)
+			puts(buf);
+		return;
+	}
+	if (tlob_monline_format(spec, buf, sizeof(buf)))
+		return;
+	printf("%s id=%u %s\n", what, spec->id, buf);
+}
+
+static int bind_run(struct tlob_params *params)
+{
+	struct tlob_backend be;
+	int ret = 0, err;
+
+	if (!params->nr_specs)
+		tlob_usage_error("bind: give at least one -b SECTION");
+	tlob_require_root("tlob bind");
+	if (tlob_open_backend(params, &be, false, false, true))
+		return 1;
+	for (size_t i = 0; i < params->nr_specs; i++) {
+		err = be.ops->bind(&be, &params->specs[i], &params->specs[i].id);
+		if (err) {
+			tlob_print_error(&be, err, "adding a binding");
+			ret = 1;
+			continue;
+		}
+		print_spec(params, "bound", &params->specs[i]);
+	}
+	err = be.ops->get_enable(&be);
+	if (!ret && err == 0) {
+		if (be.ops->set_enable(&be, true)) {
+			tlob_print_error(&be, -EIO, "enabling");
+			ret = 1;
+		} else if (!params->json) {
+			fprintf(stderr, "tlob: monitor enabled\n");
+		}
+	}
+	tlob_backend_close(&be);
+	return ret;
+}
+
+static int unbind_run(struct tlob_params *params)
+{
+	struct tlob_binding_spec *specs = params->specs;
+	size_t n = params->nr_specs;
+	struct tlob_backend be;
+	int ret = 0, err;
+
+	if (!n && !params->all)
+		tlob_usage_error("unbind: give -b SECTION or --all");
+	if (n && params->all)
+		tlob_usage_error("unbind: -b and --all exclude each other");
+	tlob_require_root("tlob unbind");
+	if (tlob_open_backend(params, &be, false, false, true))
+		return 1;
+	if (params->all) {
+		specs = NULL;
+		err = be.ops->list(&be, &specs, &n);
+		if (err) {
+			tlob_print_error(&be, err, "listing bindings");
+			tlob_backend_close(&be);
+			return 1;
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		err = be.ops->unbind(&be, &specs[i]);
+		if (err) {
+			tlob_print_error(&be, err, "removing a binding");
+			ret = 1;
+			continue;
+		}
+		print_spec(params, "unbound", &specs[i]);
+	}
+	if (params->all) {
+		free(specs);
+		if (be.ops->get_enable(&be) == 1 && be.ops->set_enable(&be, false)) {
+			tlob_print_error(&be, -EIO, "disabling");
+			ret = 1;
+		}
+	}
+	tlob_backend_close(&be);
+	return ret;
+}
+
+const struct tlob_command tlob_cmd_bind = {
+	.name = "bind",
+	.usage = bind_usage,
+	.opts = TLOB_OPT_BIND | TLOB_OPT_PID | TLOB_OPT_JSON,
+	.run = bind_run,
+};
+
+const struct tlob_command tlob_cmd_unbind = {
+	.name = "unbind",
+	.usage = unbind_usage,
+	.opts = TLOB_OPT_BIND | TLOB_OPT_ALL | TLOB_OPT_JSON,
+	.run = unbind_run,
+};

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0
+/* tlob list: the backends this tlob has, whether each can run, and its state. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output.h"
+#include "tlob.h"
+#include "utils.h"
+
+static const char *const list_usage[] = {
+	"usage: tlob list [-j] [--root DIR]",
+	"",
+	"  lists the tlob backends, whether each is usable here (and why not),",
+	"  and for a usable one: enabled or not, reactor, number of bindings",
+	"  -j, --json   one JSON object per backend",
+	NULL,
+};
+
+static void json_escape(const char *s, char *out, size_t len)
+{
+	size_t o = 0;
+
+	for (; *s && o + 7 < len; s++) {
+		if (*s == '"' || *s == '\\')
+			out[o++] = '\\';
+		if ((unsigned char)*s < 0x20)
+			o += (size_t)snprintf(out + o, len - o, "\\u%04x", *s);
+		else
+			out[o++] = *s;
+	}
+	out[o] = '\0';
+}
+
+static int list_run(struct tlob_params *params)
+{
+	tlob_require_root("tlob list");
+
+	if (!params->json)
+		printf("%-6s %-6s %-7s %-9s %-9s %s\n", "name", "usable", "enabled", "reactor",
+		       "bindings", "description");
+	for (int i = 0; tlob_backends[i]; i++) {
+		const struct tlob_backend_ops *ops = tlob_backends[i];
+		struct tlob_backend_opts opts = { .control_root = params->control_root };
+		struct tlob_binding_spec *specs = NULL;
+		struct tlob_backend be;
+		char why[sizeof(be.err)] = "", reactor[64] = "-", esc[1024];
+		int enabled = -1;
+		size_t n = 0;
+		bool usable;
+
+		usable = !ops->probe(params->control_root, why, sizeof(why));
+		if (usable && !tlob_backend_open(&be, ops->name, &opts)) {
+			enabled = ops->get_enable ? ops->get_enable(&be) : -1;
+			if (ops->get_reactor && ops->get_reactor(&be, reactor, sizeof(reactor)))
+				snprintf(reactor, sizeof(reactor), "-");
+			if (!ops->list || ops->list(&be, &specs, &n))
+				n = 0;
+			free(specs);
+			tlob_backend_close(&be);
+		} else if (usable) {
+			usable = false;
+			snprintf(why, sizeof(why), "%s", be.err);
+		}
+
+		if (params->json) {
+			json_escape(usable ? ops->desc : why, esc, sizeof(esc));
+			printf("{\"type\":\"backend\",\"name\":\"%s\",\"usable\":%s,\"enabled\":%s,"
+			       "\"reactor\":\"%s\",\"bindings\":%zu,\"%s\":\"%s\"}\n",
+			       ops->name, usable ? "true" : "false",
+			       enabled == 1 ? "true" : "false", reactor, n,
+			       usable ? "description" : "reason", esc);
+			continue;
+		}
+		printf("%-6s %-6s %-7s %-9s %-9zu %s\n", ops->name, usable ? "yes" : "no",
+		       enabled < 0 ? "-" : enabled ? "[ON]" : "[OFF]", reactor, n,
+		       usable ? ops->desc : why);
+	}
+	return 0;
+}
+
+const struct tlob_command tlob_cmd_list = {
+	.name = "list",
+	.usage = list_usage,
+	.opts = TLOB_OPT_JSON,
+	.run = list_run,
+};

@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tlob mon: bind the given sections, enable the monitor, print every
+ * record until Ctrl-C / -d / --stop-on-violation, drain what is still
+ * buffered, print the in-kernel statistics, and put back every setting it
+ * changed (its bindings, enable, reactor).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output.h"
+#include "tlob.h"
+#include "units.h"
+#include "utils.h"
+
+/* How long the exit drain may take when the kernel keeps producing. */
+#define DRAIN_LIMIT_S	2
+
+static const char *const mon_usage[] = {
+	"usage: tlob mon [-b SECTION]... [-d DURATION] [--stop-on-violation] [-t]",
+	"                [-r REACTOR] [-j] [-q] [-p PID] [--backend kmod|bpf|auto]",
+	"",
+	"  -b, --bind SECTION     monitor a section while tlob runs:",
+	"                           /path/app:frame_begin,frame_end,10ms",
+	"                           /path/app:process_frame,ret,5ms   (ret: until it returns)",
+	"                           /path/app:0x1139,0x1150,250us     (ELF file offsets)",
+	"                           \"p /path/app:0x1139 0x1150 threshold=250000\"",
+	"                         budgets in ns, us, ms or s (1us..1h); append ,tag=NAME",
+	"                         without -b: the persistent bindings (tlob bind)",
+	"  -d, --duration D       stop after D (500ms, 30s, 2m, 1h)",
+	"      --stop-on-violation  stop at the first violation",
+	"  -t, --trace            also print every state transition",
+	"  -r, --reactor NAME     reactor while tlob runs (nop, printk, panic, signal[:N])",
+	"  -j, --json             one JSON object per line",
+	"  -q, --quiet            no per-record lines, only the summary",
+	"  -p, --pid PID          only this process (for the sections given with -b)",
+	NULL,
+};
+
+struct mon_ctx {
+	const struct tlob_params *params;
+	uint64_t records;
+	uint64_t windows;
+	uint64_t violations;
+	uint64_t transitions;
+	uint64_t violation_seen_ns;	/* detection time of the stopping violation */
+	bool stop;
+	bool draining;
+};
+
+static bool is_violation(const struct tlob_record *r)
+{
+	return r->kind == TLOB_REC_VIOLATION || r->verdict == TLOB_VERDICT_OVER_BUDGET;
+}
+
+static int on_record(const struct tlob_record *r, void *data)
+{
+	struct mon_ctx *ctx = data;
+	char buf[2048];
+
+	ctx->records++;
+	if (r->kind == TLOB_REC_WINDOW)
+		ctx->windows++;
+	else
+		ctx->violations++;
+	if (!ctx->params->quiet) {
+		if (ctx->params->json) {
+			if (tlob_record_json(r, buf, sizeof(buf)) > 0)
+				puts(buf);
+		} else {
+			tlob_record_print(stdout, r);
+		}
+	}
+	if (ctx->params->stop_on_violation && !ctx->draining && is_violation(r)) {
+		ctx->stop = true;
+		ctx->violation_seen_ns = r->end_ns;
+		return 1;
+	}
+	return 0;
+}
+
+static int on_transition(const struct tlob_transition *tr, void *data)
+{
+	struct mon_ctx *ctx = data;
+	char buf[512];
+
+	ctx->transitions++;
+	if (ctx->params->quiet)
+		return 0;
+	if (ctx->params->json) {
+		if (tlob_transition_json(tr, buf, sizeof(buf)) > 0)
+			puts(buf);
+	} else {
+		tlob_transition_print(stdout, tr);
+	}
+	return 0;
+}
+
+/* Wait for records until a stop condition; returns 0 or -errno. */
+static int mon_loop(struct tlob_backend *be, struct mon_ctx *ctx, const struct tlob_sink *sink)
+{
+	uint64_t end = ctx->params->duration_ns ? tlob_now_ns() + ctx->params->duration_ns : 0;
+
+	while (!tlob_should_stop() && !ctx->stop) {
+		int timeout = -1, ret;
+
+		if (end) {
+			uint64_t now = tlob_now_ns();
+
+			if (now >= end)
+				break;
+			/* Round up: never wake just before the end and spin. */
+			timeout = (int)((end - now + 999999) / 1000000);
+		}
+		ret = be->ops->poll(be, timeout, sink);
+		if (ret < 0 && ret != -EINTR) {
+			tlob_print_error(be, ret, "reading records");
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/* Everything still buffered, bounded in time in case the kernel keeps producing. */
+static void mon_drain(struct tlob_backend *be, struct mon_ctx *ctx, const struct tlob_sink *sink)
+{
+	uint64_t limit = tlob_now_ns() + DRAIN_LIMIT_S * 1000000000ULL;
+	int ret;
+
+	ctx->draining = true;
+	do {
+		ret = be->ops->poll(be, 0, sink);
+	} while (ret > 0 && tlob_now_ns() < limit);
+	if (ret > 0)
+		fprintf(stderr, "tlob: records still arriving after %ds of draining\n",
+			DRAIN_LIMIT_S);
+}
+
+static bool ours(const struct tlob_binding_stats *st, const struct tlob_binding_spec *specs,
+		 size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(st->spec.path, specs[i].path) && st->spec.start == specs[i].start)
+			return true;
+	return false;
+}
+
+static void mon_summary(struct tlob_backend *be, const struct tlob_params *params,
+			const struct mon_ctx *ctx)
+{
+	struct tlob_binding_stats *st = NULL;
+	uint64_t lost = 0;
+	char buf[4096];
+	size_t n = 0;
+
+	if (be->ops->stats && !be->ops->stats(be, &st, &n)) {
+		for (size_t i = 0; i < n; i++) {
+			if (params->nr_specs && !ours(&st[i], params->specs, params->nr_specs))
+				continue;
+			if (params->json) {
+				if (tlob_stats_json(&st[i], buf, sizeof(buf)) > 0)
+					puts(buf);
+			} else {
+				tlob_stats_print(stdout, &st[i]);
+			}
+		}
+		free(st);
+	} else {
+		fprintf(stderr, "tlob: no statistics: %s\n", be->err[0] ? be->err : "not supported");
+	}
+	if (be->ops->lost)
+		be->ops->lost(be, &lost);
+	if (params->json)
+		printf("{\"type\":\"summary\",\"records\":%" PRIu64 ",\"windows\":%" PRIu64
+		       ",\"violations\":%" PRIu64 ",\"transitions\":%" PRIu64 ",\"lost\":%" PRIu64
+		       "}\n", ctx->records, ctx->windows, ctx->violations, ctx->transitions, lost);
+	else
+		printf("records: %" PRIu64 " (windows %" PRIu64 ", violations %" PRIu64
+		       ", transitions %" PRIu64 "), lost: %" PRIu64 "\n",
+		       ctx->records, ctx->windows, ctx->violations, ctx->transitions, lost);
+	if (lost)
+		fprintf(stderr, "tlob: %" PRIu64 " events were lost (ring buffer overrun)\n", lost);
+}
+
+static int mon_run(struct tlob_params *params)
+{
+	struct mon_ctx ctx = { .params = params };
+	struct tlob_sink sink = {
+		.record = on_record,
+		.transition = params->trace ? on_transition : NULL,
+		.ctx = &ctx,
+	};
+	char old_reactor[64] = "";
+	struct tlob_backend be;
+	size_t bound = 0;
+	int was_enabled, ret = 1;
+
+	tlob_require_root("tlob mon");
+	tlob_signals_setup();
+	if (tlob_open_backend(params, &be, true, params->trace, false))
+		return 1;
+
+	was_enabled = be.ops->get_enable(&be);
+	if (was_enabled < 0) {
+		tlob_print_error(&be, was_enabled, "reading enable");
+		goto out_close;
+	}
+	if (params->reactor) {
+		if (!be.ops->set_reactor || !be.ops->get_reactor) {
+			fprintf(stderr, "tlob: the %s backend has no reactors\n", be.ops->name);
+			goto out_close;
+		}
+		if (be.ops->get_reactor(&be, old_reactor, sizeof(old_reactor)) ||
+		    be.ops->set_reactor(&be, params->reactor)) {
+			tlob_print_error(&be, -EINVAL, "setting the reactor");
+			old_reactor[0] = '\0';
+			goto out_close;
+		}
+	}
+	for (; bound < params->nr_specs; bound++) {
+		int err = be.ops->bind(&be, &params->specs[bound], &params->specs[bound].id);
+
+		if (err) {
+			tlob_print_error(&be, err, "adding a binding");
+			goto out_unbind;
+		}
+	}
+	if (!was_enabled && be.ops->set_enable(&be, true)) {
+		tlob_print_error(&be, -EIO, "enabling");
+		goto out_unbind;
+	}
+
+	if (!params->json)
+		fprintf(stderr, "tlob: monitoring %zu section(s)%s; Ctrl-C to stop\n",
+			bound, bound ? "" : " (the persistent bindings)");
+	ret = mon_loop(&be, &ctx, &sink) ? 1 : 0;
+	mon_drain(&be, &ctx, &sink);
+	if (ctx.violation_seen_ns) {
+		char b[32];
+		uint64_t now = tlob_now_ns();
+
+		fflush(stdout);
+		fprintf(stderr, "tlob: stopped %s after the violation was detected\n",
+			tlob_fmt_ns(now > ctx.violation_seen_ns ? now - ctx.violation_seen_ns : 0,
+				    b, sizeof(b)));
+	}
+	mon_summary(&be, params, &ctx);
+
+	if (!was_enabled && be.ops->set_enable(&be, false)) {
+		tlob_print_error(&be, -EIO, "restoring enable=0");
+		ret = 1;
+	}
+out_unbind:
+	while (bound--) {
+		if (be.ops->unbind(&be, &params->specs[bound])) {
+			tlob_print_error(&be, -EIO, "removing a binding");
+			ret = 1;
+		}
+	}
+out_close:
+	if (old_reactor[0] && be.ops->set_reactor(&be, old_reactor)) {
+		tlob_print_error(&be, -EIO, "restoring the reactor");
+		ret = 1;
+	}
+	tlob_backend_close(&be);
+	fflush(stdout);
+	return ret;
+}
+
+const struct tlob_command tlob_cmd_mon = {
+	.name = "mon",
+	.usage = mon_usage,
+	.opts = TLOB_OPT_BIND | TLOB_OPT_DURATION | TLOB_OPT_STOP_VIOL | TLOB_OPT_TRACE |
+		TLOB_OPT_REACTOR | TLOB_OPT_JSON | TLOB_OPT_PID | TLOB_OPT_QUIET,
+	.run = mon_run,
+};

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Budgets and durations as people type them: 10ms, 1.5s, 250us, 5000ns. */
+#ifndef TLOB_UNITS_H
+#define TLOB_UNITS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * "10ms" -> 10000000. Units ns, us, ms, s; a bare number is ns (as in the
+ * kernel's threshold=NS). Fractions are allowed ("1.5ms") if they give a
+ * whole number of ns. Range: TLOB_BUDGET_MIN_NS..TLOB_BUDGET_MAX_NS.
+ * Returns 0, -EINVAL (malformed) or -ERANGE (out of range); err gets a
+ * one-line reason either way.
+ */
+int tlob_parse_budget(const char *s, uint64_t *ns, char *err, size_t len);
+
+/* "30s", "2m", "1h", "500ms"; a bare number is seconds (as rtla's -d). */
+int tlob_parse_duration(const char *s, uint64_t *ns, char *err, size_t len);
+
+/* 10000000 -> "10ms" (exact: the largest unit that divides it). */
+const char *tlob_fmt_budget(uint64_t ns, char *buf, size_t len);
+
+#endif /* TLOB_UNITS_H */

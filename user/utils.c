@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "utils.h"
+
+static volatile sig_atomic_t stop_flag;
+static sigset_t wait_mask;
+
+void tlob_require_root(const char *cmd)
+{
+	if (geteuid() == 0)
+		return;
+	fprintf(stderr, "tlob: '%s' needs root (it changes kernel tracing and tlob settings)\n",
+		cmd);
+	exit(1);
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_flag = 1;
+}
+
+void tlob_signals_setup(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	sigset_t block;
+
+	/* No SA_RESTART: a signal must end the backend's sleep with EINTR. */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, &wait_mask);
+	sigdelset(&wait_mask, SIGINT);
+	sigdelset(&wait_mask, SIGTERM);
+}
+
+bool tlob_should_stop(void)
+{
+	return stop_flag;
+}
+
+const sigset_t *tlob_wait_sigmask(void)
+{
+	return &wait_mask;
+}
+
+uint64_t tlob_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+char *tlob_read_file(const char *path)
+{
+	size_t cap = 4096, used = 0;
+	char *buf = NULL, *nbuf;
+	ssize_t n;
+	int fd, saved;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	for (;;) {
+		nbuf = realloc(buf, cap + 1);
+		if (!nbuf)
+			goto fail;
+		buf = nbuf;
+		n = read(fd, buf + used, cap - used);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			goto fail;
+		}
+		if (n == 0)
+			break;
+		used += (size_t)n;
+		if (used == cap)
+			cap *= 2;
+	}
+	close(fd);
+	buf[used] = '\0';
+	return buf;
+fail:
+	saved = errno;
+	free(buf);
+	close(fd);
+	errno = saved;
+	return NULL;
+}
+
+int tlob_write_file(const char *path, const char *s)
+{
+	size_t len = strlen(s);
+	ssize_t n;
+	int fd, ret = 0;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	do {
+		n = write(fd, s, len);
+	} while (n < 0 && errno == EINTR);
+	if (n < 0)
+		ret = -errno;
+	else if ((size_t)n != len)
+		ret = -EIO;
+	close(fd);
+	return ret;
+}

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Process-wide bits every command shares: root check, the stop flag. */
+#ifndef TLOB_UTILS_H
+#define TLOB_UTILS_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Exit 1 with "tlob: <cmd> needs root" unless euid 0. */
+void tlob_require_root(const char *cmd);
+
+/*
+ * SIGINT/SIGTERM set the stop flag. They stay blocked except while a
+ * backend sleeps in ppoll()/epoll_pwait() with tlob_wait_sigmask(): a
+ * signal that arrives just before the sleep then still ends it at once,
+ * instead of after the timeout.
+ */
+void tlob_signals_setup(void);
+bool tlob_should_stop(void);
+const sigset_t *tlob_wait_sigmask(void);
+
+/* CLOCK_MONOTONIC now, in ns (the clock of struct tlob_record). */
+uint64_t tlob_now_ns(void);
+
+/* Read a whole (small) file into a malloc'd NUL-terminated string; NULL + errno. */
+char *tlob_read_file(const char *path);
+/* Write s to path in one write(); 0 or -errno (the kernel's verdict). */
+int tlob_write_file(const char *path, const char *s);
+
+#endif /* TLOB_UTILS_H */
