@@ -206,6 +206,7 @@ int label_state(const char *node, const char *label, int line,
 	int n, ret = -1;
 
 	memset(inv, 0, sizeof(*inv));
+	inv->line = line;
 	/* cgraph's default node label "\N" stands for the node name */
 	if (!label || !*label || !strcmp(label, "\\N"))
 		return 0;
@@ -346,9 +347,13 @@ int label_event(const char *piece, int line, struct rv_transition *t,
 		rv_error_set(err, line, "out of memory");
 		return -1;
 	}
+	if (!*t->event && !*piece) {
+		rv_error_set(err, line,
+			     "empty event name: a part of the edge label between \\n separators is empty");
+		return -1;
+	}
 	if (!*t->event) {
-		rv_error_set(err, line, "empty event name in edge label part '%s'",
-			     piece);
+		rv_error_set(err, line, "empty event name before '%s'", piece);
 		return -1;
 	}
 	if (!rv_is_identifier(t->event)) {

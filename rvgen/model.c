@@ -218,12 +218,6 @@ static int add_state_labels(Agraph_t *g, struct model *m,
 		char **parts;
 		int cnt, line = st->line;
 
-		if (label && aghtmlstr(label)) {
-			rv_error_set(err, src_node_text_line(src, st->name, "<"),
-				     "state '%s' has an HTML label: use a quoted string",
-				     st->name);
-			return -1;
-		}
 		/* point invariant errors at the label, not the first mention */
 		parts = label ? label_split(label, &cnt) : NULL;
 		if (parts && cnt > 1)
@@ -255,17 +249,29 @@ static int add_transition(struct model *m, int from, int to, const char *piece,
 	return 0;
 }
 
-static int add_edge(Agedge_t *e, struct model *m, const struct rv_source *src,
-		    struct rv_error *err)
+/* How many edges TAIL -> HEAD come before E in cgraph's (creation) order. */
+static int edge_rank(Agraph_t *g, Agedge_t *e)
+{
+	Agedge_t *o;
+	int n = 0;
+
+	for (o = agfstout(g, agtail(e)); o && o != e; o = agnxtout(g, o))
+		if (aghead(o) == aghead(e))
+			n++;
+	return n;
+}
+
+static int add_edge(Agraph_t *g, Agedge_t *e, struct model *m,
+		    const struct rv_source *src, struct rv_error *err)
 {
 	const char *tail = agnameof(agtail(e)), *head = agnameof(aghead(e));
 	char *label = agget(e, "label");
-	int from, to, cnt, i, line;
+	int from, to, cnt, i, line, nth = edge_rank(g, e);
 	char **parts;
 	void *grown;
 
 	if (!strncmp(tail, INIT_MARKER, strlen(INIT_MARKER))) {
-		line = src_edge_line(src, tail, head, NULL);
+		line = src_edge_line(src, tail, head, nth, NULL);
 		if (strcmp(tail + strlen(INIT_MARKER), head)) {
 			rv_error_set(err, line,
 				     "initial marker '%s' points to '%s': it must point to '%s'",
@@ -275,7 +281,7 @@ static int add_edge(Agedge_t *e, struct model *m, const struct rv_source *src,
 		return 0;
 	}
 	if (!strncmp(head, INIT_MARKER, strlen(INIT_MARKER))) {
-		rv_error_set(err, src_edge_line(src, tail, head, NULL),
+		rv_error_set(err, src_edge_line(src, tail, head, nth, NULL),
 			     "edge '%s' -> '%s' enters an initial marker", tail,
 			     head);
 		return -1;
@@ -283,14 +289,8 @@ static int add_edge(Agedge_t *e, struct model *m, const struct rv_source *src,
 	from = find_state(m, tail);
 	to = find_state(m, head);
 	if (!label || !*label) {
-		rv_error_set(err, src_edge_line(src, tail, head, NULL),
+		rv_error_set(err, src_edge_line(src, tail, head, nth, NULL),
 			     "edge '%s' -> '%s' has no label: every edge needs at least one event",
-			     tail, head);
-		return -1;
-	}
-	if (aghtmlstr(label)) {
-		rv_error_set(err, src_edge_line(src, tail, head, NULL),
-			     "edge '%s' -> '%s' has an HTML label: use a quoted string",
 			     tail, head);
 		return -1;
 	}
@@ -311,7 +311,8 @@ static int add_edge(Agedge_t *e, struct model *m, const struct rv_source *src,
 		char *hint = strndup(parts[i], semi ? (size_t)(semi - parts[i]) :
 				     strlen(parts[i]));
 
-		line = src_edge_line(src, tail, head, hint && *hint ? hint : NULL);
+		line = src_edge_line(src, tail, head, nth,
+				     hint && *hint ? hint : NULL);
 		free(hint);
 		if (add_transition(m, from, to, parts[i], line, err)) {
 			label_free_split(parts);
@@ -371,7 +372,7 @@ static int build(Agraph_t *g, struct model *m, const struct rv_source *src,
 		return -1;
 	for (n = agfstnode(g); n; n = agnxtnode(g, n))
 		for (e = agfstout(g, n); e; e = agnxtout(g, e))
-			if (add_edge(e, m, src, err))
+			if (add_edge(g, e, m, src, err))
 				return -1;
 	/* file order, so "first" and "second" in messages mean what they say */
 	if (m->ntrans)

@@ -40,6 +40,7 @@ struct rv_invariant {
 	bool le;		/* '<=' (else '<') */
 	char *bound;		/* the bound as C: "BUDGET_NS()", "1000000ull" */
 	char *text;		/* as written, for documents and messages */
+	int line;		/* of the label */
 };
 
 struct rv_state {

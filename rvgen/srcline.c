@@ -10,15 +10,80 @@
 
 #include "srcline.h"
 
+/*
+ * A copy of TEXT with comments blanked out (newlines kept), so that a
+ * name mentioned in a comment is not taken for its declaration. Quoted
+ * strings are kept: "//" inside a label is no comment.
+ */
+static char *mask_comments(const char *text)
+{
+	enum { CODE, STRING, LINE, BLOCK } st = CODE;
+	char *m = strdup(text);
+	size_t i;
+	bool bol = true;
+
+	if (!m)
+		return NULL;
+	for (i = 0; m[i]; i++) {
+		char c = m[i], next = m[i + 1];
+
+		switch (st) {
+		case CODE:
+			if (c == '"') {
+				st = STRING;
+			} else if (c == '/' && next == '/') {
+				st = LINE;
+			} else if (c == '/' && next == '*') {
+				st = BLOCK;
+				m[i++] = ' ';
+			} else if (c == '#' && bol) {
+				st = LINE;	/* cpp-style line, cgraph skips it */
+			}
+			break;
+		case STRING:
+			if (c == '\\' && next)
+				i++;
+			else if (c == '"')
+				st = CODE;
+			break;
+		case LINE:
+			if (c == '\n')
+				st = CODE;
+			break;
+		case BLOCK:
+			if (c == '*' && next == '/') {
+				m[i++] = ' ';
+				m[i] = ' ';
+				st = CODE;
+				continue;
+			}
+			break;
+		}
+		if ((st == LINE || st == BLOCK) && m[i] != '\n')
+			m[i] = ' ';
+		if (m[i] == '\n')
+			bol = true;
+		else if (m[i] != ' ' && m[i] != '\t')
+			bol = false;
+	}
+	return m;
+}
+
 int src_init(struct rv_source *src, const char *text)
 {
 	size_t cap = 64, i;
+	char *masked = mask_comments(text);
 
-	src->text = text;
+	if (!masked)
+		return -1;
+	text = masked;
+	src->text = masked;
 	src->nlines = 0;
 	src->starts = malloc(cap * sizeof(*src->starts));
-	if (!src->starts)
+	if (!src->starts) {
+		free(masked);
 		return -1;
+	}
 	src->starts[src->nlines++] = 0;
 	for (i = 0; text[i]; i++) {
 		if (text[i] != '\n')
@@ -28,8 +93,10 @@ int src_init(struct rv_source *src, const char *text)
 
 			cap *= 2;
 			n = realloc(src->starts, cap * sizeof(*n));
-			if (!n)
+			if (!n) {
+				src_free(src);
 				return -1;
+			}
 			src->starts = n;
 		}
 		src->starts[src->nlines++] = i + 1;
@@ -39,6 +106,8 @@ int src_init(struct rv_source *src, const char *text)
 
 void src_free(struct rv_source *src)
 {
+	free(src->text);
+	src->text = NULL;
 	free(src->starts);
 	src->starts = NULL;
 }
@@ -155,9 +224,9 @@ static bool line_has_edge(const char *p, const char *end, const char *tail,
 }
 
 int src_edge_line(const struct rv_source *src, const char *tail,
-		  const char *head, const char *hint)
+		  const char *head, int nth, const char *hint)
 {
-	int i, first = 0;
+	int i, first = 0, hinted = 0, seen = 0;
 
 	for (i = 0; i < src->nlines; i++) {
 		const char *p = src->text + src->starts[i];
@@ -165,11 +234,15 @@ int src_edge_line(const struct rv_source *src, const char *tail,
 
 		if (!line_has_edge(p, end, tail, head))
 			continue;
-		if (!hint || line_has_text(p, end, hint))
+		if (seen++ == nth)
 			return i + 1;
 		if (!first)
 			first = i + 1;
+		if (!hinted && hint && line_has_text(p, end, hint))
+			hinted = i + 1;
 	}
+	if (hinted)
+		return hinted;
 	return first ? first : src_node_line(src, tail);
 }
 

@@ -11,7 +11,7 @@
 #include <stddef.h>
 
 struct rv_source {
-	const char *text;
+	char *text;		/* the DOT text, comments blanked */
 	size_t *starts;		/* offset of each line */
 	int nlines;
 };
@@ -23,10 +23,14 @@ int src_node_line(const struct rv_source *src, const char *name);
 /* First line with NAME and the text HINT, else src_node_line(). */
 int src_node_text_line(const struct rv_source *src, const char *name,
 		       const char *hint);
-/* First line with "TAIL -> HEAD" containing HINT (may be NULL), else the
- * first line with the edge, else the tail's line. */
+/*
+ * Line of the NTH (from 0) "TAIL -> HEAD" in the file, preferring one that
+ * contains HINT (may be NULL) when there are fewer than NTH+1; else the
+ * tail's line. cgraph keeps parallel edges in creation order, so the nth
+ * edge it returns for a pair is the nth one written.
+ */
 int src_edge_line(const struct rv_source *src, const char *tail,
-		  const char *head, const char *hint);
+		  const char *head, int nth, const char *hint);
 /* First line containing TEXT, 0 if none. */
 int src_text_line(const struct rv_source *src, const char *text);
 /* First line that is neither blank nor a comment (1 if none). */

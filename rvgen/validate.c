@@ -229,7 +229,7 @@ static int check_clocks(struct model *m, struct rv_error *err)
 			    !strcmp(m->trans[j].reset, inv->env_name))
 				break;
 		if (j == m->ntrans) {
-			rv_error_set(err, m->states[i].line,
+			rv_error_set(err, inv->line,
 				     "state '%s': invariant clock '%s' is never reset: no edge has reset(%s), so the clock has no start",
 				     m->states[i].name, inv->env_name,
 				     inv->env_name);
