@@ -20,6 +20,11 @@ USER_BPF_LDLIBS :=
 # BPF backend (owned by the BPF engineer: append USER_BPF_SRCS/DEPS/LDLIBS
 # and the skeleton rules here)
 # ---------------------------------------------------------------------------
+include kernel/bpf/bpf.mk
+USER_BPF_SRCS := user/backend_bpf.c $(wildcard user/bpf/*.c)
+USER_BPF_DEPS := $(BPF_SKELS)
+USER_BPF_LDLIBS := $(shell pkg-config --libs libbpf)
+USER_CFLAGS += -I$(BPF_OUT) -I$(TOP)/kernel/bpf
 
 # ---------------------------------------------------------------------------
 # end of BPF backend section

@@ -31,70 +31,83 @@ static __always_inline unsigned int tlob_log2(__u64 v)
 {
 	unsigned int r = 0;
 
-	if (v >> 32) { v >>= 32; r += 32; }
-	if (v >> 16) { v >>= 16; r += 16; }
-	if (v >> 8) { v >>= 8; r += 8; }
-	if (v >> 4) { v >>= 4; r += 4; }
-	if (v >> 2) { v >>= 2; r += 2; }
+	if (v >> 32) {
+		v >>= 32;
+		r += 32;
+	}
+	if (v >> 16) {
+		v >>= 16;
+		r += 16;
+	}
+	if (v >> 8) {
+		v >>= 8;
+		r += 8;
+	}
+	if (v >> 4) {
+		v >>= 4;
+		r += 4;
+	}
+	if (v >> 2) {
+		v >>= 2;
+		r += 2;
+	}
 	if (v >> 1)
 		r += 1;
 	return r;
 }
 
-static __always_inline void tlob_account(struct tlob_win *w, __u8 verdict, __u64 elapsed)
+/* Per-binding statistics of an ended window, as the module counts them. */
+static __always_inline void tlob_account(const struct tlob_win *w, __u8 verdict,
+					 __u64 elapsed)
 {
 	struct tlob_bpf_stats *st = tlob_stats_of(w);
-	unsigned int b;
+	unsigned int b = tlob_log2(elapsed);
 
 	if (!st)
 		return;
-	st->windows++;
-	if (verdict == TLOB_VERDICT_MODEL_ERROR) {
-		st->errors++;
-		return;
-	}
-	if (verdict == TLOB_VERDICT_ABORTED) {
-		st->aborted++;
-		return;
-	}
-	if (!st->min_ns || elapsed < st->min_ns)
+	if (!st->windows || elapsed < st->min_ns)
 		st->min_ns = elapsed;
 	if (elapsed > st->max_ns)
 		st->max_ns = elapsed;
 	st->sum_ns += elapsed;
-	b = tlob_log2(elapsed);
 	if (b < TLOB_BPF_HIST)
 		st->hist[b]++;
+	st->violations += verdict == TLOB_VERDICT_OVER_BUDGET;
+	st->errors += verdict == TLOB_VERDICT_MODEL_ERROR;
+	st->aborted += verdict == TLOB_VERDICT_ABORTED;
+	st->windows++;
 }
 
-/* The window ends: statistics, its one window record, and it is parked. */
+/*
+ * The window ends: its one window record, the statistics, and the slot is
+ * free. An overrun seen before decides the verdict, whatever ended it.
+ */
 static __always_inline void tlob_end(struct tlob_win *w, __u64 now, __u8 event,
 				     __u8 verdict, __u8 reason)
 {
-	tlob_account(w, verdict, now - w->clk.start[clk_elapsed_tlob]);
+	if (w->reported)
+		verdict = TLOB_VERDICT_OVER_BUDGET;
+	if (verdict != TLOB_VERDICT_ABORTED)
+		reason = TLOB_ABORT_NONE;
 	tlob_emit(w, TLOB_REC_WINDOW, now, verdict, reason, event);
-	w->state = stopped_tlob;
+	tlob_account(w, verdict, now - w->clk.start[clk_elapsed_tlob]);
+	WRITE_ONCE(w->active, 0);
 	__sync_fetch_and_add(&tlob_nr_open, -1);
 }
 
 /*
- * Feed one model event to an open window. detector names who checks the
- * deadline on the way (the event itself is a chance to notice an overrun);
- * reason is the abort reason when event is abort_tlob.
+ * Feed one model event to an open window. detector names who notices an
+ * overrun on the way (every event is a chance to); reason is the abort
+ * reason when event is abort_tlob.
  */
 static __always_inline void tlob_event(struct tlob_win *w, unsigned int event, __u64 now,
 				       __u8 detector, __u8 reason)
 {
 	unsigned int curr = tlob_state_of(w), next;
-	__u8 verdict;
 
 	barrier_var(event);
 	if (curr >= state_max_tlob || event >= event_max_tlob)
 		return;
-	tlob_check(w, now, detector);
-	w->ns[curr] += now - w->last_ns;
-	w->last_ns = now;
-
 	next = automaton_tlob.function[curr][event];
 	if (next >= state_max_tlob) {
 		/* Not allowed by the model: a model error, never an overrun. */
@@ -102,64 +115,102 @@ static __always_inline void tlob_event(struct tlob_win *w, unsigned int event, _
 		tlob_end(w, now, event, TLOB_VERDICT_MODEL_ERROR, TLOB_ABORT_NONE);
 		return;
 	}
+	tlob_check(w, now, detector, event);
+	ha_step_tlob(&w->clk, curr, event, now);
+	w->ns[curr] += now - w->last_ns;
+	w->last_ns = now;
+	w->state = next;
 	if (event == preempt_tlob)
 		w->preemptions++;
 	else if (event == sleep_tlob)
 		w->sleeps++;
 	else if (event == wakeup_tlob)
 		w->wakeups++;
-	ha_step_tlob(&w->clk, curr, event, now);
-	if (!automaton_tlob.final_states[next]) {
-		w->state = next;
+	if (!automaton_tlob.final_states[next])
 		return;
-	}
-	if (event == abort_tlob)
-		verdict = TLOB_VERDICT_ABORTED;
-	else
-		verdict = w->reported ? TLOB_VERDICT_OVER_BUDGET : TLOB_VERDICT_OK;
-	tlob_end(w, now, event, verdict, reason);
+	tlob_end(w, now, event,
+		 event == abort_tlob ? TLOB_VERDICT_ABORTED : TLOB_VERDICT_OK, reason);
 }
 
-static __always_inline struct tlob_win *tlob_win_of(__u32 tid)
+/* Feed event to every open window of a task. */
+static __always_inline void tlob_task_event(struct tlob_task *t, unsigned int event,
+					    __u64 now, __u8 detector, __u8 reason)
 {
-	struct tlob_win *w = bpf_map_lookup_elem(&tlob_windows, &tid);
+	int i;
 
-	return w && tlob_active(w) ? w : NULL;
+#pragma unroll
+	for (i = 0; i < TLOB_BPF_NEST; i++)
+		if (tlob_active(&t->win[i]))
+			tlob_event(&t->win[i], event, now, detector, reason);
 }
 
+static __always_inline struct tlob_task *tlob_task_of(__u32 tid)
+{
+	return bpf_map_lookup_elem(&tlob_windows, &tid);
+}
+
+/* START: open a window in a free slot, or feed `start` to the open one. */
 static __always_inline void tlob_start(const struct tlob_bpf_binding *b, __u32 id,
 				       __u32 tid, __u32 tgid, __u64 now)
 {
-	struct tlob_win *w = bpf_map_lookup_elem(&tlob_windows, &tid);
-	struct tlob_win nw = {};
+	struct tlob_task *t = tlob_task_of(tid);
+	struct tlob_win *w = NULL;
+	__u32 zero = 0;
+	void *tmpl;
+	int i;
 
-	if (w && tlob_active(w)) {
-		/* START inside a window: whatever the model says (an error). */
-		tlob_event(w, start_tlob, now, TLOB_DETECT_SCHED, TLOB_ABORT_NONE);
-		return;
+	if (!t) {
+		tmpl = bpf_map_lookup_elem(&tlob_zero, &zero);
+		if (tmpl)
+			bpf_map_update_elem(&tlob_windows, &tid, tmpl, BPF_NOEXIST);
+		t = tlob_task_of(tid);
+		if (!t) {
+			tlob_count_lost(TLOB_LOST_NOSLOT);
+			return;
+		}
 	}
-	/*
-	 * Build the window off to the side and publish it with one update,
-	 * so a scheduler event that interrupts us sees either nothing or a
-	 * complete running window.
-	 */
-	nw.clk.start[clk_elapsed_tlob] = now;
-	nw.budget_ns = b->budget_ns;
-	nw.last_ns = now;
-	nw.tid = tid;
-	nw.tgid = tgid;
-	nw.binding_id = id;
-	nw.state = automaton_tlob.function[stopped_tlob][start_tlob];
-	bpf_get_current_comm(nw.comm, sizeof(nw.comm));
-	__builtin_memcpy(nw.tag, b->tag, sizeof(nw.tag));
-	if (bpf_map_update_elem(&tlob_windows, &tid, &nw, BPF_ANY)) {
+#pragma unroll
+	for (i = 0; i < TLOB_BPF_NEST; i++) {
+		if (!tlob_active(&t->win[i])) {
+			if (!w)
+				w = &t->win[i];
+			continue;
+		}
+		if (t->win[i].binding_id == id) {
+			/* START inside its window: the model decides (an error). */
+			tlob_event(&t->win[i], start_tlob, now, TLOB_DETECT_STOP,
+				   TLOB_ABORT_NONE);
+			return;
+		}
+	}
+	if (!w) {
 		tlob_count_lost(TLOB_LOST_NOSLOT);
 		return;
 	}
+	__builtin_memset(w->ns, 0, sizeof(w->ns));
+	w->clk.start[clk_elapsed_tlob] = now;
+	w->budget_ns = b->budget_ns;
+	w->last_ns = now;
+	w->detect_latency_ns = 0;
+	w->tid = tid;
+	w->tgid = tgid;
+	w->binding_id = id;
+	w->preemptions = 0;
+	w->sleeps = 0;
+	w->wakeups = 0;
+	w->reported = 0;
+	w->slot = w - &t->win[0];
+	w->state = automaton_tlob.initial_state;
+	w->detector = TLOB_DETECT_NONE;
+	bpf_get_current_comm(w->comm, sizeof(w->comm));
+	__builtin_memcpy(w->tag, b->tag, sizeof(w->tag));
+	/*
+	 * Published last: a scheduler event that interrupts us sees either
+	 * no window or a complete one.
+	 */
+	WRITE_ONCE(w->active, 1);
 	__sync_fetch_and_add(&tlob_nr_open, 1);
-	w = bpf_map_lookup_elem(&tlob_windows, &tid);
-	if (w)
-		ha_step_tlob(&w->clk, stopped_tlob, start_tlob, now);
+	tlob_event(w, start_tlob, now, TLOB_DETECT_STOP, TLOB_ABORT_NONE);
 }
 
 SEC("uprobe")
@@ -170,8 +221,9 @@ int tlob_uprobe(struct pt_regs *ctx)
 	__u32 id = TLOB_COOKIE_ID(cookie), tid = (__u32)pid_tgid;
 	__u32 tgid = pid_tgid >> 32;
 	const struct tlob_bpf_binding *b;
-	struct tlob_win *w;
+	struct tlob_task *t;
 	__u64 now;
+	int i;
 
 	b = bpf_map_lookup_elem(&tlob_bindings, &id);
 	if (!b || (b->pid && b->pid != tid) || (b->tgid && b->tgid != tgid))
@@ -181,60 +233,74 @@ int tlob_uprobe(struct pt_regs *ctx)
 		tlob_start(b, id, tid, tgid, now);
 		return 0;
 	}
-	/* A STOP of another binding, or with no window open, is not ours. */
-	w = tlob_win_of(tid);
-	if (w && w->binding_id == id)
-		tlob_event(w, stop_tlob, now, TLOB_DETECT_STOP, TLOB_ABORT_NONE);
+	/* A STOP outside a window (e.g. a first call) is not an event. */
+	t = tlob_task_of(tid);
+	if (!t)
+		return 0;
+#pragma unroll
+	for (i = 0; i < TLOB_BPF_NEST; i++)
+		if (tlob_active(&t->win[i]) && t->win[i].binding_id == id)
+			tlob_event(&t->win[i], stop_tlob, now, TLOB_DETECT_STOP,
+				   TLOB_ABORT_NONE);
 	return 0;
 }
 
 /*
- * Switched out: waiting if preempted or still on the runqueue (a sleep
- * state set but a signal pending keeps it there), sleeping only if it
- * blocked and left the runqueue. The prev_state word alone would book a
- * preempted task that had set a sleep state as sleeping.
+ * Switched out: preempted unless it blocked, i.e. switched out voluntarily
+ * with a sleep state AND taken off the runqueue (a sleep state with a
+ * signal pending keeps it there). The state word alone would book a task
+ * preempted after it set a sleep state as sleeping.
  */
 SEC("tp_btf/sched_switch")
 int BPF_PROG(tlob_switch, bool preempt, struct task_struct *prev,
 	     struct task_struct *next, unsigned int prev_state)
 {
-	struct tlob_win *w;
+	struct tlob_task *t;
+	unsigned int ev;
 	__u64 now;
-	__u32 tid;
+	int i;
 
 	if (!READ_ONCE(tlob_nr_open))
 		return 0;
 	now = bpf_ktime_get_ns();
-	tid = BPF_CORE_READ(prev, pid);
-	w = tlob_win_of(tid);
-	if (w) {
-		__u32 id = w->binding_id;
-
-		if (!bpf_map_lookup_elem(&tlob_bindings, &id))
-			tlob_event(w, abort_tlob, now, TLOB_DETECT_SCHED, TLOB_ABORT_UNBIND);
-		else if (preempt || prev_state == TASK_RUNNING || BPF_CORE_READ(prev, on_rq))
-			tlob_event(w, preempt_tlob, now, TLOB_DETECT_SCHED, TLOB_ABORT_NONE);
+	t = tlob_task_of(BPF_CORE_READ(prev, pid));
+	if (t) {
+		if (!preempt && prev_state != TASK_RUNNING && !BPF_CORE_READ(prev, on_rq))
+			ev = sleep_tlob;
 		else
-			tlob_event(w, sleep_tlob, now, TLOB_DETECT_SCHED, TLOB_ABORT_NONE);
+			ev = preempt_tlob;
+#pragma unroll
+		for (i = 0; i < TLOB_BPF_NEST; i++) {
+			struct tlob_win *w = &t->win[i];
+			__u32 id = w->binding_id;
+
+			if (!tlob_active(w))
+				continue;
+			/* Unbound while inside: the window ends here. */
+			if (!bpf_map_lookup_elem(&tlob_bindings, &id))
+				tlob_event(w, abort_tlob, now, TLOB_DETECT_SCHED,
+					   TLOB_ABORT_UNBIND);
+			else
+				tlob_event(w, ev, now, TLOB_DETECT_SCHED, TLOB_ABORT_NONE);
+		}
 	}
-	tid = BPF_CORE_READ(next, pid);
-	w = tlob_win_of(tid);
-	if (w)
-		tlob_event(w, switch_in_tlob, now, TLOB_DETECT_SCHED, TLOB_ABORT_NONE);
+	t = tlob_task_of(BPF_CORE_READ(next, pid));
+	if (t)
+		tlob_task_event(t, switch_in_tlob, now, TLOB_DETECT_SCHED, TLOB_ABORT_NONE);
 	return 0;
 }
 
 SEC("tp_btf/sched_wakeup")
 int BPF_PROG(tlob_wakeup, struct task_struct *p)
 {
-	struct tlob_win *w;
+	struct tlob_task *t;
 
 	if (!READ_ONCE(tlob_nr_open))
 		return 0;
-	w = tlob_win_of(BPF_CORE_READ(p, pid));
-	if (w)
-		tlob_event(w, wakeup_tlob, bpf_ktime_get_ns(), TLOB_DETECT_SCHED,
-			   TLOB_ABORT_NONE);
+	t = tlob_task_of(BPF_CORE_READ(p, pid));
+	if (t)
+		tlob_task_event(t, wakeup_tlob, bpf_ktime_get_ns(), TLOB_DETECT_SCHED,
+				TLOB_ABORT_NONE);
 	return 0;
 }
 
@@ -242,12 +308,13 @@ SEC("tp_btf/sched_process_exit")
 int BPF_PROG(tlob_exit, struct task_struct *p)
 {
 	__u32 tid = BPF_CORE_READ(p, pid);
-	struct tlob_win *w = tlob_win_of(tid);
+	struct tlob_task *t = tlob_task_of(tid);
 
-	if (w)
-		tlob_event(w, abort_tlob, bpf_ktime_get_ns(), TLOB_DETECT_SCHED,
-			   TLOB_ABORT_EXIT);
-	/* The task is gone: its parked window too. */
+	if (!t)
+		return 0;
+	tlob_task_event(t, abort_tlob, bpf_ktime_get_ns(), TLOB_DETECT_STOP,
+			TLOB_ABORT_EXIT);
+	/* The task is gone: so is its entry. */
 	bpf_map_delete_elem(&tlob_windows, &tid);
 	return 0;
 }
@@ -255,26 +322,32 @@ int BPF_PROG(tlob_exit, struct task_struct *p)
 SEC("tp_btf/sched_process_exec")
 int BPF_PROG(tlob_exec, struct task_struct *p)
 {
-	struct tlob_win *w = tlob_win_of(BPF_CORE_READ(p, pid));
+	struct tlob_task *t = tlob_task_of(BPF_CORE_READ(p, pid));
 
-	if (w)
-		tlob_event(w, abort_tlob, bpf_ktime_get_ns(), TLOB_DETECT_SCHED,
-			   TLOB_ABORT_EXEC);
+	if (t)
+		tlob_task_event(t, abort_tlob, bpf_ktime_get_ns(), TLOB_DETECT_STOP,
+				TLOB_ABORT_EXEC);
 	return 0;
 }
 
-static long tlob_sample_one(struct bpf_map *map, __u32 *tid, struct tlob_win *w,
+static long tlob_sample_one(struct bpf_map *map, __u32 *tid, struct tlob_task *t,
 			    __u64 *now)
 {
-	if (tlob_active(w))
-		tlob_check(w, *now, TLOB_DETECT_SAMPLE);
+	int i;
+
+#pragma unroll
+	for (i = 0; i < TLOB_BPF_NEST; i++)
+		if (tlob_active(&t->win[i]))
+			tlob_check(&t->win[i], *now, TLOB_DETECT_SAMPLE, event_max_tlob);
 	return 0;
 }
 
 /*
- * The timer-free detector: a periodic perf event on one CPU runs this in
- * hard interrupt context (also on PREEMPT_RT, so no runqueue hog delays it)
- * and checks the deadline of every open window, whatever its state.
+ * The timer-free detector: a periodic perf event (cpu-clock, on one CPU)
+ * runs this from its hrtimer in hard interrupt context, also on
+ * PREEMPT_RT, so no runqueue hog delays it. It checks the deadline of
+ * every open window whatever its state, so an overrun is reported at most
+ * one period after the deadline (plus the timer's own latency).
  */
 SEC("perf_event")
 int tlob_sample(struct bpf_perf_event_data *ctx)

@@ -30,6 +30,7 @@
 #define TASK_RUNNING	0x0000
 /* One load the compiler may not merge or repeat (a flag others write). */
 #define READ_ONCE(x)	(*(const volatile typeof(x) *)&(x))
+#define WRITE_ONCE(x, v)	(*(volatile typeof(x) *)&(x) = (v))
 
 /* The invariant's bound of the generated glue: the window's budget. */
 struct ha_clocks_tlob;
@@ -38,7 +39,13 @@ static __always_inline __u64 tlob_budget_ns(const struct ha_clocks_tlob *clk);
 
 #include "tlob_model_ha.bpf.h"
 
-/* One open (or parked) window of a task; the windows map, keyed by tid. */
+/*
+ * One window: a task inside one binding's section. A task can be inside
+ * the sections of several bindings at once (as in the module, windows are
+ * per task and binding), up to TLOB_BPF_NEST; the windows map holds them
+ * per task, so a scheduler event finds all of a task's windows with one
+ * lookup.
+ */
 struct tlob_win {
 	struct ha_clocks_tlob clk;	/* clk.start[clk_elapsed_tlob] = START */
 	__u64 budget_ns;
@@ -52,11 +59,18 @@ struct tlob_win {
 	__u32 sleeps;
 	__u32 wakeups;
 	__u32 reported;			/* 1 once a detector claimed the overrun */
-	__u8 state;			/* enum states_tlob; stopped = parked */
+	__u8 active;			/* written last when a window opens */
+	__u8 slot;			/* index in struct tlob_task */
+	__u8 state;			/* enum states_tlob */
 	__u8 detector;			/* enum tlob_detector of that report */
-	__u8 pad[2];
 	char comm[TLOB_COMM_LEN];
 	char tag[TLOB_TAG_LEN];
+};
+
+#define TLOB_BPF_NEST	4	/* a power of two: slot indexes are masked */
+
+struct tlob_task {
+	struct tlob_win win[TLOB_BPF_NEST];
 };
 
 static __always_inline __u64 tlob_budget_ns(const struct ha_clocks_tlob *clk)
@@ -80,8 +94,16 @@ struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, TLOB_BPF_MAX_TASKS);
 	__type(key, __u32);
-	__type(value, struct tlob_win);
+	__type(value, struct tlob_task);
 } tlob_windows SEC(".maps");
+
+/* Never written: the zeroes a task's entry starts from (too big for the stack). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct tlob_task);
+} tlob_zero SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -134,7 +156,7 @@ static __always_inline unsigned int tlob_state_of(const struct tlob_win *w)
 
 static __always_inline bool tlob_active(const struct tlob_win *w)
 {
-	return w->state != stopped_tlob && w->state < state_max_tlob;
+	return READ_ONCE(w->active);
 }
 
 /* Time in state st up to now, including the part not yet booked. */
@@ -200,9 +222,9 @@ static __always_inline struct tlob_bpf_stats *tlob_stats_of(const struct tlob_wi
  * longer holds at now and nobody reported it yet, claim the report, record
  * who found it and how late, and emit the violation record.
  */
-static __always_inline bool tlob_check(struct tlob_win *w, __u64 now, __u8 detector)
+static __always_inline bool tlob_check(struct tlob_win *w, __u64 now, __u8 detector,
+				       __u8 event)
 {
-	struct tlob_bpf_stats *st;
 	unsigned int state = tlob_state_of(w);
 	__u64 deadline;
 
@@ -215,28 +237,26 @@ static __always_inline bool tlob_check(struct tlob_win *w, __u64 now, __u8 detec
 	deadline = ha_deadline_tlob(&w->clk, state);
 	w->detect_latency_ns = (__s64)(now - deadline);
 	w->detector = detector;
-	st = tlob_stats_of(w);
-	if (st)
-		__sync_fetch_and_add(&st->violations, 1);
 	tlob_emit(w, TLOB_REC_VIOLATION, now, TLOB_VERDICT_OVER_BUDGET,
-		  TLOB_ABORT_NONE, event_max_tlob);
+		  TLOB_ABORT_NONE, event);
 	return true;
 }
 
 /*
  * The arming points of the bpf_timer path. They do nothing themselves;
- * tlob_timer.bpf.o attaches fexit programs to them. Global and __noinline
+ * tlob_timer.bpf.o attaches fexit programs to them (to the copies in the
+ * uprobe program, the only program that arms). Global and __noinline
  * so they stay real functions with a BTF signature to attach to, and every
  * argument is used so the compiler keeps them all.
  */
-__noinline int tlob_arm(__u32 tid, __u64 start_ns, __u64 delay_ns)
+__noinline int tlob_arm(__u32 tid, __u32 slot, __u64 start_ns, __u64 delay_ns)
 {
-	return (tid ^ start_ns ^ delay_ns) == 0;
+	return (tid ^ slot ^ start_ns ^ delay_ns) == 0;
 }
 
-__noinline int tlob_cancel(__u32 tid)
+__noinline int tlob_cancel(__u32 tid, __u32 slot)
 {
-	return tid == 0;
+	return (tid ^ slot) == 0;
 }
 
 static void ha_arm_tlob(struct ha_clocks_tlob *clk, __u64 deadline_ns)
@@ -244,13 +264,15 @@ static void ha_arm_tlob(struct ha_clocks_tlob *clk, __u64 deadline_ns)
 	struct tlob_win *w = container_of(clk, struct tlob_win, clk);
 	__u64 now = bpf_ktime_get_ns();
 
-	tlob_arm(w->tid, clk->start[clk_elapsed_tlob],
+	tlob_arm(w->tid, w->slot, clk->start[clk_elapsed_tlob],
 		 deadline_ns > now ? deadline_ns - now : 1);
 }
 
 static void ha_cancel_tlob(struct ha_clocks_tlob *clk)
 {
-	tlob_cancel(container_of(clk, struct tlob_win, clk)->tid);
+	struct tlob_win *w = container_of(clk, struct tlob_win, clk);
+
+	tlob_cancel(w->tid, w->slot);
 }
 
 #endif /* TLOB_COMMON_BPF_H */

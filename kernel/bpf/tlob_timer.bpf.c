@@ -27,35 +27,44 @@ struct tlob_tmr {
 	__u64 start_ns;		/* START of the window it was armed for */
 };
 
+/* Key: tid in the low 32 bits, the window's slot above. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, TLOB_BPF_MAX_TASKS);
-	__type(key, __u32);
+	__type(key, __u64);
 	__type(value, struct tlob_tmr);
 } tlob_timers SEC(".maps");
 
-static int tlob_timer_fired(void *map, __u32 *tid, struct tlob_tmr *t)
+static int tlob_timer_fired(void *map, __u64 *key, struct tlob_tmr *t)
 {
+	__u32 tid = (__u32)*key, slot = (*key >> 32) & (TLOB_BPF_NEST - 1);
 	__u64 start = t->start_ns;
+	struct tlob_task *task;
 	struct tlob_win *w;
 
-	w = bpf_map_lookup_elem(&tlob_windows, tid);
-	if (w && tlob_active(w) && w->clk.start[clk_elapsed_tlob] == start)
-		tlob_check(w, bpf_ktime_get_ns(), TLOB_DETECT_BPF_TIMER);
+	task = bpf_map_lookup_elem(&tlob_windows, &tid);
+	if (task) {
+		w = &task->win[slot];
+		if (tlob_active(w) && w->clk.start[clk_elapsed_tlob] == start)
+			tlob_check(w, bpf_ktime_get_ns(), TLOB_DETECT_BPF_TIMER,
+				   event_max_tlob);
+	}
 	/* One-shot: free the slot, unless a new START re-armed it meanwhile. */
 	if (t->start_ns == start)
-		bpf_map_delete_elem(&tlob_timers, tid);
+		bpf_map_delete_elem(&tlob_timers, key);
 	return 0;
 }
 
 SEC("fexit/tlob_arm")
-int BPF_PROG(tlob_arm_exit, __u32 tid, __u64 start_ns, __u64 delay_ns, int ret)
+int BPF_PROG(tlob_arm_exit, __u32 tid, __u32 slot, __u64 start_ns, __u64 delay_ns,
+	     int ret)
 {
+	__u64 key = tid | ((__u64)slot << 32);
 	struct tlob_tmr zero = {};
 	struct tlob_tmr *t;
 
-	bpf_map_update_elem(&tlob_timers, &tid, &zero, BPF_NOEXIST);
-	t = bpf_map_lookup_elem(&tlob_timers, &tid);
+	bpf_map_update_elem(&tlob_timers, &key, &zero, BPF_NOEXIST);
+	t = bpf_map_lookup_elem(&tlob_timers, &key);
 	if (!t) {
 		tlob_count_lost(TLOB_LOST_NOSLOT);
 		return 0;
@@ -69,9 +78,11 @@ int BPF_PROG(tlob_arm_exit, __u32 tid, __u64 start_ns, __u64 delay_ns, int ret)
 }
 
 SEC("fexit/tlob_cancel")
-int BPF_PROG(tlob_cancel_exit, __u32 tid, int ret)
+int BPF_PROG(tlob_cancel_exit, __u32 tid, __u32 slot, int ret)
 {
+	__u64 key = tid | ((__u64)slot << 32);
+
 	/* Deleting the element cancels its timer. */
-	bpf_map_delete_elem(&tlob_timers, &tid);
+	bpf_map_delete_elem(&tlob_timers, &key);
 	return 0;
 }

@@ -1,0 +1,450 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Loading the BPF backend: checks that say in one sentence why BPF cannot
+ * run (privileges, bpf(), BTF) instead of a verifier dump; the two
+ * skeletons; the choice of the overrun detector; attaching.
+ *
+ * The detector is chosen when loading, never silently: tlob_timer.bpf.o
+ * (bpf_timer) is tried first; the PREEMPT_RT 6.1 verifier refuses
+ * bpf_timer ("bpf_timer cannot be used for PREEMPT_RT"), and then the
+ * sampler of tlob.bpf.o runs instead and tb_describe() says so and why.
+ * TLOB_BPF_DETECTOR=timer|sample forces one (sample also works on stock
+ * kernels, which is how both paths are compared on one kernel), and
+ * TLOB_BPF_SAMPLE_US sets the sampling period (default 1000 us).
+ *
+ * libbpf's messages (the verifier log among them) are collected, not
+ * printed: on a failure they go to TLOB_BPF_LOG (default
+ * /tmp/tlob-bpf.log) and the error names that file; TLOB_BPF_VERBOSE=1
+ * prints them as they come.
+ */
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "tlob_abi.h"
+#include "tlob_bpf.h"
+#include "tlob.skel.h"
+#include "tlob_timer.skel.h"
+#include "loader.h"
+
+#define DEFAULT_SAMPLE_US	1000
+
+static char *lb_log;
+static size_t lb_len, lb_cap;
+static bool lb_verbose;
+
+static int lb_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	char line[1024];
+	int n;
+
+	(void)level;
+	n = vsnprintf(line, sizeof(line), fmt, ap);
+	if (n < 0)
+		return 0;
+	if ((size_t)n >= sizeof(line))
+		n = sizeof(line) - 1;
+	if (lb_verbose)
+		fputs(line, stderr);
+	if (lb_len + n + 1 > lb_cap) {
+		size_t cap = (lb_cap ? lb_cap * 2 : 65536) + n;
+		char *p = realloc(lb_log, cap);
+
+		if (!p)
+			return 0;
+		lb_log = p;
+		lb_cap = cap;
+	}
+	memcpy(lb_log + lb_len, line, n + 1);
+	lb_len += n;
+	return 0;
+}
+
+static void lb_reset(void)
+{
+	static bool set;
+
+	if (!set) {
+		lb_verbose = getenv("TLOB_BPF_VERBOSE") && *getenv("TLOB_BPF_VERBOSE") == '1';
+		libbpf_set_print(lb_print);
+		set = true;
+	}
+	lb_len = 0;
+	if (lb_log)
+		lb_log[0] = '\0';
+}
+
+static const char *lb_path(void)
+{
+	const char *p = getenv("TLOB_BPF_LOG");
+
+	return p && *p ? p : "/tmp/tlob-bpf.log";
+}
+
+/* Keep the whole log in a file; return the line that says why. */
+static void lb_fail(const char *what, int ret, char *err, size_t len)
+{
+	const char *why = NULL, *p;
+	char reason[200] = "";
+	FILE *f;
+
+	/*
+	 * The verifier's last word: the last line before its statistics and
+	 * the END marker; without a verifier log, libbpf's last line.
+	 */
+	if (lb_log && (p = strstr(lb_log, "-- END PROG LOAD LOG --"))) {
+		const char *l = p;
+
+		while (l > lb_log) {
+			for (l--; l > lb_log && l[-1] != '\n'; l--)
+				;
+			if (*l != '\n' && strncmp(l, "verification time", 17) &&
+			    strncmp(l, "stack depth", 11) && strncmp(l, "processed ", 10)) {
+				why = l;
+				break;
+			}
+		}
+	} else if (lb_log) {
+		for (p = lb_log; *p; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] ? 1 : 0))
+			if (!strncmp(p, "libbpf:", 7))
+				why = p;
+	}
+	if (why) {
+		size_t n = strcspn(why, "\n");
+
+		snprintf(reason, sizeof(reason), ": %.*s", (int)(n < 150 ? n : 150), why);
+	}
+	f = fopen(lb_path(), "w");
+	if (f) {
+		if (lb_log)
+			fputs(lb_log, f);
+		fclose(f);
+	}
+	snprintf(err, len, "%s failed (%s)%s; libbpf and verifier log in %s "
+		 "(TLOB_BPF_VERBOSE=1 prints it)", what, strerror(-ret), reason, lb_path());
+}
+
+static int cap_effective(int cap)
+{
+	unsigned long long eff = 0;
+	char line[256];
+	FILE *f = fopen("/proc/self/status", "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "CapEff: %llx", &eff) == 1)
+			break;
+	fclose(f);
+	return !!(eff & (1ULL << cap));
+}
+
+int tb_probe(char *why, size_t len)
+{
+	int ret;
+
+	/* CAP_SYS_ADMIN = 21, CAP_PERFMON = 38, CAP_BPF = 39 */
+	if (!cap_effective(21) && !(cap_effective(38) && cap_effective(39))) {
+		snprintf(why, len, "the BPF backend needs root (CAP_BPF and CAP_PERFMON)");
+		return -EPERM;
+	}
+	lb_reset();
+	ret = libbpf_probe_bpf_prog_type(BPF_PROG_TYPE_KPROBE, NULL);
+	if (ret == -ENOSYS || (ret < 0 && errno == ENOSYS)) {
+		snprintf(why, len, "this kernel has no bpf() system call (CONFIG_BPF_SYSCALL)");
+		return -ENOSYS;
+	}
+	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
+		snprintf(why, len, "this kernel exposes no BTF (/sys/kernel/btf/vmlinux "
+			 "is missing: CONFIG_DEBUG_INFO_BTF); the BPF programs need it");
+		return -ENOENT;
+	}
+	if (ret <= 0) {
+		snprintf(why, len, "this kernel cannot load BPF tracing programs%s%s",
+			 ret < 0 ? ": " : "", ret < 0 ? strerror(-ret) : "");
+		return ret < 0 ? ret : -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+static const char *const map_names[TB_NR_MAPS] = {
+	[TB_EVENTS] = "tlob_events",
+	[TB_WINDOWS] = "tlob_windows",
+	[TB_BINDINGS] = "tlob_bindings",
+	[TB_STATS] = "tlob_stats",
+	[TB_LOST] = "tlob_lost",
+	[TB_META] = "tlob_meta",
+};
+
+const char *tb_map_name(enum tlob_bpf_map i)
+{
+	return map_names[i];
+}
+
+/* Load the bpf_timer object on the maps of the main one. */
+static int load_timer(struct bpf_mon *m)
+{
+	struct tlob_timer_bpf *t;
+	struct bpf_map *map;
+	int ret;
+
+	t = tlob_timer_bpf__open();
+	if (!t)
+		return -errno;
+	bpf_object__for_each_map(map, t->obj) {
+		struct bpf_map *mine;
+
+		mine = bpf_object__find_map_by_name(m->skel->obj, bpf_map__name(map));
+		/* Only the maps both objects define; .rodata & co stay per object. */
+		if (!mine || bpf_map__is_internal(map))
+			continue;
+		ret = bpf_map__reuse_fd(map, bpf_map__fd(mine));
+		if (ret)
+			goto fail;
+	}
+	ret = bpf_program__set_attach_target(t->progs.tlob_arm_exit, m->prog_fd, "tlob_arm");
+	if (!ret)
+		ret = bpf_program__set_attach_target(t->progs.tlob_cancel_exit, m->prog_fd,
+						     "tlob_cancel");
+	if (!ret)
+		ret = tlob_timer_bpf__load(t);
+	if (ret)
+		goto fail;
+	m->tskel = t;
+	return 0;
+fail:
+	tlob_timer_bpf__destroy(t);
+	return ret;
+}
+
+/* The first line of the log that names why the timer object was refused. */
+static void timer_refusal(char *buf, size_t len)
+{
+	const char *p = lb_log ? strstr(lb_log, "bpf_timer") : NULL;
+
+	if (lb_log && strstr(lb_log, "PREEMPT_RT")) {
+		snprintf(buf, len, "the verifier refuses bpf_timer on PREEMPT_RT");
+		return;
+	}
+	if (p) {
+		while (p > lb_log && p[-1] != '\n')
+			p--;
+		snprintf(buf, len, "the verifier said: %.*s", (int)strcspn(p, "\n"), p);
+		return;
+	}
+	snprintf(buf, len, "loading the bpf_timer programs failed");
+}
+
+int tb_load(struct bpf_mon *m, char *err, size_t len)
+{
+	const char *force = getenv("TLOB_BPF_DETECTOR");
+	const char *us = getenv("TLOB_BPF_SAMPLE_US");
+	struct tlob_bpf_meta meta = { 0 };
+	unsigned long long period_us = DEFAULT_SAMPLE_US;
+	__u32 zero = 0;
+	int ret, i;
+
+	if (force && *force && strcmp(force, "timer") && strcmp(force, "sample") &&
+	    strcmp(force, "auto")) {
+		snprintf(err, len, "TLOB_BPF_DETECTOR=%s: use timer, sample or auto", force);
+		return -EINVAL;
+	}
+	if (us && *us) {
+		char *end;
+
+		period_us = strtoull(us, &end, 10);
+		if (*end || period_us < 10 || period_us > 1000000) {
+			snprintf(err, len, "TLOB_BPF_SAMPLE_US=%s: give 10..1000000", us);
+			return -EINVAL;
+		}
+	}
+	lb_reset();
+	m->skel = tlob_bpf__open();
+	if (!m->skel) {
+		ret = -errno;
+		lb_fail("opening the BPF object", ret, err, len);
+		return ret;
+	}
+	ret = tlob_bpf__load(m->skel);
+	if (ret) {
+		lb_fail("loading the BPF programs", ret, err, len);
+		goto fail;
+	}
+	m->prog_fd = bpf_program__fd(m->skel->progs.tlob_uprobe);
+	for (i = 0; i < TB_NR_MAPS; i++)
+		m->fd[i] = bpf_map__fd(bpf_object__find_map_by_name(m->skel->obj,
+								    map_names[i]));
+
+	m->sample_period_ns = period_us * 1000;
+	m->detector = TLOB_DETECT_SAMPLE;
+	m->why_no_timer[0] = '\0';
+	if (!force || !*force || strcmp(force, "sample")) {
+		lb_reset();
+		ret = load_timer(m);
+		if (!ret) {
+			m->detector = TLOB_DETECT_BPF_TIMER;
+		} else if (force && !strcmp(force, "timer")) {
+			lb_fail("loading the bpf_timer detector (TLOB_BPF_DETECTOR=timer)", ret,
+				err, len);
+			goto fail;
+		} else {
+			timer_refusal(m->why_no_timer, sizeof(m->why_no_timer));
+		}
+	} else {
+		snprintf(m->why_no_timer, sizeof(m->why_no_timer),
+			 "TLOB_BPF_DETECTOR=sample");
+	}
+	meta.detector = m->detector;
+	meta.sample_period_ns = m->sample_period_ns;
+	ret = bpf_map_update_elem(m->fd[TB_META], &zero, &meta, BPF_ANY);
+	if (ret) {
+		snprintf(err, len, "cannot initialise the monitor's metadata: %s",
+			 strerror(-ret));
+		goto fail;
+	}
+	return 0;
+fail:
+	tb_close(m);
+	return ret;
+}
+
+static int attach_prog(struct bpf_mon *m, struct bpf_program *p, char *err, size_t len)
+{
+	struct bpf_link *l;
+
+	if (m->nr_links >= TB_MAX_LINKS)
+		return -ENOSPC;
+	l = bpf_program__attach(p);
+	if (!l) {
+		int ret = -errno;
+
+		snprintf(err, len, "cannot attach %s: %s", bpf_program__name(p), strerror(-ret));
+		return ret;
+	}
+	m->link_prog[m->nr_links] = bpf_program__name(p);
+	m->links[m->nr_links++] = l;
+	return 0;
+}
+
+/* One cpu-clock perf event on the first CPU that takes it. */
+static int attach_sampler(struct bpf_mon *m, char *err, size_t len)
+{
+	struct perf_event_attr attr;
+	long cpus = sysconf(_SC_NPROCESSORS_CONF);
+	int pfd = -1, lfd, cpu;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_CPU_CLOCK;
+	attr.sample_period = m->sample_period_ns;	/* cpu-clock counts ns */
+	for (cpu = 0; cpu < cpus && pfd < 0; cpu++)
+		pfd = syscall(__NR_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	if (pfd < 0) {
+		int e = errno;
+
+		snprintf(err, len, "cannot open the sampler's cpu-clock perf event: %s",
+			 strerror(e));
+		return -e;
+	}
+	m->sample_cpu = cpu - 1;
+	lfd = bpf_link_create(bpf_program__fd(m->skel->progs.tlob_sample), pfd,
+			      BPF_PERF_EVENT, NULL);
+	close(pfd);
+	if (lfd < 0) {
+		snprintf(err, len, "cannot attach the sampler: %s", strerror(-lfd));
+		return lfd;
+	}
+	m->sample_link_fd = lfd;
+	return 0;
+}
+
+int tb_attach(struct bpf_mon *m, char *err, size_t len)
+{
+	struct tlob_bpf *s = m->skel;
+	int ret;
+
+	if (!s) {
+		snprintf(err, len, "this process did not load the BPF programs");
+		return -EINVAL;
+	}
+	if (m->attached)
+		return 0;
+	ret = attach_prog(m, s->progs.tlob_switch, err, len);
+	if (!ret)
+		ret = attach_prog(m, s->progs.tlob_wakeup, err, len);
+	if (!ret)
+		ret = attach_prog(m, s->progs.tlob_exit, err, len);
+	if (!ret)
+		ret = attach_prog(m, s->progs.tlob_exec, err, len);
+	if (!ret && m->tskel)
+		ret = attach_prog(m, m->tskel->progs.tlob_arm_exit, err, len);
+	if (!ret && m->tskel)
+		ret = attach_prog(m, m->tskel->progs.tlob_cancel_exit, err, len);
+	if (!ret && m->detector == TLOB_DETECT_SAMPLE)
+		ret = attach_sampler(m, err, len);
+	if (ret) {
+		tb_detach(m);
+		return ret;
+	}
+	m->attached = true;
+	return 0;
+}
+
+void tb_detach(struct bpf_mon *m)
+{
+	while (m->nr_links)
+		bpf_link__destroy(m->links[--m->nr_links]);
+	if (m->sample_link_fd >= 0)
+		close(m->sample_link_fd);
+	m->sample_link_fd = -1;
+	m->attached = false;
+}
+
+void tb_close(struct bpf_mon *m)
+{
+	int i;
+
+	if (m->pinned) {
+		/* Pinned links live on: forget them without detaching. */
+		for (i = 0; i < m->nr_links; i++)
+			bpf_link__disconnect(m->links[i]);
+	}
+	tb_detach(m);
+	if (m->tskel)
+		tlob_timer_bpf__destroy(m->tskel);
+	m->tskel = NULL;
+	if (m->skel) {
+		tlob_bpf__destroy(m->skel);
+	} else {
+		for (i = 0; i < TB_NR_MAPS; i++)
+			if (m->fd[i] >= 0)
+				close(m->fd[i]);
+		if (m->prog_fd >= 0)
+			close(m->prog_fd);
+	}
+	m->skel = NULL;
+	for (i = 0; i < TB_NR_MAPS; i++)
+		m->fd[i] = -1;
+	m->prog_fd = -1;
+}
+
+void tb_describe(const struct bpf_mon *m, char *buf, size_t len)
+{
+	if (m->detector == TLOB_DETECT_BPF_TIMER)
+		snprintf(buf, len, "overruns detected by bpf_timer (soft timer armed once "
+			 "at START), at scheduler events and at STOP");
+	else
+		snprintf(buf, len, "%s%soverruns detected by sampling every %llu us "
+			 "(at most one period late), at scheduler events and at STOP",
+			 m->why_no_timer, m->why_no_timer[0] ? "; " : "",
+			 (unsigned long long)m->sample_period_ns / 1000);
+}

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The pinned monitor: with `tlob bind` (persist) the maps, the uprobe
+ * program and every link are pinned under TLOB_BPF_PIN_DIR, so the
+ * monitor runs on after the tool exits, and later tlob processes open it
+ * by path: unbind, status and stats, and a reader of its ring buffer.
+ *
+ *   tlob_events tlob_windows ...   the maps (tb_map_name())
+ *   prog_uprobe                    the program bindings attach to
+ *   link_<program>                 scheduler hooks and the detector
+ *   bind_<id>_start, bind_<id>_stop   the uprobes of binding <id>
+ *
+ * Teardown unpins every entry and removes the directory: the kernel frees
+ * a program, map or link when its last pin and fd are gone, so nothing is
+ * left behind once the last tlob process holding an fd exits.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "tlob_abi.h"
+#include "tlob_bpf.h"
+#include "tlob.skel.h"
+#include "loader.h"
+
+#define BPF_FS_MAGIC	0xcafe4a11
+
+static void pin_path(char *buf, size_t len, const char *name)
+{
+	snprintf(buf, len, "%s/%s", TLOB_BPF_PIN_DIR, name);
+}
+
+bool tb_pinned_exists(void)
+{
+	char p[256];
+
+	pin_path(p, sizeof(p), "tlob_meta");
+	return !access(p, F_OK);
+}
+
+static int ensure_dir(char *err, size_t len)
+{
+	struct statfs fs;
+	const char *parent = "/sys/fs/bpf";
+
+	if (statfs(parent, &fs) || fs.f_type != BPF_FS_MAGIC) {
+		snprintf(err, len, "%s is not a BPF file system; pinning needs "
+			 "`mount -t bpf bpf %s`", parent, parent);
+		return -ENOENT;
+	}
+	if (mkdir(TLOB_BPF_PIN_DIR, 0700) && errno != EEXIST) {
+		int e = errno;
+
+		snprintf(err, len, "cannot create %s: %s", TLOB_BPF_PIN_DIR, strerror(e));
+		return -e;
+	}
+	return 0;
+}
+
+int tb_pin_fd(int fd, const char *name, char *err, size_t len)
+{
+	char p[256];
+	int ret;
+
+	ret = ensure_dir(err, len);
+	if (ret)
+		return ret;
+	pin_path(p, sizeof(p), name);
+	ret = bpf_obj_pin(fd, p);
+	if (ret) {
+		ret = -errno;
+		snprintf(err, len, "cannot pin %s: %s", p, strerror(-ret));
+	}
+	return ret;
+}
+
+int tb_unpin(const char *name)
+{
+	char p[256];
+
+	pin_path(p, sizeof(p), name);
+	return unlink(p) ? -errno : 0;
+}
+
+/*
+ * Pin the loaded monitor: maps, program, links. The metadata map goes
+ * last: its presence is what tb_pinned_exists() tests.
+ */
+int tb_pin(struct bpf_mon *m, char *err, size_t len)
+{
+	char name[64];
+	int ret = 0, i;
+
+	for (i = 0; i < TB_NR_MAPS && !ret; i++)
+		if (i != TB_META)
+			ret = tb_pin_fd(m->fd[i], tb_map_name(i), err, len);
+	if (!ret)
+		ret = tb_pin_fd(m->prog_fd, "prog_uprobe", err, len);
+	for (i = 0; i < m->nr_links && !ret; i++) {
+		snprintf(name, sizeof(name), "link_%s", m->link_prog[i]);
+		ret = tb_pin_fd(bpf_link__fd(m->links[i]), name, err, len);
+	}
+	if (!ret && m->sample_link_fd >= 0)
+		ret = tb_pin_fd(m->sample_link_fd, "link_tlob_sample", err, len);
+	if (!ret)
+		ret = tb_pin_fd(m->fd[TB_META], tb_map_name(TB_META), err, len);
+	if (ret) {
+		char ignore[64];
+
+		tb_teardown(ignore, sizeof(ignore));
+		return ret;
+	}
+	m->pinned = true;
+	return 0;
+}
+
+int tb_open_pinned(struct bpf_mon *m, char *err, size_t len)
+{
+	struct tlob_bpf_meta meta;
+	char p[256];
+	__u32 zero = 0;
+	int i, fd;
+
+	for (i = 0; i < TB_NR_MAPS; i++) {
+		pin_path(p, sizeof(p), tb_map_name(i));
+		fd = bpf_obj_get(p);
+		if (fd < 0)
+			goto fail;
+		m->fd[i] = fd;
+	}
+	pin_path(p, sizeof(p), "prog_uprobe");
+	fd = bpf_obj_get(p);
+	if (fd < 0)
+		goto fail;
+	m->prog_fd = fd;
+	if (!bpf_map_lookup_elem(m->fd[TB_META], &zero, &meta)) {
+		m->detector = meta.detector;
+		m->sample_period_ns = meta.sample_period_ns;
+	}
+	pin_path(p, sizeof(p), "link_tlob_switch");
+	m->attached = !access(p, F_OK);
+	m->pinned = true;
+	return 0;
+fail:
+	snprintf(err, len, "cannot open the pinned monitor (%s: %s); `tlob unbind -a "
+		 "--backend bpf` removes what is left of it", p, strerror(errno));
+	tb_close(m);
+	return -ENOENT;
+}
+
+int tb_teardown(char *err, size_t len)
+{
+	struct dirent *d;
+	DIR *dir;
+	int ret = 0;
+
+	dir = opendir(TLOB_BPF_PIN_DIR);
+	if (!dir)
+		return errno == ENOENT ? 0 : -errno;
+	/* The metadata first: from then on nobody takes this for a monitor. */
+	tb_unpin(tb_map_name(TB_META));
+	while ((d = readdir(dir))) {
+		if (d->d_name[0] == '.')
+			continue;
+		if (tb_unpin(d->d_name) && !ret) {
+			ret = -errno;
+			snprintf(err, len, "cannot unpin %s/%s: %s", TLOB_BPF_PIN_DIR,
+				 d->d_name, strerror(errno));
+		}
+	}
+	closedir(dir);
+	if (rmdir(TLOB_BPF_PIN_DIR) && !ret) {
+		ret = -errno;
+		snprintf(err, len, "cannot remove %s: %s", TLOB_BPF_PIN_DIR, strerror(errno));
+	}
+	return ret;
+}
