@@ -43,3 +43,6 @@ kmod-sparse: $(foreach f,$(FLAVOURS),$(BUILD)/kmod/$(f)/.tree)
 			W=1 C=2 modules 2>&1 | tee $(BUILD)/kmod/$$f/sparse.log; \
 		! grep -E 'warning:|error:' $(BUILD)/kmod/$$f/sparse.log; \
 	done
+
+# Guest test programs (the tool tests use them too).
+include tests/vm/progs/progs.mk

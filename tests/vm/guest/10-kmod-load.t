@@ -1,0 +1,46 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# tlob.ko loads, shows its control tree, enables and disables with and
+# without bindings, and unloads cleanly (the lane fails on any warning).
+. /opt/tlob/tests/lib/tap.sh
+. /opt/tlob/tests/lib/kmod.sh
+
+ok_cmd "insmod tlob.ko" kmod_load
+for f in enable desc monitor reactors stats pool; do
+	[ -e "$TLOB/$f" ]
+	ok $? "$TLOB/$f exists"
+done
+is "$(cat $TLOB/enable)" "0" "disabled after load"
+is "$(cat $TLOB/reactors)" "[nop] printk panic signal" "reactors list, nop current"
+is "$(cat $TLOB/monitor)" "" "no bindings after load"
+is "$(cat $TLOB/stats)" "" "no stats without bindings"
+is "$(pool size)" "1024" "default pool holds 1024 windows"
+[ -d "$TRACE/events/tlob" ]
+ok $? "events/tlob in tracefs"
+for e in event_tlob error_tlob error_env_tlob detail_env_tlob violation window; do
+	[ -d "$TRACE/events/tlob/$e" ]
+	ok $? "event tlob:$e"
+done
+for f in start_ns end_ns budget_ns elapsed_ns running_ns waiting_ns sleeping_ns \
+	detect_latency_ns pid tgid binding_id preemptions sleeps wakeups kind \
+	verdict abort_reason detector state event comm tag; do
+	grep -Eq " $f(\[[0-9]+\])?;" "$TRACE/events/tlob/window/format"
+	ok $? "tlob:window has field $f"
+done
+ok_cmd "enable without bindings" sh -c "echo 1 >$TLOB/enable"
+is "$(cat $TLOB/enable)" "1" "enabled"
+ok_cmd "bind while enabled" bind tlob_section_begin "$(off tlob_section_end)" 1000000
+ok_cmd "a window in budget" sh -c "$WL spin 0 >/dev/null"
+ok_cmd "disable with a binding" sh -c "echo 0 >$TLOB/enable"
+ok_cmd "enable again" sh -c "echo 1 >$TLOB/enable"
+ok_cmd "disable via 'off'" sh -c "echo off >$TLOB/enable"
+echo 2 >"$TLOB/enable" 2>/dev/null
+ok $((! $?)) "enable rejects 2"
+ok_cmd "enable, then unload enabled with a binding" sh -c "echo 1 >$TLOB/enable"
+ok_cmd "rmmod" kmod_unload
+ok_cmd "load again (pool_size=16)" kmod_load pool_size=16
+is "$(pool size)" "16" "pool_size parameter"
+ok_cmd "rmmod" kmod_unload
+insmod "$TLOB_KO" pool_size=0 2>/dev/null
+ok $((! $?)) "pool_size=0 is refused"
+done_testing

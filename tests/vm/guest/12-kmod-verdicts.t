@@ -1,0 +1,150 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# What tlob.ko reports for known workloads: in-budget windows are quiet;
+# over budget it reports while the task is still inside, with the right
+# dominant state; restarts carry nothing over; bindings are independent.
+. /opt/tlob/tests/lib/tap.sh
+. /opt/tlob/tests/lib/kmod.sh
+
+MS=1000000
+E1=$(off tlob_section_end)
+E2=$(off tlob_section2_end)
+EVENTS="window violation error_env_tlob detail_env_tlob error_tlob event_tlob"
+
+kmod_load || bail_out "insmod failed"
+echo 1 >$TLOB/enable
+
+# run WORKLOAD-ARGS...: the workload under a fresh trace
+run() {
+	trace_start $EVENTS
+	$WL "$@" >/tmp/wl.out
+	trace_stop
+}
+
+no_model_errors() {
+	is "$(events error_tlob | wc -l)" "0" "$1: no model error"
+}
+
+# --- windows within budget
+bind tlob_section_begin "$E1" $((200 * MS))
+id=$(binding_id tlob_section_begin)
+run -n 5 spin 5
+is "$(events window | wc -l)" "5" "in budget: one window record per window"
+is "$(events window | field verdict | sort -u)" "0" "in budget: every verdict is OK"
+is "$(events violation | wc -l)" "0" "in budget: no violation"
+is "$(events error_env_tlob | wc -l)" "0" "in budget: no error_env_tlob"
+is "$(events window | field binding_id | sort -u)" "$id" "in budget: records name the binding ($id)"
+is "$(events window | field comm | sort -u)" "tlob-workload" "in budget: records name the task"
+no_model_errors "in budget"
+is "$(stat_of $id windows) $(stat_of $id violations)" "5 0" "in budget: stats count 5 windows, 0 violations"
+monitor "-$WL:$(off tlob_section_begin)"
+
+# --- spinning over budget: running dominant, reported inside the window
+bind tlob_section_begin "$E1" $((20 * MS))
+run spin 150
+v=$(events violation)
+is "$(echo "$v" | grep -c .)" "1" "spin: one violation"
+grep -q "event budget_exceeded not expected in the state running with env clk_elapsed=" $INST/trace
+ok $? "spin: error_env_tlob budget_exceeded in state running"
+events detail_env_tlob | grep -q "pid=[0-9]* threshold_ns=$((20 * MS)) running_ns="
+ok $? "spin: detail_env_tlob with the threshold"
+run_ns=$(echo "$v" | field running_ns)
+other=$(( $(echo "$v" | field waiting_ns) + $(echo "$v" | field sleeping_ns) ))
+cmp_ok "$run_ns" -gt "$other" "spin: running dominant ($run_ns > $other ns)"
+w=$(events window)
+cmp_ok "$(echo "$v" | field end_ns)" -lt "$(echo "$w" | field end_ns)" "spin: violation reported before STOP"
+cmp_ok "$(echo "$v" | field elapsed_ns)" -lt $((150 * MS)) "spin: ... while the task still spun inside"
+is "$(echo "$v" | field detector)" "1" "spin: detected by the hrtimer"
+is "$(echo "$w" | field verdict)" "1" "spin: window verdict over budget"
+cmp_ok "$(echo "$w" | field elapsed_ns)" -ge $((150 * MS)) "spin: window record has the full length"
+no_model_errors "spin"
+
+# --- sleeping over budget: sleeping dominant
+run sleep 150
+v=$(events violation)
+is "$(echo "$v" | grep -c .)" "1" "sleep: one violation"
+grep -q "event budget_exceeded not expected in the state sleeping" $INST/trace
+ok $? "sleep: violation found in state sleeping"
+sl=$(echo "$v" | field sleeping_ns)
+other=$(( $(echo "$v" | field running_ns) + $(echo "$v" | field waiting_ns) ))
+cmp_ok "$sl" -gt "$other" "sleep: sleeping dominant ($sl > $other ns)"
+w=$(events window)
+cmp_ok "$(echo "$w" | field sleeps)" -ge 1 "sleep: the window counted a sleep"
+cmp_ok "$(echo "$w" | field wakeups)" -ge 1 "sleep: ... and a wakeup"
+no_model_errors "sleep"
+
+# --- starved by a SCHED_FIFO hog on the task's CPU: waiting dominant
+run -c 1 starve 300
+v=$(events violation)
+is "$(echo "$v" | grep -c .)" "1" "starve: one violation"
+grep -q "event budget_exceeded not expected in the state waiting" $INST/trace
+ok $? "starve: violation found in state waiting"
+wt=$(echo "$v" | field waiting_ns)
+other=$(( $(echo "$v" | field running_ns) + $(echo "$v" | field sleeping_ns) ))
+cmp_ok "$wt" -gt "$other" "starve: waiting dominant ($wt > $other ns)"
+cmp_ok "$(events window | field preemptions)" -ge 1 "starve: the window counted a preemption"
+no_model_errors "starve"
+monitor "-$WL:$(off tlob_section_begin)"
+
+# --- restarts never carry time over: 10 back-to-back windows of 20 ms,
+# budget 60 ms (carried over, the third window would overrun)
+bind tlob_section_begin "$E1" $((60 * MS))
+id=$(binding_id tlob_section_begin)
+run -n 10 spin 20
+is "$(events window | wc -l)" "10" "restart: 10 windows"
+is "$(events violation | wc -l)" "0" "restart: no violation"
+max=$(events window | field elapsed_ns | sort -n | tail -n 1)
+cmp_ok "$max" -lt $((60 * MS)) "restart: longest window $max ns < budget"
+starts=$(events window | field start_ns | sort -u | wc -l)
+is "$starts" "10" "restart: every window has its own start"
+no_model_errors "restart"
+monitor "-$WL:$(off tlob_section_begin)"
+
+# --- two bindings in one binary report independently
+bind tlob_section_begin "$E1" $((10 * MS))
+bind tlob_section2_begin "$E2" $((500 * MS))
+id1=$(binding_id tlob_section_begin)
+id2=$(binding_id tlob_section2_begin)
+run -n 3 two 50 50
+is "$(events violation | field binding_id | sort -u)" "$id1" "two: only the tight binding ($id1) reports violations"
+is "$(events violation | wc -l)" "3" "two: one violation per tight window"
+is "$(events window | grep -c " binding_id=$id2 ")" "3" "two: the loose binding has its 3 windows"
+is "$(events window | grep " binding_id=$id2 " | field verdict | sort -u)" "0" "two: ... all in budget"
+is "$(stat_of $id1 violations) $(stat_of $id2 violations)" "3 0" "two: stats per binding"
+
+# --- nested sections: the inner one over budget, the outer in budget
+run nest 80 40
+is "$(events violation | field binding_id)" "$id1" "nest: only the inner section (binding $id1) overran"
+is "$(events window | grep " binding_id=$id2 " | field verdict)" "0" "nest: the outer window is in budget"
+no_model_errors "nest"
+monitor "-$WL:$(off tlob_section_begin)" "-$WL:$(off tlob_section2_begin)"
+
+# --- STOP = return of the START function
+monitor "p $WL:$(off tlob_section_ret) ret threshold=$((20 * MS)) tag=retfn"
+run ret 60
+is "$(events violation | wc -l)" "1" "ret: the window ended by return overran"
+is "$(events window | field tag)" "retfn" "ret: records carry the tag"
+is "$(events window | field event)" "4" "ret: the window ended with stop"
+run -n 3 ret 1
+is "$(events window | field verdict | sort -u)" "0" "ret: short calls are in budget"
+is "$(events window | wc -l)" "3" "ret: one window per call"
+monitor "-$WL:$(off tlob_section_ret)"
+
+# --- filters: pid= that does not match opens no window
+bind tlob_section_begin "$E1" $((20 * MS)) "pid=1"
+run spin 1
+is "$(events window | wc -l)" "0" "pid filter: another pid opens no window"
+monitor "-$WL:$(off tlob_section_begin)"
+
+# --- threads: each thread has its own windows
+bind tlob_section_begin "$E1" $((500 * MS))
+run -n 4 threads 3 5
+is "$(events window | wc -l)" "12" "threads: 3 threads x 4 windows"
+is "$(events window | field pid | sort -u | wc -l)" "3" "threads: three distinct pids"
+is "$(events window | field tgid | sort -u | wc -l)" "1" "threads: one tgid"
+no_model_errors "threads"
+monitor "-$WL:$(off tlob_section_begin)"
+
+is "$(pool used)" "0" "no window left open"
+ok_cmd "rmmod" kmod_unload
+done_testing

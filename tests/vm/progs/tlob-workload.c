@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tlob-workload: a test program with known START/STOP functions, for the
+ * module's and the tool's tests.
+ *
+ * Sections (noinline, global, so they have symbols and stay calls):
+ *   tlob_section_begin / tlob_section_end     the first section
+ *   tlob_section2_begin / tlob_section2_end   a second, independent one
+ *   tlob_section_ret                          does the work inside; for
+ *                                             a binding with STOP `ret`
+ * Their ELF file offsets are written at build time next to the program
+ * (tlob-workload.offsets: "name 0xoffset" lines, see progs.mk), because
+ * the guest has no nm.
+ *
+ * usage: tlob-workload [-n WINDOWS] [-g GAP_MS] [-c CPU] MODE ARGS
+ *   spin MS        busy-loop MS ms inside each window
+ *   sleep MS       sleep MS ms inside each window
+ *   ret MS         spin MS ms inside tlob_section_ret()
+ *   two MS1 MS2    section 1 spins MS1 ms, then section 2 spins MS2 ms
+ *   nest MS1 MS2   section 1 (MS2 ms) nested inside section 2 (MS1 ms)
+ *   starve MS      a SCHED_FIFO child (-p PRIO, default 99) on the same
+ *                  CPU hogs it for MS ms while the window is open
+ *   threads T MS   T threads, each spinning MS ms in its own windows
+ *   hold SECONDS   open a window and sleep (exit/kill/rmmod tests)
+ *   exit MS        open a window, spin MS ms, exit inside it
+ *   exec MS        open a window, spin MS ms, exec itself (`noop`)
+ *   fork MS        open a window, fork a child that exits, spin MS ms
+ *   noop           do nothing
+ * Prints "windows=N sigxcpu=N" at the end (SIGXCPU is counted, not fatal).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define NOINLINE __attribute__((noinline, used))
+
+static volatile sig_atomic_t sigxcpu;
+static long windows = 1, gap_ms, cpu = -1, prio = 99;
+static long done_windows;
+
+NOINLINE void tlob_section_begin(void) { __asm__ volatile("" ::: "memory"); }
+NOINLINE void tlob_section_end(void) { __asm__ volatile("" ::: "memory"); }
+NOINLINE void tlob_section2_begin(void) { __asm__ volatile("" ::: "memory"); }
+NOINLINE void tlob_section2_end(void) { __asm__ volatile("" ::: "memory"); }
+
+static unsigned long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static void spin_ms(long ms)
+{
+	unsigned long long end = now_ns() + ms * 1000000ULL;
+
+	while (now_ns() < end)
+		;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+NOINLINE int tlob_section_ret(long ms)
+{
+	spin_ms(ms);
+	__asm__ volatile("" ::: "memory");
+	return 0;
+}
+
+static void on_sigxcpu(int sig)
+{
+	(void)sig;
+	sigxcpu++;
+}
+
+static void pin(long c)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(c, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		perror("sched_setaffinity");
+}
+
+/* A SCHED_FIFO hog on our CPU, started from inside the window. */
+static void starve(long ms)
+{
+	struct sched_param sp = { .sched_priority = (int)prio };
+	int go[2];
+	char c;
+	pid_t pid;
+
+	if (pipe(go))
+		exit(2);
+	pid = fork();
+	if (pid == 0) {
+		if (sched_setscheduler(0, SCHED_FIFO, &sp))
+			perror("sched_setscheduler");
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		spin_ms(ms);
+		_exit(0);
+	}
+	sleep_ms(50);	/* let the child reach read() */
+	tlob_section_begin();
+	if (write(go[1], "g", 1) != 1)
+		exit(2);
+	/* The child preempts us here until it is done. */
+	tlob_section_end();
+	waitpid(pid, NULL, 0);
+}
+
+struct thread_arg {
+	long ms;
+};
+
+static void *thread_fn(void *p)
+{
+	struct thread_arg *a = p;
+	long i;
+
+	for (i = 0; i < windows; i++) {
+		tlob_section_begin();
+		spin_ms(a->ms);
+		tlob_section_end();
+	}
+	return NULL;
+}
+
+static void threads(long n, long ms)
+{
+	pthread_t *t = calloc(n, sizeof(*t));
+	struct thread_arg a = { ms };
+	long i;
+
+	for (i = 0; i < n; i++)
+		pthread_create(&t[i], NULL, thread_fn, &a);
+	for (i = 0; i < n; i++)
+		pthread_join(t[i], NULL);
+	free(t);
+	done_windows = n * windows;
+}
+
+static long arg(char **argv, int i, int argc)
+{
+	if (i >= argc) {
+		fprintf(stderr, "tlob-workload: missing argument\n");
+		exit(2);
+	}
+	return strtol(argv[i], NULL, 0);
+}
+
+static void one_window(const char *mode, char **argv, int i, int argc)
+{
+	if (!strcmp(mode, "spin")) {
+		tlob_section_begin();
+		spin_ms(arg(argv, i, argc));
+		tlob_section_end();
+	} else if (!strcmp(mode, "sleep")) {
+		tlob_section_begin();
+		sleep_ms(arg(argv, i, argc));
+		tlob_section_end();
+	} else if (!strcmp(mode, "ret")) {
+		tlob_section_ret(arg(argv, i, argc));
+	} else if (!strcmp(mode, "two")) {
+		tlob_section_begin();
+		spin_ms(arg(argv, i, argc));
+		tlob_section_end();
+		tlob_section2_begin();
+		spin_ms(arg(argv, i + 1, argc));
+		tlob_section2_end();
+	} else if (!strcmp(mode, "nest")) {
+		long outer = arg(argv, i, argc), inner = arg(argv, i + 1, argc);
+
+		tlob_section2_begin();
+		tlob_section_begin();
+		spin_ms(inner);
+		tlob_section_end();
+		spin_ms(outer > inner ? outer - inner : 0);
+		tlob_section2_end();
+	} else if (!strcmp(mode, "starve")) {
+		starve(arg(argv, i, argc));
+	} else {
+		fprintf(stderr, "tlob-workload: unknown mode %s\n", mode);
+		exit(2);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode;
+	int opt, i;
+	long w;
+
+	signal(SIGXCPU, on_sigxcpu);
+	while ((opt = getopt(argc, argv, "+n:g:c:p:")) != -1) {
+		switch (opt) {
+		case 'n': windows = strtol(optarg, NULL, 0); break;
+		case 'g': gap_ms = strtol(optarg, NULL, 0); break;
+		case 'c': cpu = strtol(optarg, NULL, 0); break;
+		case 'p': prio = strtol(optarg, NULL, 0); break;
+		default: return 2;
+		}
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "usage: tlob-workload [-n N] [-g MS] [-c CPU] [-p PRIO] MODE ARGS\n");
+		return 2;
+	}
+	if (cpu >= 0)
+		pin(cpu);
+	mode = argv[optind];
+	i = optind + 1;
+	if (!strcmp(mode, "noop"))
+		return 0;
+	if (!strcmp(mode, "threads")) {
+		threads(arg(argv, i, argc), arg(argv, i + 1, argc));
+	} else if (!strcmp(mode, "hold")) {
+		tlob_section_begin();
+		sleep_ms(arg(argv, i, argc) * 1000);
+		tlob_section_end();
+		done_windows = 1;
+	} else if (!strcmp(mode, "exit")) {
+		tlob_section_begin();
+		spin_ms(arg(argv, i, argc));
+		_exit(0);
+	} else if (!strcmp(mode, "exec")) {
+		tlob_section_begin();
+		spin_ms(arg(argv, i, argc));
+		execl("/proc/self/exe", "tlob-workload", "noop", (char *)NULL);
+		perror("execl");
+		return 1;
+	} else if (!strcmp(mode, "fork")) {
+		pid_t pid;
+
+		tlob_section_begin();
+		pid = fork();
+		if (pid == 0)
+			_exit(0);
+		spin_ms(arg(argv, i, argc));
+		tlob_section_end();
+		waitpid(pid, NULL, 0);
+		done_windows = 1;
+	} else {
+		for (w = 0; w < windows; w++) {
+			if (w && gap_ms)
+				sleep_ms(gap_ms);
+			one_window(mode, argv, i, argc);
+			done_windows++;
+		}
+	}
+	printf("windows=%ld sigxcpu=%d\n", done_windows, (int)sigxcpu);
+	return 0;
+}
