@@ -46,3 +46,12 @@ kmod-sparse: $(foreach f,$(FLAVOURS),$(BUILD)/kmod/$(f)/.tree)
 
 # Guest test programs (the tool tests use them too).
 include tests/vm/progs/progs.mk
+
+# Host unit test of the monitor-line parser: the module's own tlob_parse.c
+# built against a small shim of kstrto*() (tests/unit/kmod/).
+$(BUILD)/unit/kmod/parse-test: tests/unit/kmod/parse-test.c kernel/tlob_parse.c \
+		kernel/tlob_parse.h kernel/tlob_abi.h tests/unit/kmod/tlob_host_shim.h
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -Ikernel -Itests/unit/kmod \
+		-o $@ tests/unit/kmod/parse-test.c kernel/tlob_parse.c
+CHECK_DEPS += $(BUILD)/unit/kmod/parse-test

@@ -29,6 +29,8 @@ MODULE_PARM_DESC(max_bindings, "bindings at once (default 1024)");
 LIST_HEAD(tlob_bindings);
 static unsigned int tlob_nbindings;
 static u32 tlob_next_id = 1;
+/* Bindings allocated and not yet freed: 0 at exit, or something leaked. */
+static atomic_t tlob_binding_objs = ATOMIC_INIT(0);
 
 unsigned int tlob_nr_bindings(void)
 {
@@ -44,6 +46,7 @@ static void tlob_binding_free(struct tlob_binding *b)
 	tlob_stats_free(b->stats);
 	kfree(b->path);
 	kfree(b);
+	atomic_dec(&tlob_binding_objs);
 }
 
 /* A binding for an add request: the file must be a regular file and
@@ -64,6 +67,7 @@ static int tlob_binding_new(const struct tlob_req *req,
 		kfree(b);
 		return ret;
 	}
+	atomic_inc(&tlob_binding_objs);
 	inode = d_real_inode(b->fpath.dentry);
 	b->inode = inode;
 	b->path = kstrdup(req->path, GFP_KERNEL);
@@ -347,4 +351,6 @@ void tlob_bindings_destroy(void)
 		tlob_nbindings--;
 		tlob_binding_free(b);
 	}
+	WARN(atomic_read(&tlob_binding_objs), "tlob: %d bindings leaked\n",
+	     atomic_read(&tlob_binding_objs));
 }

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host test of the module's monitor-line parser (kernel/tlob_parse.c, the
+ * same source the module builds): upstream's vectors and this project's
+ * extensions, each with the errno or the fields it must produce. TAP.
+ */
+#include <stdio.h>
+
+#include "tlob_parse.h"
+
+static int n, failed;
+
+static void ok(int cond, const char *name, const char *line)
+{
+	n++;
+	printf("%sok %d - %s: '%s'\n", cond ? "" : "not ", n, name, line);
+	if (!cond)
+		failed++;
+}
+
+/* A line that must fail with @err (or be blank: 1). */
+static void bad(const char *line, int err)
+{
+	char buf[8192];
+	struct tlob_req req;
+	int ret;
+
+	snprintf(buf, sizeof(buf), "%s", line);
+	ret = tlob_parse_line(buf, &req);
+	ok(ret == err, err == -ERANGE ? "ERANGE" : err == 1 ? "blank" : "EINVAL",
+	   line);
+	if (ret != err)
+		printf("# got %d\n", ret);
+}
+
+struct want {
+	const char *line;
+	int remove;
+	const char *path;
+	u64 start, stop;
+	int stop_ret;
+	u64 budget;
+	const char *tag;
+	enum tlob_filter filter;
+	u32 id;
+};
+
+static void good(const struct want *w)
+{
+	char buf[8192];
+	struct tlob_req r;
+	int ret;
+
+	snprintf(buf, sizeof(buf), "%s", w->line);
+	ret = tlob_parse_line(buf, &r);
+	ok(!ret && r.remove == w->remove && !strcmp(r.path, w->path) &&
+	   r.start == w->start && r.stop == w->stop &&
+	   r.stop_ret == w->stop_ret && r.budget_ns == w->budget &&
+	   !strcmp(r.tag, w->tag) && r.filter == w->filter &&
+	   r.filter_id == w->id, "accepted", w->line);
+	if (ret)
+		printf("# got %d\n", ret);
+}
+
+int main(void)
+{
+	static const struct want goods[] = {
+		/* upstream */
+		{ "p /usr/bin/myapp:4768 4848 threshold=5000000", 0,
+		  "/usr/bin/myapp", 4768, 4848, 0, 5000000, "", TLOB_FILTER_NONE, 0 },
+		{ "p /opt/my:app/bin:0x100 0x200 threshold=1000000", 0,
+		  "/opt/my:app/bin", 0x100, 0x200, 0, 1000000, "", TLOB_FILTER_NONE, 0 },
+		{ "-/usr/bin/myapp:4768", 1, "/usr/bin/myapp", 4768, 0, 0, 0, "",
+		  TLOB_FILTER_NONE, 0 },
+		{ "-/opt/my:app/bin:0x100", 1, "/opt/my:app/bin", 0x100, 0, 0, 0, "",
+		  TLOB_FILTER_NONE, 0 },
+		/* bounds are inclusive */
+		{ "p /a:1 2 threshold=1000", 0, "/a", 1, 2, 0, 1000, "",
+		  TLOB_FILTER_NONE, 0 },
+		{ "p /a:1 2 threshold=3600000000000", 0, "/a", 1, 2, 0,
+		  3600000000000ULL, "", TLOB_FILTER_NONE, 0 },
+		/* extensions, whitespace */
+		{ "p /a:0x10 ret threshold=5000 tag=frame_1.x-y pid=42", 0, "/a",
+		  0x10, 0, 1, 5000, "frame_1.x-y", TLOB_FILTER_PID, 42 },
+		{ "\tp  /a:0x10   0x20 tgid=7 threshold=5000 tag=t \r", 0, "/a",
+		  0x10, 0x20, 0, 5000, "t", TLOB_FILTER_TGID, 7 },
+		{ "p /a:0 1 threshold=5000", 0, "/a", 0, 1, 0, 5000, "",
+		  TLOB_FILTER_NONE, 0 },
+	};
+	static const char * const einval[] = {
+		/* upstream */
+		"p :0x100 0x200 threshold=5000",
+		"p /usr/bin/myapp:0x100 threshold=5000000",
+		"p /usr/bin/myapp:0x100 0x100 threshold=5000000",
+		"-usr/bin/myapp:0x100",
+		"-/usr/bin/myapp",
+		"-/usr/bin/myapp:-1",
+		"-/usr/bin/myapp:abc",
+		/* this project's bad input */
+		"p usr/bin/myapp:0x100 0x200 threshold=5000",
+		"p /a 0x200 threshold=5000",
+		"p /a: 0x200 threshold=5000",
+		"p /a:0x 0x200 threshold=5000",
+		"p /a:0xzz 0x200 threshold=5000",
+		"p /a:+1 0x200 threshold=5000",
+		"p /a:1 12ab threshold=5000",
+		"p /a:1 -2 threshold=5000",
+		"p /a:1 2",
+		"p /a:1 2 threshold=",
+		"p /a:1 2 threshold=abc",
+		"p /a:1 2 threshold=1e6",
+		"p /a:1 2 threshold=-5",
+		"p /a:1 2 threshold=0x1000",
+		"p /a:1 2 threshold=5000 threshold=6000",
+		"p /a:1 2 threshold=5000 junk",
+		"p /a:1 2 threshold=5000 color=red",
+		"p /a:1 2 threshold=5000 tag=",
+		"p /a:1 2 threshold=5000 tag=0123456789abcdef",
+		"p /a:1 2 threshold=5000 tag=a/b",
+		"p /a:1 2 threshold=5000 tag=a tag=b",
+		"p /a:1 2 threshold=5000 pid=0",
+		"p /a:1 2 threshold=5000 pid=12x",
+		"p /a:1 2 threshold=5000 pid=-1",
+		"p /a:1 2 threshold=5000 pid=4294967296",
+		"p /a:1 2 threshold=5000 pid=1 tgid=1",
+		"p /a:1 2 threshold=5000 pid=1 pid=2",
+		"p /a:99999999999999999999 2 threshold=5000",
+		"p /a:0x8000000000000000 2 threshold=5000",
+		"-/a:0x100 junk",
+		"x /a:1 2 threshold=5000",
+		"p",
+		"p/a:1 2 threshold=5000",
+		"P /a:1 2 threshold=5000",
+	};
+	static const char * const erange[] = {
+		"p /usr/bin/myapp:0x100 0x200 threshold=0",
+		"p /usr/bin/myapp:0x100 0x200 threshold=999",
+		"p /usr/bin/myapp:0x100 0x200 threshold=3600000000001",
+		"p /a:1 2 threshold=99999999999999999999999",
+	};
+	char longline[TLOB_LINE_MAX + 64];
+	size_t i;
+
+	for (i = 0; i < sizeof(goods) / sizeof(goods[0]); i++)
+		good(&goods[i]);
+	for (i = 0; i < sizeof(einval) / sizeof(einval[0]); i++)
+		bad(einval[i], -EINVAL);
+	for (i = 0; i < sizeof(erange) / sizeof(erange[0]); i++)
+		bad(erange[i], -ERANGE);
+	bad("", 1);
+	bad(" \t ", 1);
+	/* a path of PATH_MAX bytes, and a line over TLOB_LINE_MAX */
+	memset(longline, 'a', sizeof(longline));
+	memcpy(longline, "p /", 3);
+	snprintf(longline + 2 + PATH_MAX, 40, ":1 2 threshold=5000");
+	bad(longline, -EINVAL);
+	memset(longline, 'a', sizeof(longline));
+	memcpy(longline, "p /", 3);
+	longline[sizeof(longline) - 1] = '\0';
+	bad(longline, -EINVAL);
+	printf("1..%d\n", n);
+	return failed ? 1 : 0;
+}
