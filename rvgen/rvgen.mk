@@ -39,13 +39,15 @@ RVGEN_TEST_PROGS := $(patsubst tests/unit/rvgen/%.c,$(BUILD)/rvgen/tests/%,\
 	$(wildcard tests/unit/rvgen/*.c))
 
 $(BUILD)/rvgen/tests/%: tests/unit/rvgen/%.c kernel/tlob_model.h \
-		kernel/tlob_model_ha.h kernel/bpf/tlob_model_ha.bpf.h
+		kernel/tlob_model_ha.h kernel/bpf/tlob_model_ha.bpf.h \
+		$(wildcard tests/unit/rvgen/*.h)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -std=c11 -Wall -Wextra -Werror -O2 -g -Ikernel -o $@ $<
 
-.PHONY: rvgen regen rvgen-fuzz
+.PHONY: rvgen regen rvgen-fuzz rvgen-tests
 rvgen: $(RVGEN)
 rvgen-fuzz: $(RVGEN_FUZZ)
+rvgen-tests: $(RVGEN) $(RVGEN_ASAN) $(RVGEN_TEST_PROGS)
 
 regen: $(RVGEN)
 	$(Q)rvgen/regen $(RVGEN) .

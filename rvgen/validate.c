@@ -29,8 +29,11 @@ static int cmp_str(const void *a, const void *b)
 
 static int find_str(char **v, int n, const char *s)
 {
-	char **hit = bsearch(&s, v, n, sizeof(*v), cmp_str);
+	char **hit;
 
+	if (!n)
+		return -1;
+	hit = bsearch(&s, v, n, sizeof(*v), cmp_str);
 	return hit ? (int)(hit - v) : -1;
 }
 
@@ -140,6 +143,12 @@ static int collect(struct model *m, struct rv_error *err)
 {
 	int i;
 
+	if (!m->ntrans) {
+		rv_error_set(err, m->states[m->initial].line,
+			     "the model has no transitions: no edge leaves the initial state '%s'",
+			     m->states[m->initial].name);
+		return -1;
+	}
 	for (i = 0; i < m->ntrans; i++)
 		if (set_add(&m->events, &m->nevents, m->trans[i].event))
 			goto oom;
