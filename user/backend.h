@@ -103,9 +103,16 @@ struct tlob_backend_opts {
 
 struct tlob_backend;
 
+/* What a backend can do beyond the basics (tlob_backend_ops.caps). */
+enum tlob_backend_cap {
+	/* poll() delivers state transitions when opened with .transitions. */
+	TLOB_CAP_TRANSITIONS = 1 << 0,
+};
+
 struct tlob_backend_ops {
 	const char *name;	/* "kmod", "bpf" */
 	const char *desc;	/* one line for tlob list */
+	unsigned int caps;	/* enum tlob_backend_cap; the tool refuses what is missing */
 
 	/*
 	 * Can this backend run here? 0 yes; -errno with a reason in why

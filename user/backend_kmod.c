@@ -219,15 +219,9 @@ static int kmod_bind(struct tlob_backend *be, const struct tlob_binding_spec *sp
 	case 0:
 		break;
 	case -EEXIST:
-		return tlob_backend_err(be, EEXIST,
-			"binding already present: %s:0x%" PRIx64 " (tlob unbind it first)",
-			spec->path, spec->start);
 	case -ERANGE:
-		return tlob_backend_err(be, ERANGE,
-			"budget %" PRIu64 "ns out of range (1us..1h)", spec->budget_ns);
 	case -ENOSPC:
-		return tlob_backend_err(be, ENOSPC,
-			"no room for another binding (the module's binding pool is full)");
+		return ret;	/* the tool words these the same for every backend */
 	case -ENOENT:
 		return tlob_backend_err(be, ENOENT, "the kernel cannot find %s", spec->path);
 	case -EINVAL:
@@ -260,8 +254,7 @@ static int kmod_unbind(struct tlob_backend *be, const struct tlob_binding_spec *
 	strcat(line, "\n");
 	ret = ctl_write(be, "monitor", line);
 	if (ret == -ENOENT)
-		return tlob_backend_err(be, ENOENT, "no binding for %s:0x%" PRIx64,
-					spec->path, spec->start);
+		return ret;	/* worded by the tool */
 	if (ret)
 		return tlob_backend_err(be, -ret, "cannot remove binding %s:0x%" PRIx64 ": %s",
 					spec->path, spec->start, strerror(-ret));
@@ -389,6 +382,7 @@ static int kmod_lost(struct tlob_backend *be, uint64_t *lost)
 const struct tlob_backend_ops tlob_backend_kmod = {
 	.name = "kmod",
 	.desc = "kernel module tlob.ko (or in-kernel RV tlob): hrtimer, trace events",
+	.caps = TLOB_CAP_TRANSITIONS,
 	.probe = kmod_probe,
 	.open = kmod_open,
 	.close = kmod_close,

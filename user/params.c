@@ -72,7 +72,8 @@ static unsigned int option_bit(int c)
 	}
 }
 
-static void add_section(struct tlob_params *params, const char *arg)
+static void add_section(const struct tlob_command *cmd, struct tlob_params *params,
+			const char *arg)
 {
 	struct tlob_binding_spec *specs;
 	char err[1024];
@@ -84,7 +85,8 @@ static void add_section(struct tlob_params *params, const char *arg)
 		exit(1);
 	}
 	params->specs = specs;
-	ret = tlob_section_parse(arg, &specs[params->nr_specs], err, sizeof(err));
+	ret = tlob_section_parse(arg, cmd->section_start_only, &specs[params->nr_specs], err,
+				 sizeof(err));
 	if (ret == TLOB_SECTION_SYNTAX)
 		tlob_usage_error("%s", err);
 	if (ret) {
@@ -130,7 +132,7 @@ void tlob_params_parse(const struct tlob_command *cmd, int argc, char **argv,
 					 cmd->name, option_name(c), cmd->name);
 		switch (c) {
 		case 'b':
-			add_section(params, optarg);
+			add_section(cmd, params, optarg);
 			break;
 		case 'd':
 			if (tlob_parse_duration(optarg, &params->duration_ns, err, sizeof(err)))

@@ -46,6 +46,7 @@ struct tlob_command {
 	const char *name;
 	const char *const *usage;	/* NULL-terminated lines */
 	unsigned int opts;		/* enum tlob_opt */
+	bool section_start_only;	/* -b PATH:START names a binding (unbind) */
 	int (*run)(struct tlob_params *params);
 };
 

@@ -32,10 +32,27 @@ static int resolve_end(const char *path, const char *what, uint64_t *off,
 							    : TLOB_SECTION_OK;
 }
 
-static int parse_friendly(char *s, struct tlob_binding_spec *spec, char *err, size_t len)
+/* The kernel takes an absolute path: resolve it here, as the user sees it. */
+static int resolve_path(const char *path, struct tlob_binding_spec *spec, char *err, size_t len)
+{
+	char abs[PATH_MAX];
+
+	if (!realpath(path, abs)) {
+		snprintf(err, len, "cannot open %s: %s", path, strerror(errno));
+		return TLOB_SECTION_LOOKUP;
+	}
+	if (strlen(abs) >= sizeof(spec->path)) {
+		snprintf(err, len, "path too long: %s", abs);
+		return TLOB_SECTION_SYNTAX;
+	}
+	strcpy(spec->path, abs);
+	return TLOB_SECTION_OK;
+}
+
+static int parse_friendly(char *s, bool start_only, struct tlob_binding_spec *spec,
+			  char *err, size_t len)
 {
 	char *colon = strrchr(s, ':'), *fields[4] = { 0 }, *save = NULL, *tok;
-	char abs[PATH_MAX];
 	int n = 0, ret;
 
 	if (!colon || colon == s) {
@@ -49,6 +66,10 @@ static int parse_friendly(char *s, struct tlob_binding_spec *spec, char *err, si
 			return TLOB_SECTION_SYNTAX;
 		}
 		fields[n++] = tok;
+	}
+	if (start_only && n == 1) {
+		ret = resolve_path(s, spec, err, len);
+		return ret ? ret : resolve_end(spec->path, fields[0], &spec->start, err, len);
 	}
 	if (n < 3) {
 		snprintf(err, len, "section '%s:...' needs START, STOP and BUDGET: %s",
@@ -67,17 +88,9 @@ static int parse_friendly(char *s, struct tlob_binding_spec *spec, char *err, si
 	if (tlob_parse_budget(fields[2], &spec->budget_ns, err, len))
 		return TLOB_SECTION_SYNTAX;
 
-	/* The kernel takes an absolute path: resolve it here, as the user sees it. */
-	if (!realpath(s, abs)) {
-		snprintf(err, len, "cannot open %s: %s", s, strerror(errno));
-		return TLOB_SECTION_LOOKUP;
-	}
-	if (strlen(abs) >= sizeof(spec->path)) {
-		snprintf(err, len, "path too long: %s", abs);
-		return TLOB_SECTION_SYNTAX;
-	}
-	strcpy(spec->path, abs);
-
+	ret = resolve_path(s, spec, err, len);
+	if (ret)
+		return ret;
 	ret = resolve_end(spec->path, fields[0], &spec->start, err, len);
 	if (ret)
 		return ret;
@@ -96,7 +109,7 @@ static int parse_friendly(char *s, struct tlob_binding_spec *spec, char *err, si
 	return TLOB_SECTION_OK;
 }
 
-int tlob_section_parse(const char *arg, struct tlob_binding_spec *spec,
+int tlob_section_parse(const char *arg, bool start_only, struct tlob_binding_spec *spec,
 		       char *err, size_t len)
 {
 	char *copy;
@@ -111,7 +124,7 @@ int tlob_section_parse(const char *arg, struct tlob_binding_spec *spec,
 		snprintf(err, len, "out of memory");
 		return TLOB_SECTION_LOOKUP;
 	}
-	ret = parse_friendly(copy, spec, err, len);
+	ret = parse_friendly(copy, start_only, spec, err, len);
 	free(copy);
 	return ret;
 }

@@ -9,6 +9,7 @@
 #ifndef TLOB_SECTION_H
 #define TLOB_SECTION_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "backend.h"
@@ -21,10 +22,11 @@ enum tlob_section_err {
 };
 
 /*
- * Parse SPEC into spec (symbols resolved, path made absolute). Returns an
- * enum tlob_section_err; err gets a one-line message.
+ * Parse SPEC into spec (symbols resolved, path made absolute). With
+ * start_only, "PATH:START" alone is enough (to name a binding to remove).
+ * Returns an enum tlob_section_err; err gets a one-line message.
  */
-int tlob_section_parse(const char *arg, struct tlob_binding_spec *spec,
+int tlob_section_parse(const char *arg, bool start_only, struct tlob_binding_spec *spec,
 		       char *err, size_t len);
 
 #endif /* TLOB_SECTION_H */

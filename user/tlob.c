@@ -4,6 +4,7 @@
  * the time went. This file dispatches to the commands (tlob_<cmd>.c).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -42,6 +43,27 @@ void tlob_print_error(const struct tlob_backend *be, int err, const char *what)
 		fprintf(stderr, "tlob: %s: %s\n", what, strerror(err < 0 ? -err : err));
 }
 
+void tlob_binding_error(const struct tlob_backend *be, bool unbind,
+			const struct tlob_binding_spec *spec, int err)
+{
+	const char *why = NULL;
+
+	if (!unbind && err == -EEXIST)
+		why = "binding already present: ";
+	else if (unbind && err == -ENOENT)
+		why = "no binding for ";
+	else if (!unbind && err == -ERANGE)
+		why = "budget out of range (1us..1h): ";
+	else if (!unbind && err == -ENOSPC)
+		why = "no room for another binding (the backend's table is full): ";
+	if (!why) {
+		tlob_print_error(be, err, unbind ? "removing a binding" : "adding a binding");
+		return;
+	}
+	fprintf(stderr, "tlob: %s%s:0x%" PRIx64 "%s\n", why, spec->path, spec->start,
+		!unbind && err == -EEXIST ? " (tlob unbind it first)" : "");
+}
+
 int tlob_open_backend(const struct tlob_params *params, struct tlob_backend *be,
 		      bool reader, bool transitions, bool persist)
 {
@@ -60,6 +82,12 @@ int tlob_open_backend(const struct tlob_params *params, struct tlob_backend *be,
 	}
 	if (!strcmp(params->backend, "auto"))
 		fprintf(stderr, "tlob: using the %s backend\n", be->ops->name);
+	if (transitions && !(be->ops->caps & TLOB_CAP_TRANSITIONS)) {
+		fprintf(stderr, "tlob: the %s backend does not report state transitions (-t); "
+			"use --backend kmod\n", be->ops->name);
+		tlob_backend_close(be);
+		return -1;
+	}
 	return 0;
 }
 

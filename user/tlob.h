@@ -20,6 +20,15 @@ extern const struct tlob_command tlob_cmd_stats;
 int tlob_open_backend(const struct tlob_params *params, struct tlob_backend *be,
 		      bool reader, bool transitions, bool persist);
 
+/*
+ * A failed bind (unbind = false) or unbind of spec, in the same words
+ * whichever backend failed: the errnos of contract 6 (EEXIST, ERANGE,
+ * ENOSPC, ENOENT on unbind) get the tool's sentence, anything else the
+ * backend's own.
+ */
+void tlob_binding_error(const struct tlob_backend *be, bool unbind,
+			const struct tlob_binding_spec *spec, int err);
+
 /* "tlob: <be->err or strerror(-err)>" on stderr. */
 void tlob_print_error(const struct tlob_backend *be, int err, const char *what);
 

@@ -27,7 +27,8 @@ static const char *const bind_usage[] = {
 static const char *const unbind_usage[] = {
 	"usage: tlob unbind (-b SECTION... | -a) [--backend kmod|bpf|auto]",
 	"",
-	"  -b, --bind SECTION   the binding to remove (PATH:START is enough)",
+	"  -b, --bind SECTION   the binding to remove: PATH:START is enough",
+	"                       (/path/app:frame_begin), a whole SECTION works too",
 	"  -a, --all            remove every binding and disable the monitor",
 	NULL,
 };
@@ -60,7 +61,7 @@ static int bind_run(struct tlob_params *params)
 	for (size_t i = 0; i < params->nr_specs; i++) {
 		err = be.ops->bind(&be, &params->specs[i], &params->specs[i].id);
 		if (err) {
-			tlob_print_error(&be, err, "adding a binding");
+			tlob_binding_error(&be, false, &params->specs[i], err);
 			ret = 1;
 			continue;
 		}
@@ -105,7 +106,7 @@ static int unbind_run(struct tlob_params *params)
 	for (size_t i = 0; i < n; i++) {
 		err = be.ops->unbind(&be, &specs[i]);
 		if (err) {
-			tlob_print_error(&be, err, "removing a binding");
+			tlob_binding_error(&be, true, &specs[i], err);
 			ret = 1;
 			continue;
 		}
@@ -133,5 +134,6 @@ const struct tlob_command tlob_cmd_unbind = {
 	.name = "unbind",
 	.usage = unbind_usage,
 	.opts = TLOB_OPT_BIND | TLOB_OPT_ALL | TLOB_OPT_JSON,
+	.section_start_only = true,
 	.run = unbind_run,
 };

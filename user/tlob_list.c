@@ -66,9 +66,11 @@ static int list_run(struct tlob_params *params)
 		if (params->json) {
 			json_escape(usable ? ops->desc : why, esc, sizeof(esc));
 			printf("{\"type\":\"backend\",\"name\":\"%s\",\"usable\":%s,\"enabled\":%s,"
-			       "\"reactor\":\"%s\",\"bindings\":%zu,\"%s\":\"%s\"}\n",
+			       "\"reactor\":\"%s\",\"bindings\":%zu,\"transitions\":%s,"
+			       "\"%s\":\"%s\"}\n",
 			       ops->name, usable ? "true" : "false",
 			       enabled == 1 ? "true" : "false", reactor, n,
+			       ops->caps & TLOB_CAP_TRANSITIONS ? "true" : "false",
 			       usable ? "description" : "reason", esc);
 			continue;
 		}

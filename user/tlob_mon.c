@@ -224,7 +224,7 @@ static int mon_run(struct tlob_params *params)
 		int err = be.ops->bind(&be, &params->specs[bound], &params->specs[bound].id);
 
 		if (err) {
-			tlob_print_error(&be, err, "adding a binding");
+			tlob_binding_error(&be, false, &params->specs[bound], err);
 			goto out_unbind;
 		}
 	}
@@ -233,20 +233,11 @@ static int mon_run(struct tlob_params *params)
 		goto out_unbind;
 	}
 
-	if (!params->json)
-		fprintf(stderr, "tlob: monitoring %zu section(s)%s; Ctrl-C to stop\n",
-			bound, bound ? "" : " (the persistent bindings)");
+	/* On stderr also with --json: scripts wait for this line to start a workload. */
+	fprintf(stderr, "tlob: monitoring %zu section(s)%s; Ctrl-C to stop\n",
+		bound, bound ? "" : " (the persistent bindings)");
 	ret = mon_loop(&be, &ctx, &sink) ? 1 : 0;
 	mon_drain(&be, &ctx, &sink);
-	if (ctx.violation_seen_ns) {
-		char b[32];
-		uint64_t now = tlob_now_ns();
-
-		fflush(stdout);
-		fprintf(stderr, "tlob: stopped %s after the violation was detected\n",
-			tlob_fmt_ns(now > ctx.violation_seen_ns ? now - ctx.violation_seen_ns : 0,
-				    b, sizeof(b)));
-	}
 	mon_summary(&be, params, &ctx);
 
 	if (!was_enabled && be.ops->set_enable(&be, false)) {
@@ -255,8 +246,10 @@ static int mon_run(struct tlob_params *params)
 	}
 out_unbind:
 	while (bound--) {
-		if (be.ops->unbind(&be, &params->specs[bound])) {
-			tlob_print_error(&be, -EIO, "removing a binding");
+		int err = be.ops->unbind(&be, &params->specs[bound]);
+
+		if (err) {
+			tlob_binding_error(&be, true, &params->specs[bound], err);
 			ret = 1;
 		}
 	}
@@ -267,6 +260,13 @@ out_close:
 	}
 	tlob_backend_close(&be);
 	fflush(stdout);
+	if (ctx.violation_seen_ns) {
+		uint64_t now = tlob_now_ns();
+
+		/* After every cleanup step: this is how long the exit really took. */
+		fprintf(stderr, "tlob: exited %" PRIu64 "us after the violation was detected\n",
+			(now > ctx.violation_seen_ns ? now - ctx.violation_seen_ns : 0) / 1000);
+	}
 	return ret;
 }
 

@@ -18,7 +18,7 @@ static const char *const status_usage[] = {
 static int status_run(struct tlob_params *params)
 {
 	struct tlob_binding_spec *specs = NULL;
-	char reactor[64] = "-", buf[PATH_MAX + 512];
+	char reactor[64] = "-", reactors[256] = "", buf[PATH_MAX + 512];
 	struct tlob_backend be;
 	int enabled, ret;
 	size_t n = 0;
@@ -34,6 +34,8 @@ static int status_run(struct tlob_params *params)
 	}
 	if (be.ops->get_reactor && be.ops->get_reactor(&be, reactor, sizeof(reactor)))
 		snprintf(reactor, sizeof(reactor), "-");
+	if (be.ops->list_reactors && be.ops->list_reactors(&be, reactors, sizeof(reactors)))
+		reactors[0] = '\0';
 	ret = be.ops->list(&be, &specs, &n);
 	if (ret) {
 		tlob_print_error(&be, ret, "listing bindings");
@@ -42,10 +44,11 @@ static int status_run(struct tlob_params *params)
 	}
 	if (params->json)
 		printf("{\"type\":\"status\",\"backend\":\"%s\",\"enabled\":%s,\"reactor\":\"%s\","
-		       "\"bindings\":%zu}\n", be.ops->name, enabled ? "true" : "false", reactor, n);
+		       "\"reactors\":\"%s\",\"bindings\":%zu}\n", be.ops->name,
+		       enabled ? "true" : "false", reactor, reactors, n);
 	else
-		printf("backend: %s\nenabled: %s\nreactor: %s\nbindings: %zu\n", be.ops->name,
-		       enabled ? "yes" : "no", reactor, n);
+		printf("backend: %s\nenabled: %s\nreactor: %s (of %s)\nbindings: %zu\n",
+		       be.ops->name, enabled ? "yes" : "no", reactor, reactors, n);
 	for (size_t i = 0; i < n; i++) {
 		if (params->json) {
 			if (tlob_spec_json(&specs[i], buf, sizeof(buf)) > 0)

@@ -53,6 +53,8 @@ $(BUILD)/user/tlob: $(BUILD)/user/tlob.o $(BUILD)/user/libtlob.a
 ALL += $(BUILD)/user/tlob
 CHECK_DEPS += $(BUILD)/user/tlob
 VM_DEPS += $(BUILD)/user/tlob
+# Helpers of the tool's guest tests, sourced as /opt/tlob/bin/tool.sh.
+VM_DEPS += tests/vm/guest/tool.sh
 
 # The tool's unit tests (tests/unit/tool/): each C file is a test program
 # or a driver the .t scripts run.

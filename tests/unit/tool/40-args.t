@@ -55,6 +55,9 @@ expect 2 "4th field must be tag=NAME" "bad 4th field" -- mon -b "$app:frame_begi
 expect 2 "same place" "START == STOP" -- mon -b "$app:frame_begin,frame_begin,1ms"
 expect 2 "threshold 999ns is out of range" "raw line with threshold below 1us" -- mon -b "p $app:0x10 0x20 threshold=999"
 expect 2 "missing STOP" "raw line without STOP" -- mon -b "p $app:0x10 threshold=5000"
+expect 2 "needs START, STOP and BUDGET" "mon: PATH:START alone is no section" -- mon -b "$app:frame_begin"
+expect 1 "$nodir/monitor does not exist" "unbind: PATH:START names a binding" -- unbind --backend kmod --root "$nodir" -b "$app:frame_begin"
+expect 1 "symbol 'frame_begn' not found" "unbind: PATH:START resolves the symbol" -- unbind --backend kmod --root "$nodir" -b "$app:frame_begn"
 expect 2 "give at least one -b" "bind without -b" -- bind
 expect 2 "exclude each other" "unbind -a with -b" -- unbind -a -b "$app:frame_begin,ret,1ms"
 expect 2 "give -b SECTION or --all" "unbind without target" -- unbind

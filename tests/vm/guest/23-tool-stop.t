@@ -1,0 +1,48 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# tlob mon --stop-on-violation exits as soon as the first violation
+# arrives: while the over-budget window is still open, and (by the tool's
+# own CLOCK_MONOTONIC measurement, from the record's detection time to the
+# end of its cleanup) within STOP_BOUND_MS. TCG emulation is slow: the
+# bound is generous, the number is printed for the record.
+. /opt/tlob/tests/lib/tap.sh
+. /opt/tlob/bin/tool.sh
+: "${STOP_BOUND_MS:=500}"
+tool_module_up || bail_out "cannot load $TLOB_KO"
+
+for B in $BACKENDS; do
+	if ! why=$(backend_usable "$B"); then
+		skip "$B backend not usable: $why"
+		continue
+	fi
+	tlob unbind -a --backend "$B" >/dev/null 2>&1
+
+	for run in 1 2 3; do
+		tlob mon --json --stop-on-violation --backend "$B" \
+			-b "$W:tlob_section_begin,tlob_section_end,20ms" >"$T/out" 2>"$T/err" &
+		mp=$!
+		mon_wait "$T/err" || diag "mon did not start: $(cat "$T/err")"
+		# Two windows in budget, then one spinning 3 s against a 20 ms budget.
+		"$W" -n 2 spin 1 >/dev/null
+		"$W" -n 1 spin 3000 >/dev/null &
+		wp=$!
+		wait $mp
+		rc=$?
+		kill -0 $wp 2>/dev/null
+		alive=$?
+		wait $wp
+		is "$rc" 0 "$B run $run: mon exits 0 after the violation"
+		is "$alive" 0 "$B run $run: ... while the over-budget window is still open"
+		is "$(jlines "$T/out" record kind_name violation | wc -l)" 1 "$B run $run: one violation printed"
+		is "$(jlines "$T/out" record kind_name window verdict_name ok | wc -l)" 2 "$B run $run: the two windows before it printed"
+		us=$(sed -n 's/^tlob: exited \([0-9]*\)us after the violation was detected$/\1/p' "$T/err")
+		ok $([ -n "$us" ]; echo $?) "$B run $run: the tool reports its exit delay" || cat "$T/err"
+		diag "$B ($TLOB_LANE) run $run: exited ${us}us after the violation was detected"
+		cmp_ok "${us:-999999999}" -lt $((STOP_BOUND_MS * 1000)) "$B run $run: exit within ${STOP_BOUND_MS}ms of the violation"
+		tool_clean_state "$B"
+		ok $? "$B run $run: binding removed, monitor disabled, instance gone"
+	done
+done
+tool_module_down
+tool_cleanup
+done_testing

@@ -1,0 +1,78 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers for the tool's guest tests (2*-tool-*.t), busybox ash. Installed
+# as /opt/tlob/bin/tool.sh (user/user.mk adds it to VM_DEPS).
+#
+# Every tool test runs once per backend in $BACKENDS (default "kmod bpf");
+# a backend that `tlob list` reports unusable is skipped with its reason.
+
+W=/opt/tlob/bin/tlob-workload
+OFFSETS=/opt/tlob/bin/tlob-workload.offsets
+: "${BACKENDS:=kmod bpf}"
+T=/tmp/tool-test.$$
+mkdir -p "$T"
+
+# off SYMBOL: the workload symbol's ELF file offset, in decimal (from the build).
+off() { printf '%d' "$(awk -v s="$1" '$1 == s { print $2 }' "$OFFSETS")"; }
+
+# jget JSON KEY: the value of KEY in a flat JSON object (strings unquoted).
+jget() {
+	printf '%s\n' "$1" | sed -n "s/.*\"$2\":\(\"\([^\"]*\)\"\|\([^,}]*\)\).*/\2\3/p"
+}
+
+# jlines FILE TYPE [KEY VALUE]...: the JSON lines of FILE of that type
+# (and with those key values).
+jlines() {
+	_f=$1 _t=$2
+	shift 2
+	_filt=$*
+	grep "^{\"type\":\"$_t\"" "$_f" | while read -r _l; do
+		_m=1
+		# shellcheck disable=SC2086
+		set -- $_filt
+		while [ $# -ge 2 ]; do
+			[ "$(jget "$_l" "$1")" = "$2" ] || _m=0
+			shift 2
+		done
+		[ $_m = 1 ] && printf '%s\n' "$_l"
+	done
+}
+
+# Load the module unless loaded; unload at the end only if we loaded it.
+module_loaded() { grep -q '^tlob ' /proc/modules; }
+tool_module_up() {
+	module_loaded && return 0
+	insmod "$TLOB_KO" && _we_loaded=1
+}
+tool_module_down() {
+	[ -n "${_we_loaded:-}" ] && rmmod tlob
+	_we_loaded=
+}
+
+# backend_usable NAME: 0 if tlob list says so; the reason on stdout if not.
+backend_usable() {
+	_l=$(tlob list --json 2>/dev/null | grep "\"name\":\"$1\"")
+	case "$_l" in
+	*'"usable":true'*) return 0 ;;
+	esac
+	echo "${_l:+$(jget "$_l" reason)}"
+	return 1
+}
+
+# no leftovers: no binding, monitor disabled, no private trace instance.
+tool_clean_state() {
+	_s=$(tlob status --json --backend "$1" 2>/dev/null | head -1)
+	[ "$(jget "$_s" bindings)" = 0 ] && [ "$(jget "$_s" enabled)" = false ] &&
+		! ls /sys/kernel/tracing/instances/ | grep -q '^tlob_'
+}
+
+tool_cleanup() { rm -rf "$T"; }
+
+# mon_wait ERRFILE: until tlob mon says it is monitoring (10 s at most).
+mon_wait() {
+	_i=0
+	while [ $_i -lt 100 ] && ! grep -q monitoring "$1" 2>/dev/null; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	grep -q monitoring "$1"
+}
