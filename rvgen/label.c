@@ -146,6 +146,10 @@ static const char *scan_value(const char *p, char **c_value, const char **why)
 		*why = "expected a number, a name or NAME()";
 		return NULL;
 	}
+	if (e - p > RV_MAX_NAME) {
+		*why = "name longer than 64 characters";
+		return NULL;
+	}
 	if (e[0] == '(' && e[1] == ')')
 		e += 2;
 	*c_value = strndup(s, e - s);
@@ -166,6 +170,10 @@ static const char *scan_cmp(const char *p, struct cmp *c, const char **why)
 	e = scan_ident(p);
 	if (e == p) {
 		*why = "expected a variable name";
+		return NULL;
+	}
+	if (e - p > RV_MAX_NAME) {
+		*why = "variable name longer than 64 characters";
 		return NULL;
 	}
 	c->env = strndup(p, e - p);
@@ -318,9 +326,9 @@ static int parse_reset(const char *s, const char *event, int line,
 	const char *e = scan_ident(p);
 	const char *q = skip_blank(e);
 
-	if (e == p || *q != ')' || *skip_blank(q + 1)) {
+	if (e == p || e - p > RV_MAX_NAME || *q != ')' || *skip_blank(q + 1)) {
 		rv_error_set(err, line,
-			     "event '%s': '%s' is not 'reset(CLOCK)' with one clock name",
+			     "event '%s': '%s' is not 'reset(CLOCK)' with one clock name (at most 64 characters)",
 			     event, s);
 		return -1;
 	}
@@ -357,7 +365,7 @@ int label_event(const char *piece, int line, struct rv_transition *t,
 		return -1;
 	}
 	if (!rv_is_identifier(t->event)) {
-		rv_error_set(err, line, "event '%s' is not a C identifier",
+		rv_error_set(err, line, "event '%s' is not a C identifier of at most 64 characters",
 			     t->event);
 		return -1;
 	}

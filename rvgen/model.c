@@ -38,7 +38,8 @@ void rv_error_print(const struct rv_error *err, FILE *out)
 
 bool rv_is_identifier(const char *s)
 {
-	if (!s || !(isalpha((unsigned char)*s) || *s == '_'))
+	if (!s || !(isalpha((unsigned char)*s) || *s == '_') ||
+	    strlen(s) > RV_MAX_NAME)
 		return false;
 	for (s++; *s; s++)
 		if (!(isalnum((unsigned char)*s) || *s == '_'))
@@ -403,7 +404,7 @@ struct model *model_parse(const char *text, const char *file, const char *name,
 	}
 	if (!rv_is_identifier(m->name)) {
 		rv_error_set(err, 1,
-			     "model name '%s' is not a C identifier: rename the file or pass --name",
+			     "model name '%s' is not a C identifier of at most 64 characters: rename the file or pass --name",
 			     m->name);
 		goto fail;
 	}

@@ -18,6 +18,8 @@
 #define RV_MAX_STATES	254
 #define RV_MAX_EVENTS	254
 #define RV_MAX_ENVS	254
+/* Longer names would not fit the emitters' buffers; C needs no more. */
+#define RV_MAX_NAME	64
 
 struct rv_error {
 	const char *file;

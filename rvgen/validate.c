@@ -70,7 +70,7 @@ static int check_names(struct model *m, struct rv_error *err)
 	for (i = 0; i < m->nstates; i++) {
 		if (!rv_is_identifier(m->states[i].name)) {
 			rv_error_set(err, m->states[i].line,
-				     "state '%s' is not a C identifier",
+				     "state '%s' is not a C identifier of at most 64 characters",
 				     m->states[i].name);
 			return -1;
 		}
