@@ -54,3 +54,23 @@ vm-shell: $(BUILD)/vm/$(LANE)/initramfs.cpio
 # warning, a hung guest); it runs as part of check-vm.
 vm-selftest: $(BUILD)/vm/stock/initramfs.cpio
 	$(Q)prove -v tests/vm/selftest.t
+
+# The main job (README): boot the VM, load the monitor, run the sample
+# application under a budget and show what tlob reports.
+DEMO_APP := $(BUILD)/demo/frame-app
+$(DEMO_APP): tests/vm/demo/frame-app.c
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -o $@ $<
+ALL += $(DEMO_APP)
+VM_DEPS += $(DEMO_APP)
+
+.PHONY: demo
+demo: all
+	$(Q)tests/vm/stage $(BUILD)/vm/demo/stage $(BUILD)/kmod/$(LANE) tests/vm/demo $(VM_DEPS) $(VM_DEPS_$(LANE))
+	$(Q)tests/vm/mkinitramfs $(BUILD)/vm/demo/stage tests/vm/guest-programs $(BUILD)/vm/demo/initramfs.cpio
+	$(Q)k=$$(tests/vm/lane-kernel $(LANE) image) && \
+		tests/vm/run-lane --lane $(LANE) --krel $(KREL_$(LANE)) --kernel $$k \
+		--initrd $(BUILD)/vm/demo/initramfs.cpio --out $(VM_RUNS)/demo --tests demo.sh \
+		--timeout 600 2>/dev/null; \
+		sed -n '/^### BEGIN demo.sh/,/^### DMESG/p' $(VM_RUNS)/demo/results.log | sed '1d;$$d'; \
+		echo "(lane $(LANE): $$(cat $(VM_RUNS)/demo/status), $$(cat $(VM_RUNS)/demo/seconds)s in the VM)"
