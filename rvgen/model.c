@@ -123,7 +123,7 @@ static bool shape_is_final(const char *shape)
 }
 
 /* Node groups: {node [shape = doublecircle] "x"} makes x final. */
-static void mark_final_by_group(Agraph_t *sub, Agraph_t *root, struct model *m)
+static void mark_final_by_group(Agraph_t *sub, struct model *m)
 {
 	Agraph_t *s;
 
@@ -140,7 +140,7 @@ static void mark_final_by_group(Agraph_t *sub, Agraph_t *root, struct model *m)
 						m->states[i].final = true;
 			}
 		}
-		mark_final_by_group(s, root, m);
+		mark_final_by_group(s, m);
 	}
 }
 
@@ -203,7 +203,7 @@ static int add_states(Agraph_t *g, struct model *m, const struct rv_source *src,
 			     init_name, init_name + strlen(INIT_MARKER));
 		return -1;
 	}
-	mark_final_by_group(g, g, m);
+	mark_final_by_group(g, m);
 	return 0;
 }
 

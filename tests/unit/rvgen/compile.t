@@ -1,0 +1,79 @@
+#!/usr/bin/perl
+# SPDX-License-Identifier: GPL-2.0
+# The committed model header is dependency-free: it compiles unchanged as
+# strict C11 (gcc and clang, -pedantic, also when nothing reads it) and as
+# a BPF object without pointer relocations in .rodata (libbpf's static
+# linker refuses those), and the BPF glue compiles against the target's
+# vmlinux.h. The generated headers are checkpatch --strict clean.
+use strict;
+use warnings;
+use FindBin;
+use lib $FindBin::Bin;
+use Test::More;
+use RvgenTest;
+
+my $top = top();
+my $dir = tmpdir();
+my @warn = qw(-std=c11 -Wall -Wextra -Werror -pedantic -Wunused-const-variable);
+
+sub write_file {
+	my ($name, $text) = @_;
+	open(my $fh, '>', "$dir/$name") or die;
+	print $fh $text;
+	close($fh);
+	return "$dir/$name";
+}
+
+my $uses = write_file('uses.c', "#include \"tlob_model.h\"\nint main(void)\n{\n" .
+	"\treturn automaton_tlob.function[stopped_tlob][start_tlob] == running_tlob ? 0 : 1;\n}\n");
+my $unused = write_file('unused.c', "#include \"tlob_model.h\"\nint f(void);\nint f(void)\n{\n\treturn 0;\n}\n");
+
+for my $cc (qw(gcc clang)) {
+	for my $src ($uses, $unused) {
+		my ($st, undef, $err) = run($cc, @warn, "-I$top/kernel", '-c', '-o', "$dir/x.o", $src);
+		is($st, 0, "$cc -std=c11 -pedantic: " . ($src =~ s{.*/}{}r)) or diag($err);
+	}
+}
+
+my ($st, undef, $err) = run('clang', '-target', 'bpf', '-O2', @warn, "-I$top/kernel",
+			    '-c', '-o', "$dir/m.bpf.o", $uses);
+is($st, 0, 'clang -target bpf: tlob_model.h alone') or diag($err);
+($st, my $sections) = run('llvm-readelf', '-S', "$dir/m.bpf.o");
+unlike($sections, qr/\.rel\.rodata/, 'BPF object: no relocations in .rodata');
+
+my $vmlinux = build() . '/bpf/vmlinux.h';
+SKIP: {
+	skip("no $vmlinux (built by the BPF backend's rules)", 1) unless -e $vmlinux;
+	my $prog = write_file('glue.bpf.c', <<"EOF2");
+#include "$vmlinux"
+struct ha_clocks_tlob;
+static __u64 budget(const struct ha_clocks_tlob *clk);
+#define BUDGET_NS() budget(clk)
+#include "bpf/tlob_model_ha.bpf.h"
+struct w { struct ha_clocks_tlob clk; __u64 budget, armed; };
+static __u64 budget(const struct ha_clocks_tlob *clk) { return ((const struct w *)clk)->budget; }
+static void ha_arm_tlob(struct ha_clocks_tlob *clk, __u64 d) { ((struct w *)clk)->armed = d; }
+static void ha_cancel_tlob(struct ha_clocks_tlob *clk) { ((struct w *)clk)->armed = 0; }
+int step(struct w *x, unsigned int s, unsigned int e, __u64 now);
+int step(struct w *x, unsigned int s, unsigned int e, __u64 now)
+{
+	ha_step_tlob(&x->clk, s, e, now);
+	return ha_invariant_holds_tlob(&x->clk, s, now);
+}
+EOF2
+	($st, undef, $err) = run('clang', '-target', 'bpf', '-O2', '-Wall', '-Wextra', '-Werror',
+				 "-I$top/kernel", '-c', '-o', "$dir/g.bpf.o", $prog);
+	is($st, 0, 'clang -target bpf: tlob_model_ha.bpf.h with the target vmlinux.h') or diag($err);
+}
+
+my $checkpatch = $ENV{CHECKPATCH} || "$ENV{HOME}/.cache/tlob/checkpatch/checkpatch.pl";
+SKIP: {
+	skip("no checkpatch.pl at $checkpatch", 3) unless -e $checkpatch;
+	for my $h (qw(kernel/tlob_model.h kernel/tlob_model_ha.h kernel/bpf/tlob_model_ha.bpf.h)) {
+		my ($st, $out) = run('perl', $checkpatch, '--strict', '--no-tree', '-f', "$top/$h");
+		ok($st == 0 && $out =~ /total: 0 errors, 0 warnings, 0 checks/, "$h: checkpatch --strict clean")
+			or diag($out);
+	}
+}
+
+done_testing();
