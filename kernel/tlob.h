@@ -75,6 +75,7 @@ struct tlob_slot {
 /* tlob_main.c */
 extern struct mutex tlob_ctl_mutex;
 bool tlob_enabled(void);
+bool tlob_sched_attached(void);
 int tlob_set_enabled(bool on);
 int tlob_sync_locked(void);
 

@@ -26,6 +26,12 @@ bool tlob_enabled(void)
 	return READ_ONCE(tlob_on);
 }
 
+/* Whether the scheduler probes are attached (shown in the pool file). */
+bool tlob_sched_attached(void)
+{
+	return READ_ONCE(tlob_sched_on);
+}
+
 /* Attach or detach the scheduler probes to match enable and bindings. */
 int tlob_sync_locked(void)
 {
@@ -37,10 +43,10 @@ int tlob_sync_locked(void)
 		ret = tlob_sched_attach();
 		if (ret)
 			return ret;
-		tlob_sched_on = true;
+		WRITE_ONCE(tlob_sched_on, true);
 	} else if (!want && tlob_sched_on) {
 		tlob_sched_detach();
-		tlob_sched_on = false;
+		WRITE_ONCE(tlob_sched_on, false);
 	}
 	return 0;
 }

@@ -70,15 +70,20 @@ static ssize_t reactors_store(struct kobject *kobj,
 	return ret ? ret : count;
 }
 
-/* Pool accounting: open windows, peak, STARTs dropped for want of a slot. */
+/*
+ * Pool accounting: open windows, peak, STARTs dropped for want of a slot;
+ * and whether the scheduler probes are attached at all.
+ */
 static ssize_t pool_show(struct kobject *kobj, struct kobj_attribute *attr,
 			 char *buf)
 {
 	int n = tlob_pool_show(buf, PAGE_SIZE);
 
 	mutex_lock(&tlob_ctl_mutex);
-	n += sysfs_emit_at(buf, n - 1, " bindings=%u reactions_lost=%llu\n",
-			   tlob_nr_bindings(), tlob_reactions_lost()) - 1;
+	n += sysfs_emit_at(buf, n - 1,
+			   " bindings=%u reactions_lost=%llu sched_probes=%d\n",
+			   tlob_nr_bindings(), tlob_reactions_lost(),
+			   tlob_sched_attached()) - 1;
 	mutex_unlock(&tlob_ctl_mutex);
 	return n;
 }

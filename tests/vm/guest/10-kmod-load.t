@@ -27,12 +27,31 @@ for f in start_ns end_ns budget_ns elapsed_ns running_ns waiting_ns sleeping_ns 
 	grep -Eq " $f(\[[0-9]+\])?;" "$TRACE/events/tlob/window/format"
 	ok $? "tlob:window has field $f"
 done
+is "$(pool sched_probes)" "0" "loaded: no scheduler probe attached"
 ok_cmd "enable without bindings" sh -c "echo 1 >$TLOB/enable"
 is "$(cat $TLOB/enable)" "1" "enabled"
-ok_cmd "bind while enabled" bind tlob_section_begin "$(off tlob_section_end)" 1000000
-ok_cmd "a window in budget" sh -c "$WL spin 0 >/dev/null"
+is "$(pool sched_probes)" "0" "enabled without bindings: no scheduler probe attached"
+trace_start window violation event_tlob error_tlob
+$WL -n 3 spin 1 >/dev/null
+trace_stop
+is "$(grep -v '^#' $INST/trace | wc -l)" "0" "no event without bindings"
+ok_cmd "bind while enabled" bind tlob_section_begin "$(off tlob_section_end)" 100000000
+is "$(pool sched_probes)" "1" "a binding attaches the scheduler probes"
+trace_start window
+$WL spin 0 >/dev/null
+trace_stop
+is "$(events window | field verdict)" "0" "a window in budget"
+ok_cmd "unbind" monitor "-$WL:$(off tlob_section_begin)"
+is "$(pool sched_probes)" "0" "the last unbind detaches them"
+ok_cmd "bind again" bind tlob_section_begin "$(off tlob_section_end)" 100000000
 ok_cmd "disable with a binding" sh -c "echo 0 >$TLOB/enable"
+is "$(pool sched_probes)" "0" "disabled with a binding: detached"
+trace_start window
+$WL spin 0 >/dev/null
+trace_stop
+is "$(events window | wc -l)" "0" "disabled: no window opens"
 ok_cmd "enable again" sh -c "echo 1 >$TLOB/enable"
+is "$(pool sched_probes)" "1" "enabled with a binding: attached"
 ok_cmd "disable via 'off'" sh -c "echo off >$TLOB/enable"
 echo 2 >"$TLOB/enable" 2>/dev/null
 ok $((! $?)) "enable rejects 2"

@@ -6,15 +6,19 @@
 # CPU a SCHED_FIFO 99 hog holds. The hard hrtimer fires in hard IRQ on
 # both lanes, so the hog changes nothing.
 #
-# Stated bound: LAT_BOUND_NS (default 4 ms) for the maximum. This guest is
-# emulated (QEMU TCG on a shared host): a timer interrupt can be late by a
-# host scheduling slice; on hardware expect tens of microseconds. The
-# figures are printed as "# latency ..." lines for the report.
+# Stated bounds: median <= LAT_P50_NS (default 2 ms), maximum <=
+# LAT_MAX_NS (default 20 ms). This guest is emulated (QEMU TCG, vCPUs as
+# threads on a shared 2-core host): a timer interrupt is late whenever the
+# host deschedules the vCPU thread, so the maximum bounds a host scheduling
+# slice, not the module; on hardware expect tens of microseconds. For
+# scale, the emulator's own timer floor is measured side by side (a
+# SCHED_FIFO 99 sleeper's wakeup lateness, no tlob window). The figures
+# are printed as "# latency ..." lines.
 . /opt/tlob/tests/lib/tap.sh
 . /opt/tlob/tests/lib/kmod.sh
 
 MS=1000000
-: "${LAT_BOUND_NS:=4000000}"
+: "${LAT_P50_NS:=2000000}" "${LAT_MAX_NS:=20000000}"
 N=20
 
 kmod_load || bail_out "insmod failed"
@@ -48,8 +52,14 @@ measure() {
 	p99=$(field detect_latency_ns </tmp/viol | percentile 99)
 	max=$(field detect_latency_ns </tmp/viol | percentile 100)
 	echo "# latency lane=$TLOB_LANE case=$name n=$N p50_ns=$p50 p99_ns=$p99 max_ns=$max"
-	cmp_ok "$max" -le "$LAT_BOUND_NS" "$name: max detection latency $max ns <= $LAT_BOUND_NS ns"
+	cmp_ok "$p50" -le "$LAT_P50_NS" "$name: median detection latency $p50 ns <= $LAT_P50_NS ns"
+	cmp_ok "$max" -le "$LAT_MAX_NS" "$name: max detection latency $max ns <= $LAT_MAX_NS ns"
 }
+
+# the emulator's timer floor, for scale: no window, FIFO 99 on CPU 1
+$WL -c 1 -f 99 timerlat $N 10 | sed -n 's/^lat_ns=//p' >/tmp/floor
+is "$(wc -l </tmp/floor)" "$N" "reference: $N timer wakeups measured"
+echo "# latency lane=$TLOB_LANE case=reference-fifo99-sleeper n=$N p50_ns=$(percentile 50 </tmp/floor) p99_ns=$(percentile 99 </tmp/floor) max_ns=$(percentile 100 </tmp/floor)"
 
 measure spin -n $N -g 5 spin 30
 measure sleep -n $N -g 5 sleep 30

@@ -36,7 +36,7 @@ is "$($WL spin 40)" "windows=1 sigxcpu=1" "signal: SIGXCPU delivered to the task
 is "$($WL -n 3 spin 1)" "windows=3 sigxcpu=0" "signal: nothing for windows in budget"
 
 is "$(set_reactor signal:10)" ok "select signal:10 (SIGUSR1)"
-$WL spin 40 >/dev/null
+$WL spin 40 >/dev/null 2>&1
 is "$?" "138" "signal:10: the task died of SIGUSR1 (128 + 10)"
 
 for bad in foo "signal:0" "signal:65" "signal:x" "printk:3" ""; do

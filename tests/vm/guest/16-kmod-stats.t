@@ -9,22 +9,27 @@
 MS=1000000
 kmod_load || bail_out "insmod failed"
 echo 1 >$TLOB/enable
-bind tlob_section_begin "$(off tlob_section_end)" $((20 * MS)) "tag=st"
+bind tlob_section_begin "$(off tlob_section_end)" $((50 * MS)) "tag=st"
 id=$(binding_id tlob_section_begin)
 line=$(grep "^id=$id " $TLOB/stats)
 is "$line" "id=$id path=$WL start=$(printf 0x%x $(off tlob_section_begin)) stop=$(printf 0x%x $(off tlob_section_end)) tag=st windows=0 violations=0 errors=0 aborted=0 min_ns=0 max_ns=0 mean_ns=0 sum_ns=0 hist=" "a fresh binding's stats line"
 
 trace_start window
 $WL -n 5 spin 1 >/dev/null
-$WL -n 3 spin 40 >/dev/null
+$WL -n 3 spin 100 >/dev/null
 $WL exit 1 >/dev/null
 trace_stop
 events window | field elapsed_ns >/tmp/el
 is "$(wc -l </tmp/el)" "9" "9 window records"
 is "$(stat_of $id windows)" "9" "windows=9"
-is "$(stat_of $id violations)" "3" "violations=3"
+# counts agree with the records' verdicts (a short window may overrun
+# when the emulator's host is busy; the three long ones always do)
+v=$(events window | field verdict)
+is "$(stat_of $id violations)" "$(echo "$v" | grep -c '^1$')" "violations = records over budget"
+cmp_ok "$(stat_of $id violations)" -ge 3 "violations >= 3 (the long windows)"
 is "$(stat_of $id errors)" "0" "errors=0"
-is "$(stat_of $id aborted)" "1" "aborted=1"
+is "$(stat_of $id aborted)" "$(echo "$v" | grep -c '^3$')" "aborted = aborted records"
+is "$(events window | tail -n 1 | field event)" "0" "the exit window ended with the model's abort"
 is "$(stat_of $id min_ns)" "$(sort -n /tmp/el | head -n 1)" "min_ns is the shortest record"
 is "$(stat_of $id max_ns)" "$(sort -n /tmp/el | tail -n 1)" "max_ns is the longest record"
 sum=$(awk '{ s += $1 } END { printf "%.0f", s }' /tmp/el)

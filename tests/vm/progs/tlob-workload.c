@@ -12,7 +12,8 @@
  * (tlob-workload.offsets: "name 0xoffset" lines, see progs.mk), because
  * the guest has no nm.
  *
- * usage: tlob-workload [-n WINDOWS] [-g GAP_MS] [-c CPU] MODE ARGS
+ * usage: tlob-workload [-n WINDOWS] [-g GAP_MS] [-c CPU] [-f PRIO] MODE ARGS
+ *   -c CPU         pin to CPU;  -f PRIO  run at SCHED_FIFO PRIO
  *   spin MS        busy-loop MS ms inside each window
  *   sleep MS       sleep MS ms inside each window
  *   ret MS         spin MS ms inside tlob_section_ret()
@@ -25,8 +26,17 @@
  *   exit MS        open a window, spin MS ms, exit inside it
  *   exec MS        open a window, spin MS ms, exec itself (`noop`)
  *   fork MS        open a window, fork a child that exits, spin MS ms
+ *   timerlat N MS  no window: N absolute sleeps of MS ms, printing how
+ *                  late each wakeup was ("lat_ns=X"), the emulator's
+ *                  timer floor to compare detection latencies with
  *   noop           do nothing
  * Prints "windows=N sigxcpu=N" at the end (SIGXCPU is counted, not fatal).
+ *
+ * Before any window it calls tlob_section_end() and tlob_section2_end()
+ * once: a STOP outside a window is not an event for the monitor, but the
+ * first uprobe hit of a process sets up its XOL page, a one-time cost
+ * (tens of ms under emulation) that would otherwise land in the first
+ * window and make budgets of short windows flaky.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -43,7 +53,7 @@
 #define NOINLINE __attribute__((noinline, used))
 
 static volatile sig_atomic_t sigxcpu;
-static long windows = 1, gap_ms, cpu = -1, prio = 99;
+static long windows = 1, gap_ms, cpu = -1, prio = 99, fifo;
 static long done_windows;
 
 NOINLINE void tlob_section_begin(void) { __asm__ volatile("" ::: "memory"); }
@@ -80,6 +90,22 @@ NOINLINE int tlob_section_ret(long ms)
 	spin_ms(ms);
 	__asm__ volatile("" ::: "memory");
 	return 0;
+}
+
+static void timerlat(long n, long ms)
+{
+	struct timespec ts;
+	unsigned long long t;
+	long i;
+
+	for (i = 0; i < n; i++) {
+		t = now_ns() + ms * 1000000ULL;
+		ts.tv_sec = t / 1000000000ULL;
+		ts.tv_nsec = t % 1000000000ULL;
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+			;
+		printf("lat_ns=%llu\n", now_ns() - t);
+	}
 }
 
 static void on_sigxcpu(int sig)
@@ -209,25 +235,38 @@ int main(int argc, char **argv)
 	long w;
 
 	signal(SIGXCPU, on_sigxcpu);
-	while ((opt = getopt(argc, argv, "+n:g:c:p:")) != -1) {
+	while ((opt = getopt(argc, argv, "+n:g:c:p:f:")) != -1) {
 		switch (opt) {
 		case 'n': windows = strtol(optarg, NULL, 0); break;
 		case 'g': gap_ms = strtol(optarg, NULL, 0); break;
 		case 'c': cpu = strtol(optarg, NULL, 0); break;
 		case 'p': prio = strtol(optarg, NULL, 0); break;
+		case 'f': fifo = strtol(optarg, NULL, 0); break;
 		default: return 2;
 		}
 	}
 	if (optind >= argc) {
-		fprintf(stderr, "usage: tlob-workload [-n N] [-g MS] [-c CPU] [-p PRIO] MODE ARGS\n");
+		fprintf(stderr, "usage: tlob-workload [-n N] [-g MS] [-c CPU] [-p PRIO] [-f PRIO] MODE ARGS\n");
 		return 2;
 	}
 	if (cpu >= 0)
 		pin(cpu);
+	if (fifo) {
+		struct sched_param sp = { .sched_priority = (int)fifo };
+
+		if (sched_setscheduler(0, SCHED_FIFO, &sp))
+			perror("sched_setscheduler");
+	}
+	tlob_section_end();
+	tlob_section2_end();
 	mode = argv[optind];
 	i = optind + 1;
 	if (!strcmp(mode, "noop"))
 		return 0;
+	if (!strcmp(mode, "timerlat")) {
+		timerlat(arg(argv, i, argc), arg(argv, i + 1, argc));
+		return 0;
+	}
 	if (!strcmp(mode, "threads")) {
 		threads(arg(argv, i, argc), arg(argv, i + 1, argc));
 	} else if (!strcmp(mode, "hold")) {
