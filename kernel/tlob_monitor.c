@@ -273,11 +273,24 @@ void tlob_window_stop(struct tlob_binding *b, struct task_struct *t)
 	raw_spin_unlock_irqrestore(&bkt->lock, flags);
 }
 
+static void __tlob_abort(struct tlob_bucket *bkt, struct tlob_slot *s,
+			 enum tlob_abort_reason why, u64 now)
+{
+	struct tlob_window *w = to_window(s);
+
+	raw_spin_lock(&w->lock);
+	w->rec.verdict = TLOB_VERDICT_ABORTED;
+	w->rec.abort_reason = why;
+	raw_spin_unlock(&w->lock);
+	__tlob_feed(bkt, s, abort_tlob, now, TLOB_DETECT_STOP);
+}
+
 /*
- * A scheduler event for @t, fed to every window @t has open. A task
- * outside any window costs this one bucket walk.
+ * Feed @event to every window @t has open (@why: the abort's reason). A
+ * task outside any window costs this one bucket walk.
  */
-void tlob_task_event(struct task_struct *t, enum events_tlob event)
+static void tlob_task_feed(struct task_struct *t, enum events_tlob event,
+			   enum tlob_abort_reason why)
 {
 	struct tlob_bucket *bkt = tlob_bucket_of(t);
 	struct tlob_slot *s;
@@ -291,37 +304,24 @@ void tlob_task_event(struct task_struct *t, enum events_tlob event)
 			continue;
 		if (!now)
 			now = ktime_get_ns();
-		__tlob_feed(bkt, s, event, now, TLOB_DETECT_SCHED);
+		if (event == abort_tlob)
+			__tlob_abort(bkt, s, why, now);
+		else
+			__tlob_feed(bkt, s, event, now, TLOB_DETECT_SCHED);
 	}
 	raw_spin_unlock_irqrestore(&bkt->lock, flags);
 }
 
-static void __tlob_abort(struct tlob_bucket *bkt, struct tlob_slot *s,
-			 enum tlob_abort_reason why, u64 now)
+/* A scheduler event for @t (rq lock held, IRQs off). */
+void tlob_task_event(struct task_struct *t, enum events_tlob event)
 {
-	struct tlob_window *w = to_window(s);
-
-	raw_spin_lock(&w->lock);
-	w->rec.verdict = TLOB_VERDICT_ABORTED;
-	w->rec.abort_reason = why;
-	raw_spin_unlock(&w->lock);
-	__tlob_feed(bkt, s, abort_tlob, now, TLOB_DETECT_STOP);
+	tlob_task_feed(t, event, TLOB_ABORT_NONE);
 }
 
 /* Exit or exec of @t (task context): its windows end without STOP. */
 void tlob_task_abort(struct task_struct *t, enum tlob_abort_reason why)
 {
-	struct tlob_bucket *bkt = tlob_bucket_of(t);
-	u64 now = ktime_get_ns();
-	struct tlob_slot *s;
-	struct hlist_node *tmp;
-	unsigned long flags;
-
-	raw_spin_lock_irqsave(&bkt->lock, flags);
-	hlist_for_each_entry_safe(s, tmp, &bkt->head, hnode)
-		if (s->task == t)
-			__tlob_abort(bkt, s, why, now);
-	raw_spin_unlock_irqrestore(&bkt->lock, flags);
+	tlob_task_feed(t, abort_tlob, why);
 }
 
 /*

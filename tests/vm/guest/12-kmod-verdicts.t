@@ -21,6 +21,19 @@ run() {
 	trace_stop
 }
 
+# overran NAME STATE: one violation, found in STATE, with STATE's time
+# dominant (more than the two others together)
+overran() {
+	v=$(events violation)
+	is "$(echo "$v" | grep -c .)" "1" "$1: one violation"
+	grep -q "event budget_exceeded not expected in the state $2 with env clk_elapsed=" $INST/trace
+	ok $? "$1: error_env_tlob budget_exceeded in state $2"
+	dom=$(echo "$v" | field "${2}_ns")
+	all=$(( $(echo "$v" | field running_ns) + $(echo "$v" | field waiting_ns) + \
+		$(echo "$v" | field sleeping_ns) ))
+	cmp_ok "$dom" -gt $((all - dom)) "$1: $2 dominant ($dom of $all ns)"
+}
+
 no_model_errors() {
 	is "$(events error_tlob | wc -l)" "0" "$1: no model error"
 }
@@ -42,15 +55,9 @@ monitor "-$WL:$(off tlob_section_begin)"
 # --- spinning over budget: running dominant, reported inside the window
 bind tlob_section_begin "$E1" $((20 * MS))
 run spin 150
-v=$(events violation)
-is "$(echo "$v" | grep -c .)" "1" "spin: one violation"
-grep -q "event budget_exceeded not expected in the state running with env clk_elapsed=" $INST/trace
-ok $? "spin: error_env_tlob budget_exceeded in state running"
+overran spin running
 events detail_env_tlob | grep -q "pid=[0-9]* threshold_ns=$((20 * MS)) running_ns="
 ok $? "spin: detail_env_tlob with the threshold"
-run_ns=$(echo "$v" | field running_ns)
-other=$(( $(echo "$v" | field waiting_ns) + $(echo "$v" | field sleeping_ns) ))
-cmp_ok "$run_ns" -gt "$other" "spin: running dominant ($run_ns > $other ns)"
 w=$(events window)
 cmp_ok "$(echo "$v" | field end_ns)" -lt "$(echo "$w" | field end_ns)" "spin: violation reported before STOP"
 cmp_ok "$(echo "$v" | field elapsed_ns)" -lt $((150 * MS)) "spin: ... while the task still spun inside"
@@ -61,13 +68,7 @@ no_model_errors "spin"
 
 # --- sleeping over budget: sleeping dominant
 run sleep 150
-v=$(events violation)
-is "$(echo "$v" | grep -c .)" "1" "sleep: one violation"
-grep -q "event budget_exceeded not expected in the state sleeping" $INST/trace
-ok $? "sleep: violation found in state sleeping"
-sl=$(echo "$v" | field sleeping_ns)
-other=$(( $(echo "$v" | field running_ns) + $(echo "$v" | field waiting_ns) ))
-cmp_ok "$sl" -gt "$other" "sleep: sleeping dominant ($sl > $other ns)"
+overran sleep sleeping
 w=$(events window)
 cmp_ok "$(echo "$w" | field sleeps)" -ge 1 "sleep: the window counted a sleep"
 cmp_ok "$(echo "$w" | field wakeups)" -ge 1 "sleep: ... and a wakeup"
@@ -75,13 +76,7 @@ no_model_errors "sleep"
 
 # --- starved by a SCHED_FIFO hog on the task's CPU: waiting dominant
 run -c 1 starve 300
-v=$(events violation)
-is "$(echo "$v" | grep -c .)" "1" "starve: one violation"
-grep -q "event budget_exceeded not expected in the state waiting" $INST/trace
-ok $? "starve: violation found in state waiting"
-wt=$(echo "$v" | field waiting_ns)
-other=$(( $(echo "$v" | field running_ns) + $(echo "$v" | field sleeping_ns) ))
-cmp_ok "$wt" -gt "$other" "starve: waiting dominant ($wt > $other ns)"
+overran starve waiting
 cmp_ok "$(events window | field preemptions)" -ge 1 "starve: the window counted a preemption"
 no_model_errors "starve"
 monitor "-$WL:$(off tlob_section_begin)"
