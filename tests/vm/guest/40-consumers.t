@@ -1,0 +1,70 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Real consumers nobody here wrote read tlob's events with no extra
+# software: trace-cmd and perf decode them field by field, bpftrace counts
+# violations and its count matches the tool's own. The workload runs 3
+# windows of 120 ms then 2 of 1 ms against a 50 ms budget (wide margins:
+# the emulated guest shares a loaded host): exactly 3
+# violations and 5 windows.
+. /opt/tlob/tests/lib/tap.sh
+WL=/opt/tlob/bin/tlob-workload
+SPEC=$WL:tlob_section_begin,tlob_section_end,50ms
+cd /tmp || exit 1
+
+insmod "$TLOB_KO"
+ok $? "tlob.ko loads"
+tlob bind -b "$SPEC" >/dev/null
+ok $? "a binding on the workload (tlob bind)"
+workload() { "$WL" -n 3 spin 120 >/dev/null && "$WL" -n 2 spin 1 >/dev/null; }
+
+# trace-cmd: record the whole tlob system, report decodes the fields.
+trace-cmd record -q -e tlob -o /tmp/tc.dat sh -c "$WL -n 3 spin 120; $WL -n 2 spin 1" >/dev/null 2>&1
+ok $? "trace-cmd record -e tlob"
+trace-cmd report -i /tmp/tc.dat >/tmp/tc.txt 2>/dev/null
+is "$(grep -c ' violation: ' /tmp/tc.txt)" 3 "trace-cmd report: 3 tlob:violation events" || grep ' window: ' /tmp/tc.txt | sed "s/^/# /"
+is "$(grep -c ' window: ' /tmp/tc.txt)" 5 "trace-cmd report: 5 tlob:window events"
+is "$(grep -c ' error_env_tlob: ' /tmp/tc.txt)" 3 "trace-cmd report: 3 upstream error_env_tlob events"
+grep ' window: ' /tmp/tc.txt | grep -q 'budget_ns=50000000' &&
+	grep ' detail_env_tlob: ' /tmp/tc.txt | grep -q 'threshold_ns=50000000'
+ok $? "trace-cmd report decodes the fields (budget_ns, threshold_ns)" ||
+	head -n 5 /tmp/tc.txt | sed 's/^/# /'
+
+# perf: the same events, system-wide, perf script prints their fields.
+perf record -q -e 'tlob:*' -a -o /tmp/perf.data -- sh -c "$WL -n 3 spin 120; $WL -n 2 spin 1" >/dev/null 2>&1
+ok $? "perf record -e 'tlob:*'"
+perf script -i /tmp/perf.data >/tmp/perf.txt 2>/dev/null
+is "$(grep -c 'tlob:violation:' /tmp/perf.txt)" 3 "perf script: 3 tlob:violation events"
+is "$(grep -c 'tlob:window:' /tmp/perf.txt)" 5 "perf script: 5 tlob:window events"
+grep 'tlob:violation:' /tmp/perf.txt | grep -q 'budget_ns=50000000'
+ok $? "perf script decodes the fields" || head -n 5 /tmp/perf.txt | sed 's/^/# /'
+
+# bpftrace counts violations; the tool, reading the same run, agrees.
+tlob mon --json -d 60s >/tmp/mon.json 2>/tmp/mon.err &
+mon=$!
+bpftrace -e 'tracepoint:tlob:violation { @violations = count(); }
+	tracepoint:tlob:window { @windows = count(); }' >/tmp/bt.txt 2>&1 &
+bt=$!
+# bpftrace compiles its program first (slow under emulation): wait until
+# it says it is attached.
+i=0
+while ! grep -q Attaching /tmp/bt.txt && [ $i -lt 120 ]; do sleep 1; i=$((i + 1)); done
+sleep 1
+workload
+sleep 1
+kill -INT $bt
+wait $bt
+kill -INT $mon
+wait $mon
+bt_v=$(sed -n 's/^@violations: //p' /tmp/bt.txt)
+bt_w=$(sed -n 's/^@windows: //p' /tmp/bt.txt)
+tool_v=$(grep -c '"kind_name":"violation"' /tmp/mon.json)
+tool_w=$(grep -c '"kind_name":"window"' /tmp/mon.json)
+is "$bt_v" 3 "bpftrace counts 3 violations" || sed 's/^/# /' /tmp/bt.txt
+is "$tool_v" "$bt_v" "the tool's own violation count matches bpftrace's" || sed 's/^/# /' /tmp/mon.err
+is "$tool_w" "$bt_w" "and so does its window count ($bt_w)"
+
+tlob unbind -b "$SPEC" >/dev/null
+ok $? "tlob unbind"
+rmmod tlob
+ok $? "rmmod tlob"
+done_testing
