@@ -6,19 +6,24 @@
 # CPU a SCHED_FIFO 99 hog holds. The hard hrtimer fires in hard IRQ on
 # both lanes, so the hog changes nothing.
 #
-# Stated bounds: median <= LAT_P50_NS (default 2 ms), maximum <=
-# LAT_MAX_NS (default 20 ms). This guest is emulated (QEMU TCG, vCPUs as
-# threads on a shared 2-core host): a timer interrupt is late whenever the
-# host deschedules the vCPU thread, so the maximum bounds a host scheduling
-# slice, not the module; on hardware expect tens of microseconds. For
-# scale, the emulator's own timer floor is measured side by side (a
-# SCHED_FIFO 99 sleeper's wakeup lateness, no tlob window). The figures
-# are printed as "# latency ..." lines.
+# This guest is emulated (QEMU TCG, each vCPU a thread on a shared 2-core
+# host): a timer interrupt on a busy vCPU is late by whatever the host
+# scheduler gives that thread, milliseconds under load, so absolute
+# numbers say little (DESIGN.md: only ratios measured side by side in one
+# run mean something). The reference is the same interrupt path without
+# tlob, measured in this boot on the same CPU with the same kind of load:
+# a SCHED_FIFO 99 sleeper's wakeup lateness on CPU 1 while a spinner
+# keeps CPU 1 busy, before and after the tlob cases.
+#
+# Stated bound: for every case the median detection latency is at most
+# 2 x the reference median + 1 ms (LAT_SLACK_NS), and every violation is
+# reported before its window's STOP. On hardware expect tens of us.
+# All figures are printed as "# latency ..." lines.
 . /opt/tlob/tests/lib/tap.sh
 . /opt/tlob/tests/lib/kmod.sh
 
 MS=1000000
-: "${LAT_P50_NS:=2000000}" "${LAT_MAX_NS:=20000000}"
+: "${LAT_SLACK_NS:=1000000}"
 N=20
 
 kmod_load || bail_out "insmod failed"
@@ -52,19 +57,35 @@ measure() {
 	p99=$(field detect_latency_ns </tmp/viol | percentile 99)
 	max=$(field detect_latency_ns </tmp/viol | percentile 100)
 	echo "# latency lane=$TLOB_LANE case=$name n=$N p50_ns=$p50 p99_ns=$p99 max_ns=$max"
-	cmp_ok "$p50" -le "$LAT_P50_NS" "$name: median detection latency $p50 ns <= $LAT_P50_NS ns"
-	cmp_ok "$max" -le "$LAT_MAX_NS" "$name: max detection latency $max ns <= $LAT_MAX_NS ns"
+	echo "$p50" >>/tmp/p50s
 }
 
-# the emulator's timer floor, for scale: no window, FIFO 99 on CPU 1
-$WL -c 1 -f 99 timerlat $N 10 | sed -n 's/^lat_ns=//p' >/tmp/floor
-is "$(wc -l </tmp/floor)" "$N" "reference: $N timer wakeups measured"
-echo "# latency lane=$TLOB_LANE case=reference-fifo99-sleeper n=$N p50_ns=$(percentile 50 </tmp/floor) p99_ns=$(percentile 99 </tmp/floor) max_ns=$(percentile 100 </tmp/floor)"
+# reference NAME: the same timer interrupt without tlob, on a busy CPU 1
+reference() {
+	$WL -c 1 burn 60000 >/dev/null &
+	burner=$!
+	$WL -c 1 -f 99 timerlat $N 10 | sed -n 's/^lat_ns=//p' >/tmp/ref
+	kill $burner
+	wait $burner 2>/dev/null
+	is "$(wc -l </tmp/ref)" "$N" "$1: $N timer wakeups measured"
+	rp50=$(percentile 50 </tmp/ref)
+	echo "# latency lane=$TLOB_LANE case=$1 n=$N p50_ns=$rp50 p99_ns=$(percentile 99 </tmp/ref) max_ns=$(percentile 100 </tmp/ref)"
+	[ "$rp50" -gt "${ref:-0}" ] && ref=$rp50
+}
 
-measure spin -n $N -g 5 spin 30
-measure sleep -n $N -g 5 sleep 30
+: >/tmp/p50s
+reference reference-before
+measure spin -n $N -g 5 -c 1 spin 30
+measure sleep -n $N -g 5 -c 1 sleep 30
 # the hog starts inside the window, on the task's CPU, at FIFO 99
 measure fifo99-hog -n $N -c 1 -p 99 starve 40
+reference reference-after
+bound=$((2 * ref + LAT_SLACK_NS))
+echo "# latency lane=$TLOB_LANE bound_ns=$bound (2 x reference median $ref + $LAT_SLACK_NS)"
+for c in spin sleep fifo99-hog; do
+	read -r p50
+	cmp_ok "$p50" -le "$bound" "$c: median detection latency $p50 ns <= $bound ns"
+done </tmp/p50s
 is "$(pool used)" "0" "no window left open"
 ok_cmd "rmmod" kmod_unload
 done_testing

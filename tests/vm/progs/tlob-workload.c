@@ -29,6 +29,7 @@
  *   timerlat N MS  no window: N absolute sleeps of MS ms, printing how
  *                  late each wakeup was ("lat_ns=X"), the emulator's
  *                  timer floor to compare detection latencies with
+ *   burn MS        no window: busy-loop MS ms (load for a reference)
  *   noop           do nothing
  * Prints "windows=N sigxcpu=N" at the end (SIGXCPU is counted, not fatal).
  *
@@ -263,6 +264,10 @@ int main(int argc, char **argv)
 	i = optind + 1;
 	if (!strcmp(mode, "noop"))
 		return 0;
+	if (!strcmp(mode, "burn")) {
+		spin_ms(arg(argv, i, argc));
+		return 0;
+	}
 	if (!strcmp(mode, "timerlat")) {
 		timerlat(arg(argv, i, argc), arg(argv, i + 1, argc));
 		return 0;
