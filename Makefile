@@ -43,6 +43,7 @@ include rvgen/rvgen.mk
 include kernel/kernel.mk
 include user/user.mk
 include tests/tests.mk
+include tests/bench/bench.mk
 include tests/vm/vm.mk
 
 all: $(ALL)

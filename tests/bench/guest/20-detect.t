@@ -1,0 +1,134 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Detection latency: time reported minus deadline (start + budget) for a
+# task that sleeps 3 ms inside a 1 ms window, pinned to CPU 1, idle and
+# under a SCHED_FIFO hog on CPU 1: the module (hard hrtimer; the
+# tlob:violation event's detect_latency_ns), the BPF backend (the tool's
+# records), and what a user would write instead: a bpftrace uprobe pair
+# that checks the elapsed time at STOP. Floor, on kernels that have it:
+# rtla timerlat's hard-timer IRQ latency on CPU 1 in the same boot.
+# Variants interleave round by round.
+. /opt/tlob/tests/lib/tap.sh
+. /opt/tlob/bin/bench.sh
+
+BUDGET=1000000	# 1 ms
+INSIDE_US=3000	# every window overruns by 2 ms
+N=${N_PER_ROUND:-20}
+WIN=$BIN/bench-windows
+TL_S=5
+
+run_windows() { "$WIN" -n "$N" -i "$INSIDE_US" -c 1 >>"$DATA/windows.out"; }
+
+# run_kmod VARIANT ROUND HOG: module, events from the top-level trace buffer
+run_kmod() {
+	mod_in && mod_bind bench-windows $BUDGET && mod_enable || return 1
+	echo 1 >"$TRACE/events/tlob/violation/enable"
+	echo >"$TRACE/trace"
+	[ "$3" = hog ] && hog_start 1
+	run_windows
+	hog_stop
+	echo 0 >"$TRACE/events/tlob/violation/enable"
+	sed -n 's/.*detect_latency_ns=\(-*[0-9]*\).*/\1/p' "$TRACE/trace" | samples lat "$1" "$2"
+	sed -n 's/.*detector=\([0-9]*\).*/\1/p' "$TRACE/trace" >>"$DATA/$1.detectors"
+	mod_out
+}
+
+# run_bpf VARIANT ROUND HOG: the BPF backend through the tool's JSON records
+run_bpf() {
+	bpf_mon -j -b "$WIN:bench_start,bench_stop,1ms" || { bpf_stop; return 1; }
+	[ "$3" = hog ] && hog_start 1
+	run_windows
+	hog_stop
+	bpf_stop
+	grep '"kind":1,' "$DATA/bpf.out" |
+		sed -n 's/.*"detect_latency_ns":\(-*[0-9]*\).*/\1/p' | samples lat "$1" "$2"
+	grep '"kind":1,' "$DATA/bpf.out" | sed -n 's/.*"detector_name":"\([^"]*\)".*/\1/p' >>"$DATA/$1.detectors"
+}
+
+# run_bt VARIANT ROUND HOG: the bpftrace check at STOP
+run_bt() {
+	bt_start "$(bt_stopcheck "$WIN" $BUDGET)" || { bt_stop; return 1; }
+	[ "$3" = hog ] && hog_start 1
+	run_windows
+	hog_stop
+	bt_stop
+	sed -n 's/^late \([0-9]*\)$/\1/p' "$DATA/bt.out" | samples lat "$1" "$2"
+}
+
+# run_tl VARIANT ROUND HOG: rtla's IRQ latency histogram on CPU 1 (us
+# buckets), as samples (one per timer, at the bucket's value)
+run_tl() {
+	[ "$3" = hog ] && hog_start 1
+	rtla timerlat hist -c 1 -d $TL_S -E 20000 --no-thread >"$DATA/tl.out" 2>&1
+	rc=$?
+	hog_stop
+	awk '/^[0-9]+[ \t]+[0-9]+/ { for (i = 0; i < $2; i++) print $1 * 1000 }' "$DATA/tl.out" |
+		samples lat "$1" "$2"
+	return $rc
+}
+
+bpf=0
+have_bpf && bpf=1
+tl=0
+[ -d "$TRACE/osnoise" ] && command -v rtla >/dev/null && tl=1
+btok=0
+command -v bpftrace >/dev/null && btok=1
+[ -r "$TLOB_KO" ] || bail_out "no module at $TLOB_KO"
+diag "lane $TLOB_LANE, $(uname -r), $ROUNDS rounds x $N windows; BPF backend: $bpf, timerlat: $tl, bpftrace: $btok"
+
+r=1
+while [ "$r" -le "$ROUNDS" ]; do
+	for load in idle hog; do
+		run_kmod kmod_$load $r $load
+		rc=$?
+		[ $r = 1 ] && ok $rc "module, $load: a round ran"
+		if [ $bpf = 1 ]; then
+			run_bpf bpf_$load $r $load
+			rc=$?
+			[ $r = 1 ] && ok $rc "BPF backend, $load: a round ran"
+		fi
+		if [ $btok = 1 ]; then
+			run_bt bt_$load $r $load
+			rc=$?
+			[ $r = 1 ] && ok $rc "bpftrace check at STOP, $load: a round ran"
+		fi
+		if [ $tl = 1 ]; then
+			run_tl tl_$load $r $load
+			rc=$?
+			[ $r = 1 ] && ok $rc "rtla timerlat, $load: a round ran"
+		fi
+	done
+	r=$((r + 1))
+done
+
+# Which detector reported (module: 1 = hrtimer, 4 = at STOP).
+for v in kmod_idle kmod_hog bpf_idle bpf_hog; do
+	[ -s "$DATA/$v.detectors" ] || continue
+	echo "$v: $(sort "$DATA/$v.detectors" | uniq -c | awk '{ printf "%s%s x%s", NR > 1 ? ", " : "", $2, $1 }')"
+done >"$DATA/detectors"
+
+cat >"$DATA/labels" <<'L'
+kmod_idle|module, idle|p99<=1.5*tl_idle
+kmod_hog|module, SCHED_FIFO hog on the CPU|p99<=10*kmod_idle;p99<=1.5*tl_hog
+bpf_idle|BPF backend, idle|
+bpf_hog|BPF backend, SCHED_FIFO hog on the CPU|p99<=10*bpf_idle
+bt_idle|bpftrace check at STOP, idle|reports at STOP: the overrun itself (2 ms) plus the wakeup
+bt_hog|bpftrace check at STOP, SCHED_FIFO hog on the CPU|waits for the task to reach STOP
+tl_idle|rtla timerlat IRQ latency, idle (floor)|
+tl_hog|rtla timerlat IRQ latency, SCHED_FIFO hog (floor)|
+L
+{
+	echo "#### Detection latency: reported minus deadline, 1 ms budget, 3 ms inside ($TLOB_LANE)"
+	echo
+	sort -k4,4n "$DATA/samples" | awk -v table=lat -v ref=${TL_REF:-tl_idle} \
+		-v order="kmod_idle kmod_hog bpf_idle bpf_hog bt_idle bt_hog tl_idle tl_hog" \
+		-v labels="$DATA/labels" -f $BIN/bench-pct.awk
+	echo
+	echo "Detectors that reported (1 = hrtimer, 4 = at STOP; BPF: by name): $(tr '\n' ';' <"$DATA/detectors" 2>/dev/null)"
+	[ $tl = 1 ] || echo "rtla timerlat: not available on this kernel (no osnoise/timerlat tracer): no floor row."
+	echo
+} >"$DATA/lat.md"
+show "$DATA/lat.md"
+n=$(grep -c '^lat kmod_idle ' "$DATA/samples")
+cmp_ok "$n" -ge "$ROUNDS" "module idle: at least one violation per round measured ($n)"
+done_testing

@@ -1,0 +1,114 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Scale. Memory per monitored task: the module preallocates its windows
+# (pool_size), so the cost of one more monitored task is the slope of the
+# memory the module takes at load over pool_size (MemFree before/after
+# insmod, a few repetitions each); the BPF backend's maps as bpftool
+# reports them. Overhead growth: ping-pong rate with 0 .. 4096 tasks
+# parked inside windows (module, pool_size=4096), interleaved with the
+# monitor absent and the empty-probe floor.
+. /opt/tlob/tests/lib/tap.sh
+. /opt/tlob/bin/bench.sh
+
+POOLS="1024 16384 65536"
+REPS=3
+BIG=4096
+PARKS="0 1 16 256 1024 4096"
+BUDGET=600000000000
+
+memfree() { awk '/^MemFree:/ { print $2 }' /proc/meminfo; }
+
+# ---- memory per window -------------------------------------------------
+for p in $POOLS; do
+	i=1
+	while [ $i -le $REPS ]; do
+		sync
+		echo 3 >/proc/sys/vm/drop_caches
+		sleep 0.5
+		a=$(memfree)
+		mod_in pool_size=$p || break
+		sleep 0.5
+		b=$(memfree)
+		size=$(awk '$1 == "tlob" { print $2 }' /proc/modules)
+		mod_out
+		sample mem pool$p $i $(((a - b) * 1024))
+		echo "$p $size" >"$DATA/modsize.$p"
+		i=$((i + 1))
+	done
+done
+ok 0 "module loaded with pool_size $POOLS"
+{
+	echo "#### Memory: the module's preallocated windows ($TLOB_LANE)"
+	echo
+	echo "| pool_size (windows) | memory taken at load, median of $REPS (bytes) | module core size (bytes) | bytes per window (slope from pool_size $(echo $POOLS | cut -d' ' -f1)) |"
+	echo "|---:|---:|---:|---:|"
+	first=
+	for p in $POOLS; do
+		med=$(awk -v t="mem pool$p" '$1 " " $2 == t { print $4 }' "$DATA/samples" | sort -n |
+			awk '{ a[NR] = $1 } END { print NR ? a[int((NR + 1) / 2)] : 0 }')
+		[ -n "$first" ] || { first=$p; fmed=$med; }
+		slope=-
+		[ "$p" != "$first" ] && slope=$(((med - fmed) / (p - first)))
+		echo "| $p | $med | $(cut -d' ' -f2 "$DATA/modsize.$p") | $slope |"
+	done
+	echo
+	echo "MemFree moves by whole pages and with whatever else the guest does, hence the slope over a large range."
+	echo
+} >"$DATA/mem.md"
+show "$DATA/mem.md"
+
+if have_bpf; then
+	bpf_mon -q -b "$BIN/bench-park:bench_start,bench_stop,600s"
+	{
+		echo "#### Memory: the BPF backend's maps while bound (bpftool map show, $TLOB_LANE)"
+		echo
+		echo "| map | type | key B | value B | max_entries | memlock B | memlock per entry B |"
+		echo "|---|---|---:|---:|---:|---:|---:|"
+		bpftool map show | awk '
+			/^[0-9]+:/ { type = $2; name = "-"; for (i = 3; i <= NF; i++) if ($i == "name") name = $(i + 1) }
+			/key/ { k = $2; v = $4; m = $6; ml = $8; sub(/B$/, "", k); sub(/B$/, "", v); sub(/B$/, "", ml)
+				printf "| %s | %s | %s | %s | %s | %s | %s |\n", name, type, k, v, m, ml, m > 0 ? int(ml / m) : "-" }'
+		echo
+	} >"$DATA/bpfmem.md"
+	bpf_stop
+	show "$DATA/bpfmem.md"
+	ok 0 "BPF maps listed"
+else
+	diag "BPF backend not available: no map sizes"
+fi
+
+# ---- overhead growth ---------------------------------------------------
+r=1
+while [ "$r" -le "$ROUNDS" ]; do
+	sample grow absent $r "$(pingpong 1)"
+	floor_in
+	sample grow floor $r "$(pingpong 1)"
+	floor_out
+	mod_in pool_size=$BIG && mod_bind bench-park $BUDGET && mod_enable
+	for n in $PARKS; do
+		[ $n = 0 ] || park_start $n
+		[ $r = 1 ] && is "$(mod_open)" "$n" "$n parked tasks hold $n open windows"
+		sample grow park$n $r "$(pingpong 1)"
+		park_stop
+	done
+	mod_out
+	r=$((r + 1))
+done
+: >"$DATA/labels"
+order="absent floor"
+for n in $PARKS; do
+	echo "park$n|module: $n tasks parked in windows|" >>"$DATA/labels"
+	order="$order park$n"
+done
+echo "absent|monitor absent|" >>"$DATA/labels"
+echo "floor|empty sched_switch probe (floor)|" >>"$DATA/labels"
+{
+	echo "#### Overhead growth: ping-pong (1 pair, CPU 1) with N tasks parked in windows, pool_size=$BIG ($TLOB_LANE)"
+	echo
+	awk -v table=grow -v base=absent -v floor=floor -v order="$order" \
+		-v labels="$DATA/labels" -v unit="switches/s" \
+		-f $BIN/bench-ratio.awk "$DATA/samples"
+	echo
+} >"$DATA/grow.md"
+show "$DATA/grow.md"
+done_testing

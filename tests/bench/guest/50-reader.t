@@ -1,0 +1,97 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Reader cost: CPU used by `tlob mon -j` (module backend, records to
+# /dev/null... a file, counted) while windows stream at a given rate,
+# against `trace-cmd stream -e tlob:window` on the same events; and the
+# records each lost. The readers run on CPU 0 (taskset), the workload on
+# CPU 1; a reader's cost is CPU 0's busy time (/proc/stat: the reader and
+# whatever the kernel does for it, children included) minus that of the
+# same interval without a reader, measured in the same round.
+. /opt/tlob/tests/lib/tap.sh
+. /opt/tlob/bin/bench.sh
+
+WIN=$BIN/bench-windows
+BUDGET=600000000000
+RATES="0 1000 5000 20000 max"	# 0: no windows at all (idle reader)
+SECS=$(((MS * 2 + 999) / 1000))
+R=$(((ROUNDS + 1) / 2))
+
+# busy ticks of CPU 0 (user nice system irq softirq steal)
+busy0() { awk '$1 == "cpu0" { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat; }
+hz() { getconf CLK_TCK 2>/dev/null || echo 100; }
+
+# load RATE: the workload for SECS seconds at RATE windows/s; prints windows=
+load() {
+	case $1 in
+	0) sleep "$SECS"; echo "windows=0" ;;
+	max) "$WIN" -t $((SECS * 1000)) -c 1 ;;
+	*) "$WIN" -t $((SECS * 1000)) -r "$1" -c 1 ;;
+	esac
+}
+
+# measure READER RATE ROUND: one interval; samples cpu (% of one CPU) and
+# lost records
+measure() {
+	case $1 in
+	none) ;;
+	tlob) taskset -c 0 tlob mon --backend kmod -j >"$DATA/rd.out" 2>"$DATA/rd.err" &
+		pid=$!
+		wait_for 60 "grep -q monitoring $DATA/rd.err" ;;
+	tracecmd) taskset -c 0 trace-cmd stream -e tlob:window >"$DATA/rd.out" 2>"$DATA/rd.err" &
+		pid=$!
+		sleep 2 ;;
+	esac
+	a=$(busy0)
+	n=$(load "$2" | kv windows)
+	b=$(busy0)
+	if [ "$1" != none ]; then
+		sleep 1	# let the reader catch up before it is told to stop
+		kill -INT $pid
+		wait $pid
+	fi
+	sample cpu "$1_$2" "$3" "$(((b - a) * 10000 / $(hz) / SECS))"
+	case $1 in
+	tlob) got=$(grep -c '"type":"record"' "$DATA/rd.out") ;;
+	tracecmd) got=$(grep -c ' window: ' "$DATA/rd.out") ;;
+	*) got=$n ;;
+	esac
+	echo "$1 $2 $3 $n $got" >>"$DATA/lost"
+}
+
+mod_in && mod_bind bench-windows $BUDGET && mod_enable
+ok $? "module bound to bench-windows"
+diag "lane $TLOB_LANE, $(uname -r), $R rounds of ${SECS} s per rate"
+r=1
+while [ "$r" -le "$R" ]; do
+	for rate in $RATES; do
+		for rd in none tlob tracecmd; do
+			measure $rd $rate $r
+		done
+	done
+	r=$((r + 1))
+done
+mod_out
+
+{
+	echo "#### Reader cost: CPU 0 busy (in 1/100 % of one CPU) while records stream, module backend ($TLOB_LANE)"
+	echo
+	echo "| windows/s asked | no reader | tlob mon -j | trace-cmd stream | tlob mon extra | trace-cmd extra | windows made | tlob records lost | trace-cmd records lost |"
+	echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+	for rate in $RATES; do
+		med() { awk -v t="cpu $1_$rate" '$1 " " $2 == t { print $4 }' "$DATA/samples" | sort -n |
+			awk '{ a[NR] = $1 } END { print NR ? a[int((NR + 1) / 2)] : "-" }'; }
+		n0=$(med none) n1=$(med tlob) n2=$(med tracecmd)
+		made=$(awk -v r=$rate '$2 == r && $1 == "tlob" { s += $4 } END { print s + 0 }' "$DATA/lost")
+		l1=$(awk -v r=$rate '$2 == r && $1 == "tlob" { s += $4 - $5 } END { print s + 0 }' "$DATA/lost")
+		l2=$(awk -v r=$rate '$2 == r && $1 == "tracecmd" { s += $4 - $5 } END { print s + 0 }' "$DATA/lost")
+		lbl=$rate
+		[ $rate = 0 ] && lbl="0 (idle)"
+		[ $rate = max ] && lbl="as fast as it goes"
+		echo "| $lbl | $n0 | $n1 | $n2 | $((n1 - n0)) | $((n2 - n0)) | $made | $l1 | $l2 |"
+	done
+	echo
+	echo "CPU values are medians over $R rounds of ${SECS} s; lost = windows the workload made minus records the reader printed, summed over the rounds."
+	echo
+} >"$DATA/reader.md"
+show "$DATA/reader.md"
+done_testing

@@ -1,0 +1,145 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers of the in-guest benchmark scripts (busybox ash), sourced as
+#   . /opt/tlob/bin/bench.sh
+# Samples go to $DATA/samples as "TABLE VARIANT ROUND VALUE" lines;
+# bench-stats.awk turns them into markdown tables of ratios. Tables are
+# printed as TAP comments ("# | ..."), which tests/bench/results collects.
+
+BIN=/opt/tlob/bin
+MODS=/opt/tlob/modules
+TRACE=/sys/kernel/tracing
+TLOB_SYS=/sys/kernel/tlob
+
+barg() { sed -n "s/.*\\<$1=\\([^ ]*\\).*/\\1/p" /proc/cmdline; }
+ROUNDS=$(barg tlob.bench_rounds)
+: "${ROUNDS:=10}"
+MS=$(barg tlob.bench_ms)
+: "${MS:=1000}"
+DATA=/tmp/bench/$(basename "$0" .t)
+rm -rf "$DATA"
+mkdir -p "$DATA"
+
+# sample TABLE VARIANT ROUND VALUE
+sample() { echo "$1 $2 $3 $4" >>"$DATA/samples"; }
+
+# ... | samples TABLE VARIANT ROUND: one sample per input line
+samples() { awk -v p="$1 $2 $3" '{ print p, $1 }' >>"$DATA/samples"; }
+
+# Print a file as TAP comments (the results file takes these lines).
+show() { sed 's/^/# /' "$@"; }
+
+# kv KEY < "a=1 KEY=2": the value of KEY= in a key=value line
+kv() { sed -n "s/.*\\<$1=\\([^ ]*\\).*/\\1/p" | head -n 1; }
+
+# ---- the module --------------------------------------------------------
+mod_in() { insmod "$TLOB_KO" "$@"; }
+mod_out() {
+	[ -d "$TLOB_SYS" ] || return 0
+	echo 0 >"$TLOB_SYS/enable" 2>/dev/null
+	rmmod tlob
+}
+mod_enable() { echo 1 >"$TLOB_SYS/enable"; }
+# mod_bind PROGRAM BUDGET_NS: bind bench_start..bench_stop of a bench program
+mod_bind() {
+	set -- "$1" "$2" $("$BIN/$1" -O)
+	echo "p $BIN/$1:$3 $4 threshold=$2" >"$TLOB_SYS/monitor"
+}
+mod_open() { kv open <"$TLOB_SYS/pool"; }
+floor_in() { insmod "$MODS/tlob_test_floor.ko"; }
+floor_out() { rmmod tlob_test_floor; }
+
+# ---- the BPF backend (through the tool, which holds the programs) ------
+BPF_PID=
+# bpf_mon ARGS...: tlob mon --backend bpf in the background, until
+# bpf_stop; records (-j: JSON lines) in $DATA/bpf.out
+bpf_mon() {
+	tlob mon --backend bpf "$@" >"$DATA/bpf.out" 2>"$DATA/bpf.err" &
+	BPF_PID=$!
+	# The tool loads and attaches before it reads; give it time to be ready.
+	wait_for 60 "grep -q 'monitoring' $DATA/bpf.err"
+}
+bpf_stop() {
+	[ -n "$BPF_PID" ] || return 0
+	kill -INT "$BPF_PID" 2>/dev/null
+	wait "$BPF_PID" 2>/dev/null
+	BPF_PID=
+}
+have_bpf() { tlob list 2>/dev/null | awk '$1 == "bpf" && $2 == "yes" { f = 1 } END { exit !f }'; }
+
+# wait_for SECONDS 'shell condition': poll every 0.1 s
+wait_for() {
+	_t=$(($1 * 10))
+	while [ $_t -gt 0 ]; do
+		eval "$2" && return 0
+		sleep 0.1
+		_t=$((_t - 1))
+	done
+	return 1
+}
+
+# ---- parked windows ----------------------------------------------------
+PARK_PID=
+# park_start N: N threads of bench-park sleep inside their windows (CPU 0)
+park_start() {
+	"$BIN/bench-park" -n "$1" -c 0 >"$DATA/park.out" 2>&1 &
+	PARK_PID=$!
+	wait_for 120 "grep -q ready $DATA/park.out"
+}
+park_stop() {
+	[ -n "$PARK_PID" ] || return 0
+	kill -TERM "$PARK_PID"
+	wait "$PARK_PID"
+	PARK_PID=
+}
+
+# pingpong PAIRS [-w]: the context-switch rate, pinned to CPU 1
+pingpong() {
+	_p=$1
+	shift
+	"$BIN/bench-pingpong" -p "$_p" -t "$MS" -c 1 "$@" | kv switches_per_s
+}
+
+# cputicks PID: utime+stime of a process, in clock ticks
+cputicks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+
+# ---- bpftrace ----------------------------------------------------------
+BT_PID=
+# bt_start 'PROGRAM': bpftrace in the background, output in $DATA/bt.out
+bt_start() {
+	bpftrace -e "$1" >"$DATA/bt.out" 2>&1 &
+	BT_PID=$!
+	wait_for 300 "grep -q Attaching $DATA/bt.out"
+}
+bt_stop() {
+	[ -n "$BT_PID" ] || return 0
+	kill -INT "$BT_PID" 2>/dev/null
+	wait "$BT_PID" 2>/dev/null
+	BT_PID=
+}
+# bt_stopcheck PROGRAM BUDGET_NS: what a user writes instead of a monitor,
+# a uprobe pair that checks the elapsed time at STOP; prints "late NS"
+# (STOP time minus deadline) for every window over budget
+bt_stopcheck() {
+	echo "uprobe:$1:bench_start { @s[tid] = nsecs; }
+uprobe:$1:bench_stop /@s[tid]/ {
+	\$late = (int64)(nsecs - @s[tid]) - $2;
+	if (\$late > 0) { printf(\"late %lld\\n\", \$late); }
+	delete(@s[tid]);
+}"
+}
+
+# ---- a SCHED_FIFO hog --------------------------------------------------
+HOG_PID=
+hog_start() {
+	"$BIN/bench-hog" -c "$1" -p "${2:-50}" &
+	HOG_PID=$!
+	sleep 0.2
+}
+# Always before probes go away: unregistering may wait in synchronize_srcu
+# while the hog monopolises the CPU.
+hog_stop() {
+	[ -n "$HOG_PID" ] || return 0
+	kill -KILL "$HOG_PID"
+	wait "$HOG_PID" 2>/dev/null
+	HOG_PID=
+}

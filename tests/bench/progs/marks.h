@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The section markers every benchmark program exports. The benchmarks
+ * bind tlob (and bpftrace) to these two functions by name, so they must
+ * stay real, separate, non-inlined functions in .symtab.
+ */
+#ifndef BENCH_MARKS_H
+#define BENCH_MARKS_H
+
+void bench_start(void);
+void bench_stop(void);
+
+/* Print "0xSTART 0xSTOP": the markers' ELF file offsets. */
+void bench_print_offsets(void);
+
+/* Pin the calling task to one CPU; exits with a message on failure. */
+void bench_pin(int cpu);
+
+#endif
