@@ -46,7 +46,10 @@ measure() {
 		    f["detect_latency_ns"] < 0) n++
 	} END { print n + 0 }' /tmp/viol)
 	is "$bad" "0" "$name: detect_latency_ns = end_ns - (start_ns + budget_ns) >= 0"
-	is "$(field detector </tmp/viol | sort -u)" "1" "$name: all detected by the hrtimer"
+	# 1: the hrtimer; 5: a scheduler event in an IRQs-off section that
+	# the deadline passed in (the timer interrupt was still pending)
+	is "$(field detector </tmp/viol | grep -cv '^[15]$')" "0" "$name: detected by the hrtimer or a sched event at the deadline"
+	cmp_ok "$(field detector </tmp/viol | grep -c '^1$')" -ge $((N / 2)) "$name: mostly by the hrtimer"
 	# inside the window: the violation precedes its window's end
 	inside=$(events window | field end_ns | paste -d ' ' - /tmp/viol | awk '{
 		for (i = 2; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
@@ -78,7 +81,9 @@ reference reference-before
 measure spin -n $N -g 5 -c 1 spin 30
 measure sleep -n $N -g 5 -c 1 sleep 30
 # the hog starts inside the window, on the task's CPU, at FIFO 99
-measure fifo99-hog -n $N -c 1 -p 99 starve 40
+rt_throttle_off
+measure fifo99-hog -n $N -g 20 -c 1 -p 99 starve 40
+rt_throttle_restore
 reference reference-after
 bound=$((2 * ref + LAT_SLACK_NS))
 echo "# latency lane=$TLOB_LANE bound_ns=$bound (2 x reference median $ref + $LAT_SLACK_NS)"

@@ -70,3 +70,15 @@ pool() { tr ' ' '\n' <"$TLOB/pool" | sed -n "s/^$1=//p"; }
 
 # percentile P (0..100) of the integers on stdin
 percentile() { sort -n | awk -v p="$1" '{ v[NR] = $1 } END { i = int((NR - 1) * p / 100) + 1; print v[i] }'; }
+
+# The starve tests' SCHED_FIFO hog is bounded (it exits after its time),
+# so RT throttling (which would let the starved task run 5% of each
+# second) is switched off around them and restored after.
+rt_throttle_off() {
+	_rt_runtime=$(cat /proc/sys/kernel/sched_rt_runtime_us)
+	echo -1 >/proc/sys/kernel/sched_rt_runtime_us
+}
+
+rt_throttle_restore() {
+	echo "$_rt_runtime" >/proc/sys/kernel/sched_rt_runtime_us
+}
