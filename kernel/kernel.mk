@@ -13,8 +13,11 @@ $(BUILD)/kmod/$(1)/.tree: $(KMOD_SRCS)
 		ln -sfn $(TOP)/$$$$f $(BUILD)/kmod/$(1)/$$$$f; done
 	$(Q)touch $$@
 
+# flock: several engineers' makes share build/; two kbuilds in one tree
+# corrupt each other's objects.
 $(BUILD)/kmod/$(1)/kernel/tlob.ko: $(BUILD)/kmod/$(1)/.tree
-	$(Q)$(MAKE) --no-print-directory -C $(KDIR_$(1)) M=$(BUILD)/kmod/$(1) W=1 modules
+	$(Q)flock $(BUILD)/kmod/$(1)/.lock $(MAKE) --no-print-directory -C $(KDIR_$(1)) \
+		M=$(BUILD)/kmod/$(1) W=1 modules
 
 kmod-$(1): $(BUILD)/kmod/$(1)/kernel/tlob.ko
 .PHONY: kmod-$(1)
@@ -39,8 +42,8 @@ kmod-style:
 kmod-sparse: $(foreach f,$(FLAVOURS),$(BUILD)/kmod/$(f)/.tree)
 	$(Q)set -e; for f in $(FLAVOURS); do \
 		kdir=$(KDIR); [ $$f = stock ] || kdir=$(KDIR_rt); \
-		$(MAKE) --no-print-directory -C $$kdir M=$(BUILD)/kmod/$$f \
-			W=1 C=2 modules 2>&1 | tee $(BUILD)/kmod/$$f/sparse.log; \
+		flock $(BUILD)/kmod/$$f/.lock $(MAKE) --no-print-directory -C $$kdir \
+			M=$(BUILD)/kmod/$$f W=1 C=2 modules 2>&1 | tee $(BUILD)/kmod/$$f/sparse.log; \
 		! grep -E 'warning:|error:' $(BUILD)/kmod/$$f/sparse.log; \
 	done
 
