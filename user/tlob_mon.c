@@ -47,6 +47,7 @@ struct mon_ctx {
 	uint64_t violations;
 	uint64_t transitions;
 	uint64_t violation_seen_ns;	/* detection time of the stopping violation */
+	uint64_t violation_read_ns;	/* when tlob had read it */
 	bool stop;
 	bool draining;
 };
@@ -77,6 +78,7 @@ static int on_record(const struct tlob_record *r, void *data)
 	if (ctx->params->stop_on_violation && !ctx->draining && is_violation(r)) {
 		ctx->stop = true;
 		ctx->violation_seen_ns = r->end_ns;
+		ctx->violation_read_ns = tlob_now_ns();
 		return 1;
 	}
 	return 0;
@@ -263,9 +265,15 @@ out_close:
 	if (ctx.violation_seen_ns) {
 		uint64_t now = tlob_now_ns();
 
-		/* After every cleanup step: this is how long the exit really took. */
-		fprintf(stderr, "tlob: exited %" PRIu64 "us after the violation was detected\n",
-			(now > ctx.violation_seen_ns ? now - ctx.violation_seen_ns : 0) / 1000);
+		/*
+		 * After every cleanup step: this is how long the exit really
+		 * took; "read" is how long the record took to reach us.
+		 */
+		fprintf(stderr, "tlob: exited %" PRIu64 "us after the violation was detected "
+			"(read after %" PRIu64 "us)\n",
+			(now > ctx.violation_seen_ns ? now - ctx.violation_seen_ns : 0) / 1000,
+			(ctx.violation_read_ns > ctx.violation_seen_ns ?
+			 ctx.violation_read_ns - ctx.violation_seen_ns : 0) / 1000);
 	}
 	return ret;
 }

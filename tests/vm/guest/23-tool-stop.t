@@ -1,13 +1,16 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # tlob mon --stop-on-violation exits as soon as the first violation
-# arrives: while the over-budget window is still open, and (by the tool's
-# own CLOCK_MONOTONIC measurement, from the record's detection time to the
-# end of its cleanup) within STOP_BOUND_MS. TCG emulation is slow: the
-# bound is generous, the number is printed for the record.
+# arrives: while the over-budget window (5 s) is still open; by the
+# tool's own CLOCK_MONOTONIC measurements from the record's detection
+# time, it has read the record within READ_BOUND_MS and finished its
+# whole cleanup (drain, statistics, unbind, disable, trace instance
+# removed) within STOP_BOUND_MS. The bounds are for TCG emulation on a
+# shared 2-core host; the measured figures are printed for the record.
 . /opt/tlob/tests/lib/tap.sh
 . /opt/tlob/bin/tool.sh
-: "${STOP_BOUND_MS:=500}"
+: "${READ_BOUND_MS:=250}"
+: "${STOP_BOUND_MS:=3000}"
 tool_module_up || bail_out "cannot load $TLOB_KO"
 
 for B in $BACKENDS; do
@@ -18,13 +21,14 @@ for B in $BACKENDS; do
 	tlob unbind -a --backend "$B" >/dev/null 2>&1
 
 	for run in 1 2 3; do
-		tlob mon --json --stop-on-violation --backend "$B" \
-			-b "$W:tlob_section_begin,tlob_section_end,20ms" >"$T/out" 2>"$T/err" &
+		# -d: a safety net, so a missed violation fails instead of hanging.
+		tlob mon --json --stop-on-violation -d 120 --backend "$B" \
+			-b "$W:tlob_section_begin,tlob_section_end,200ms" >"$T/out" 2>"$T/err" &
 		mp=$!
 		mon_wait "$T/err" || diag "mon did not start: $(cat "$T/err")"
-		# Two windows in budget, then one spinning 3 s against a 20 ms budget.
+		# Two windows in budget, then one spinning 5 s against a 200 ms budget.
 		"$W" -n 2 spin 1 >/dev/null
-		"$W" -n 1 spin 3000 >/dev/null &
+		"$W" -n 1 spin 5000 >/dev/null &
 		wp=$!
 		wait $mp
 		rc=$?
@@ -35,9 +39,12 @@ for B in $BACKENDS; do
 		is "$alive" 0 "$B run $run: ... while the over-budget window is still open"
 		is "$(jlines "$T/out" record kind_name violation | wc -l)" 1 "$B run $run: one violation printed"
 		is "$(jlines "$T/out" record kind_name window verdict_name ok | wc -l)" 2 "$B run $run: the two windows before it printed"
-		us=$(sed -n 's/^tlob: exited \([0-9]*\)us after the violation was detected$/\1/p' "$T/err")
-		ok $([ -n "$us" ]; echo $?) "$B run $run: the tool reports its exit delay" || cat "$T/err"
-		diag "$B ($TLOB_LANE) run $run: exited ${us}us after the violation was detected"
+		line=$(grep '^tlob: exited ' "$T/err")
+		us=$(echo "$line" | sed -n 's/^tlob: exited \([0-9]*\)us after .*/\1/p')
+		rd=$(echo "$line" | sed -n 's/.*(read after \([0-9]*\)us)$/\1/p')
+		ok $([ -n "$us" ] && [ -n "$rd" ]; echo $?) "$B run $run: the tool reports its delays" || cat "$T/err"
+		diag "$B ($TLOB_LANE) run $run: violation read after ${rd}us, tool exited after ${us}us"
+		cmp_ok "${rd:-999999999}" -lt $((READ_BOUND_MS * 1000)) "$B run $run: violation read within ${READ_BOUND_MS}ms"
 		cmp_ok "${us:-999999999}" -lt $((STOP_BOUND_MS * 1000)) "$B run $run: exit within ${STOP_BOUND_MS}ms of the violation"
 		tool_clean_state "$B"
 		ok $? "$B run $run: binding removed, monitor disabled, instance gone"

@@ -5,10 +5,14 @@
 # streams JSON; SIGINT (then SIGTERM) reaches the tool the moment the
 # workload is done, while records are still buffered; every window the
 # kernel counted (its per-binding statistics, printed at exit) must be in
-# the stream, and the tool must report 0 lost events.
+# the stream, and the tool must report 0 lost events. Before the stream,
+# the idle tool must sleep: no CPU time over 3 s (a busy poll would burn
+# all 300 ticks).
 . /opt/tlob/tests/lib/tap.sh
 . /opt/tlob/bin/tool.sh
 : "${DRAIN_WINDOWS:=3000}"
+# utime + stime of a process, in clock ticks
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 tool_module_up || bail_out "cannot load $TLOB_KO"
 
 for B in $BACKENDS; do
@@ -23,8 +27,17 @@ for B in $BACKENDS; do
 			>"$T/out" 2>"$T/err" &
 		mp=$!
 		mon_wait "$T/err" || diag "mon did not start: $(cat "$T/err")"
+		if [ $sig = INT ]; then
+			t0=$(cpu_ticks $mp)
+			sleep 3
+			t1=$(cpu_ticks $mp)
+			cmp_ok $((t1 - t0)) -le 2 "$B: idle mon used $((t1 - t0)) CPU ticks in 3 s (sleeps, no busy poll)"
+		fi
+		t2=$(cpu_ticks $mp)
 		"$W" -n "$DRAIN_WINDOWS" spin 0 >/dev/null
+		t3=$(cpu_ticks $mp)
 		kill -$sig $mp
+		diag "$B ($TLOB_LANE): mon used $((t3 - t2)) CPU ticks (1/$(getconf CLK_TCK 2>/dev/null || echo 100) s) while the workload ran $DRAIN_WINDOWS windows"
 		wait $mp
 		rc=$?
 		is "$rc" 0 "$B SIG$sig: mon exits 0"

@@ -20,21 +20,20 @@ jget() {
 }
 
 # jlines FILE TYPE [KEY VALUE]...: the JSON lines of FILE of that type
-# (and with those key values).
+# (and with those key values). grep only: streams have thousands of lines.
 jlines() {
 	_f=$1 _t=$2
 	shift 2
-	_filt=$*
-	grep "^{\"type\":\"$_t\"" "$_f" | while read -r _l; do
-		_m=1
-		# shellcheck disable=SC2086
-		set -- $_filt
-		while [ $# -ge 2 ]; do
-			[ "$(jget "$_l" "$1")" = "$2" ] || _m=0
-			shift 2
-		done
-		[ $_m = 1 ] && printf '%s\n' "$_l"
-	done
+	grep "^{\"type\":\"$_t\"" "$_f" | _jfilter "$@"
+}
+_jfilter() {
+	if [ $# -lt 2 ]; then
+		cat
+		return
+	fi
+	_k=$1 _v=$2
+	shift 2
+	grep -E "\"$_k\":(\"$_v\"|$_v)[,}]" | _jfilter "$@"
 }
 
 # Load the module unless loaded; unload at the end only if we loaded it.
@@ -67,10 +66,11 @@ tool_clean_state() {
 
 tool_cleanup() { rm -rf "$T"; }
 
-# mon_wait ERRFILE: until tlob mon says it is monitoring (10 s at most).
+# mon_wait ERRFILE: until tlob mon says it is monitoring (60 s at most:
+# loading BPF programs under emulation on a busy host is slow).
 mon_wait() {
 	_i=0
-	while [ $_i -lt 100 ] && ! grep -q monitoring "$1" 2>/dev/null; do
+	while [ $_i -lt 600 ] && ! grep -q monitoring "$1" 2>/dev/null; do
 		sleep 0.1
 		_i=$((_i + 1))
 	done
