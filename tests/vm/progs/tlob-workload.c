@@ -16,6 +16,7 @@
  *   -c CPU         pin to CPU;  -f PRIO  run at SCHED_FIFO PRIO
  *   spin MS        busy-loop MS ms inside each window
  *   sleep MS       sleep MS ms inside each window
+ *   naps K MS      K sleeps of MS ms inside each window
  *   ret MS         spin MS ms inside tlob_section_ret()
  *   two MS1 MS2    section 1 spins MS1 ms, then section 2 spins MS2 ms
  *   nest MS1 MS2   section 1 (MS2 ms) nested inside section 2 (MS1 ms)
@@ -202,6 +203,13 @@ static void one_window(const char *mode, char **argv, int i, int argc)
 	} else if (!strcmp(mode, "sleep")) {
 		tlob_section_begin();
 		sleep_ms(arg(argv, i, argc));
+		tlob_section_end();
+	} else if (!strcmp(mode, "naps")) {
+		long k, naps = arg(argv, i, argc);
+
+		tlob_section_begin();
+		for (k = 0; k < naps; k++)
+			sleep_ms(arg(argv, i + 1, argc));
 		tlob_section_end();
 	} else if (!strcmp(mode, "ret")) {
 		tlob_section_ret(arg(argv, i, argc));
