@@ -12,7 +12,11 @@ OFFS=/opt/tlob/bin/tlob-workload.offsets
 # off SYMBOL: file offset of a workload function (computed on the host)
 off() { awk -v s="$1" '$1 == s { print $2 }' "$OFFS"; }
 
-kmod_load() { insmod "$TLOB_KO" "$@"; }
+# insmod, after unloading what an earlier script may have left loaded
+kmod_load() {
+	[ -d "$TLOB" ] && rmmod tlob
+	insmod "$TLOB_KO" "$@"
+}
 
 # rmmod, then the module's directory must be gone
 kmod_unload() { rmmod tlob && [ ! -d "$TLOB" ]; }
