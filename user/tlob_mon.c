@@ -202,6 +202,8 @@ static int mon_run(struct tlob_params *params)
 
 	tlob_require_root("tlob mon");
 	tlob_signals_setup();
+	/* A record is news: consumers of a pipe get it now, not 4 KiB later. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (tlob_open_backend(params, &be, true, params->trace, false))
 		return 1;
 

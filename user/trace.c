@@ -212,32 +212,17 @@ static int deliver(struct tlob_trace *t, struct tep_record *rec,
 	return ret;
 }
 
-/* Deliver what is left of c's loaded page; then read and deliver new pages. */
-static int drain_cpu(struct tlob_trace *t, struct cpu_reader *c,
-		     const struct tlob_sink *sink, int *delivered)
+/*
+ * Make c's next event readable: load pages until one has an event left.
+ * Returns 1 if c has an event, 0 if its buffer is empty, -errno.
+ */
+static int fill(struct tlob_trace *t, struct cpu_reader *c)
 {
-	for (;;) {
-		unsigned long long ts;
-		void *data;
-		ssize_t n;
+	unsigned long long ts;
+	ssize_t n;
 
-		while (c->loaded && (data = kbuffer_read_event(c->kbuf, &ts))) {
-			struct tep_record rec = {
-				.ts = ts,
-				.data = data,
-				.size = kbuffer_event_size(c->kbuf),
-				.cpu = c->cpu,
-			};
-			int ret;
-
-			/* Advance first: a stopping sink must not see this event twice. */
-			kbuffer_next_event(c->kbuf, NULL);
-			ret = deliver(t, &rec, sink, delivered);
-			if (ret)
-				return ret;
-		}
+	while (!c->loaded || !kbuffer_read_event(c->kbuf, &ts)) {
 		c->loaded = false;
-
 		n = read(c->fd, c->page, (size_t)t->page_size);
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -253,17 +238,51 @@ static int drain_cpu(struct tlob_trace *t, struct cpu_reader *c,
 			t->missed += (uint64_t)kbuffer_missed_events(c->kbuf);
 		c->loaded = true;
 	}
+	return 1;
 }
 
+/*
+ * Deliver everything buffered, oldest first across CPUs (a violation
+ * from the timer on one CPU comes before the window its task closes on
+ * another). Stops early, keeping the rest, when the sink says so.
+ */
 static int drain(struct tlob_trace *t, const struct tlob_sink *sink, int *delivered)
 {
-	for (int i = 0; i < t->nr_cpus; i++) {
-		int ret = drain_cpu(t, &t->cpus[i], sink, delivered);
+	for (;;) {
+		struct cpu_reader *best = NULL;
+		unsigned long long best_ts = 0, ts;
+		struct tep_record rec;
+		void *data;
+		int ret;
 
+		for (int i = 0; i < t->nr_cpus; i++) {
+			struct cpu_reader *c = &t->cpus[i];
+
+			ret = fill(t, c);
+			if (ret < 0)
+				return ret;
+			if (!ret)
+				continue;
+			kbuffer_read_event(c->kbuf, &ts);
+			if (!best || ts < best_ts) {
+				best = c;
+				best_ts = ts;
+			}
+		}
+		if (!best)
+			return 0;
+		data = kbuffer_read_event(best->kbuf, &ts);
+		memset(&rec, 0, sizeof(rec));
+		rec.ts = ts;
+		rec.data = data;
+		rec.size = kbuffer_event_size(best->kbuf);
+		rec.cpu = best->cpu;
+		/* Advance first: a stopping sink must not see this event twice. */
+		kbuffer_next_event(best->kbuf, NULL);
+		ret = deliver(t, &rec, sink, delivered);
 		if (ret)
 			return ret;
 	}
-	return 0;
 }
 
 int tlob_trace_poll(struct tlob_trace *t, int timeout_ms, const struct tlob_sink *sink)

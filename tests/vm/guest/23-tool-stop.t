@@ -1,16 +1,18 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # tlob mon --stop-on-violation exits as soon as the first violation
-# arrives: while the over-budget window (5 s) is still open; by the
+# arrives: while the over-budget window (10 s) is still open; by the
 # tool's own CLOCK_MONOTONIC measurements from the record's detection
 # time, it has read the record within READ_BOUND_MS and finished its
 # whole cleanup (drain, statistics, unbind, disable, trace instance
-# removed) within STOP_BOUND_MS. The bounds are for TCG emulation on a
-# shared 2-core host; the measured figures are printed for the record.
+# removed) within STOP_BOUND_MS. The exit is dominated by the kernel's
+# teardown (probe unregistration, trace instance removal wait for grace
+# periods); the bounds are for TCG emulation on a shared 2-core host, and
+# the measured figures are printed for the record.
 . /opt/tlob/tests/lib/tap.sh
 . /opt/tlob/bin/tool.sh
 : "${READ_BOUND_MS:=250}"
-: "${STOP_BOUND_MS:=3000}"
+: "${STOP_BOUND_MS:=8000}"
 tool_module_up || bail_out "cannot load $TLOB_KO"
 
 for B in $BACKENDS; do
@@ -22,13 +24,13 @@ for B in $BACKENDS; do
 
 	for run in 1 2 3; do
 		# -d: a safety net, so a missed violation fails instead of hanging.
-		tlob mon --json --stop-on-violation -d 120 --backend "$B" \
+		tlob mon --json --stop-on-violation -d 300 --backend "$B" \
 			-b "$W:tlob_section_begin,tlob_section_end,200ms" >"$T/out" 2>"$T/err" &
 		mp=$!
 		mon_wait "$T/err" || diag "mon did not start: $(cat "$T/err")"
-		# Two windows in budget, then one spinning 5 s against a 200 ms budget.
+		# Two windows in budget, then one spinning 10 s against a 200 ms budget.
 		"$W" -n 2 spin 1 >/dev/null
-		"$W" -n 1 spin 5000 >/dev/null &
+		"$W" -n 1 spin 10000 >/dev/null &
 		wp=$!
 		wait $mp
 		rc=$?

@@ -66,11 +66,11 @@ tool_clean_state() {
 
 tool_cleanup() { rm -rf "$T"; }
 
-# mon_wait ERRFILE: until tlob mon says it is monitoring (60 s at most:
+# mon_wait ERRFILE: until tlob mon says it is monitoring (120 s at most:
 # loading BPF programs under emulation on a busy host is slow).
 mon_wait() {
 	_i=0
-	while [ $_i -lt 600 ] && ! grep -q monitoring "$1" 2>/dev/null; do
+	while [ $_i -lt 1200 ] && ! grep -q monitoring "$1" 2>/dev/null; do
 		sleep 0.1
 		_i=$((_i + 1))
 	done
