@@ -9,7 +9,10 @@
 #   make vm-shell [LANE=rt]        interactive shell in the VM
 #   LANES="stock" make check-vm    a subset of lanes
 
-VM_RUNS := $(BUILD)/vm/runs
+# Every make invocation boots into its own run directory, so concurrent runs
+# (several people, or a check beside a vm-test) never read each other's logs.
+VM_RUN_ID := $(shell date +%Y%m%d-%H%M%S)-$(shell echo $$PPID)
+VM_RUNS ?= $(BUILD)/vm/runs/$(VM_RUN_ID)
 GUEST_TESTS := $(notdir $(sort $(wildcard tests/vm/guest/*.t)))
 VM_TIMEOUT ?= 1500
 VM_TEST_TIMEOUT ?= 600
