@@ -17,16 +17,14 @@ GUEST_TESTS := $(notdir $(sort $(wildcard tests/vm/guest/*.t)))
 VM_TIMEOUT ?= 1500
 VM_TEST_TIMEOUT ?= 600
 
-# What every lane's guest gets besides its own module tree.
-VM_DEPS += $(wildcard $(BUILD)/progs/*)
-
 define vm_flavour
 .PHONY: vm-initramfs-$(1)
 vm-initramfs-$(1): $(BUILD)/vm/$(1)/initramfs.cpio
 $(BUILD)/vm/$(1)/initramfs.cpio: $(VM_DEPS) $(VM_DEPS_$(1)) $(wildcard tests/vm/guest/* tests/vm/guest/lib/*) \
 		tests/vm/mkinitramfs tests/vm/guest-programs tests/vm/vm.mk
-	$(Q)tests/vm/stage $(BUILD)/vm/$(1)/stage $(BUILD)/kmod/$(1) tests/vm/guest $(VM_DEPS) $(VM_DEPS_$(1))
-	$(Q)tests/vm/mkinitramfs $(BUILD)/vm/$(1)/stage tests/vm/guest-programs $$@
+	$(Q)st=$(BUILD)/vm/$(1)/stage.$$$$$$$$ && \
+		tests/vm/stage $$$$st $(BUILD)/kmod/$(1) tests/vm/guest $(VM_DEPS) $(VM_DEPS_$(1)) && \
+		tests/vm/mkinitramfs $$$$st tests/vm/guest-programs $$@; r=$$$$?; rm -rf $$$$st; exit $$$$r
 endef
 $(foreach f,$(FLAVOURS),$(eval $(call vm_flavour,$(f))))
 
