@@ -19,7 +19,7 @@ mon_run() {
 	while [ "$1" != -- ]; do _m="$_m $1"; shift; done
 	shift
 	# shellcheck disable=SC2086
-	tlob mon --json $_m >"$T/$_n" 2>"$T/$_n.err" &
+	tlob mon $_m >"$T/$_n" 2>"$T/$_n.err" &
 	_mp=$!
 	mon_wait "$T/$_n.err"
 	"$W" "$@" >/dev/null &
@@ -39,7 +39,7 @@ for B in $BACKENDS; do
 	tlob unbind -a --backend "$B" >/dev/null 2>&1
 
 	# Three windows in budget, then the same binding over budget.
-	mon_run ok --backend "$B" -b "$W:tlob_section_begin,tlob_section_end,100ms,tag=frame" -- -n 3 -g 5 spin 2
+	mon_run ok --json --backend "$B" -b "$W:tlob_section_begin,tlob_section_end,100ms,tag=frame" -- -n 3 -g 5 spin 2
 	is "$mon_rc" 0 "$B: mon exits 0 on SIGINT"
 	n=$(jlines "$T/ok" record kind_name window | wc -l)
 	is "$n" 3 "$B: three window records"
@@ -76,7 +76,7 @@ for B in $BACKENDS; do
 	ok $? "$B: after mon: its binding removed, monitor disabled, trace instance gone"
 
 	# Over budget, spinning: a violation while inside the window, then the window.
-	mon_run over --backend "$B" -b "$W:tlob_section_begin,tlob_section_end,10ms" -- -n 1 spin 60
+	mon_run over --json --backend "$B" -b "$W:tlob_section_begin,tlob_section_end,10ms" -- -n 1 spin 60
 	v=$(jlines "$T/over" record kind_name violation | head -1)
 	w=$(jlines "$T/over" record kind_name window | head -1)
 	ok $([ -n "$v" ]; echo $?) "$B: over budget: a violation record"
@@ -97,7 +97,7 @@ for B in $BACKENDS; do
 	is "$(jget "$w" start_ns)" "$(jget "$v" start_ns)" "$B: violation and window share start_ns"
 
 	# Over budget, sleeping.
-	mon_run sleep --backend "$B" -b "$W:tlob_section_begin,tlob_section_end,5ms" -- -n 1 sleep 40
+	mon_run sleep --json --backend "$B" -b "$W:tlob_section_begin,tlob_section_end,5ms" -- -n 1 sleep 40
 	w=$(jlines "$T/sleep" record kind_name window | head -1)
 	is "$(jget "$w" verdict_name)" over_budget "$B: sleeping window over budget"
 	sl=$(jget "$w" sleeping_ns)
@@ -107,7 +107,7 @@ for B in $BACKENDS; do
 
 	# -t: transitions of one sleeping window, in model terms (where the backend has them).
 	if tlob list --json | grep "\"name\":\"$B\"" | grep -q '"transitions":true'; then
-		mon_run trace --backend "$B" -t -b "$W:tlob_section_begin,tlob_section_end,1s" -- -n 1 sleep 20
+		mon_run trace --json --backend "$B" -t -b "$W:tlob_section_begin,tlob_section_end,1s" -- -n 1 sleep 20
 		tr=$(jlines "$T/trace" transition | sed -n 's/.*"state":"\([a-z_]*\)","event":"\([a-z_]*\)","next_state":"\([a-z_]*\)".*/\1x\2>\3/p' | tr '\n' ' ')
 		case "$tr" in
 		*"stoppedxstart>running "*"runningxsleep>sleeping "*"sleepingxwakeup>waiting "*"waitingxswitch_in>running "*"runningxstop>stopped "*)
@@ -117,11 +117,7 @@ for B in $BACKENDS; do
 		t1=$(jlines "$T/trace" transition | head -1)
 		is "$(jget "$t1" id)" "$wpid" "$B: -t: transition id is the task's pid"
 		is "$(jget "$t1" error)" false "$B: -t: no error"
-		tlob mon -t -d 3 --backend "$B" -b "$W:tlob_section_begin,tlob_section_end,1s" >"$T/trace.txt" 2>"$T/trace.err" &
-		mp=$!
-		mon_wait "$T/trace.err"
-		"$W" -n 1 spin 1 >/dev/null
-		wait $mp
+		mon_run trace.txt --backend "$B" -t -b "$W:tlob_section_begin,tlob_section_end,1s" -- -n 1 spin 1
 		grep -q "event \[[0-9]*\] stopped x start -> running" "$T/trace.txt"
 		ok $? "$B: -t readable: rv's 'STATE x EVENT -> NEXT' columns" || head -5 "$T/trace.txt"
 		grep -q "^window ok  *tlob-workload-[0-9]* " "$T/trace.txt"
@@ -131,11 +127,7 @@ for B in $BACKENDS; do
 		is "$?" 1 "$B: -t refused where the backend has no transitions"
 		grep -q "the $B backend does not report state transitions (-t)" "$T/t.err"
 		ok $? "$B: ... saying so" || cat "$T/t.err"
-		tlob mon -d 3 --backend "$B" -b "$W:tlob_section_begin,tlob_section_end,1s" >"$T/trace.txt" 2>"$T/trace.err" &
-		mp=$!
-		mon_wait "$T/trace.err"
-		"$W" -n 1 spin 1 >/dev/null
-		wait $mp
+		mon_run trace.txt --backend "$B" -b "$W:tlob_section_begin,tlob_section_end,1s" -- -n 1 spin 1
 		grep -q "^window ok  *tlob-workload-[0-9]* " "$T/trace.txt"
 		ok $? "$B: readable window line" || head -5 "$T/trace.txt"
 	fi
@@ -145,10 +137,11 @@ for B in $BACKENDS; do
 	was=$(jget "$old" reactor)
 	case " $(jget "$old" reactors) " in
 	*" printk "*|*"[printk]"*)
-		tlob mon -r printk -d 3 --backend "$B" -b "$W:tlob_section_begin,tlob_section_end,1s" >/dev/null 2>"$T/r.err" &
+		tlob mon -r printk --backend "$B" -b "$W:tlob_section_begin,tlob_section_end,1s" >/dev/null 2>"$T/r.err" &
 		mp=$!
 		mon_wait "$T/r.err"
 		is "$(jget "$(tlob status --json --backend "$B" | head -1)" reactor)" printk "$B: -r printk while mon runs"
+		kill -INT $mp
 		wait $mp
 		is "$(jget "$(tlob status --json --backend "$B" | head -1)" reactor)" "$was" "$B: reactor restored to $was"
 		tlob mon -r nosuch -d 1 --backend "$B" >/dev/null 2>"$T/react.err"

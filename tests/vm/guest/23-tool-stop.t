@@ -11,7 +11,7 @@
 # the measured figures are printed for the record.
 . /opt/tlob/tests/lib/tap.sh
 . /opt/tlob/bin/tool.sh
-: "${READ_BOUND_MS:=250}"
+: "${READ_BOUND_MS:=1000}"
 : "${STOP_BOUND_MS:=8000}"
 tool_module_up || bail_out "cannot load $TLOB_KO"
 
