@@ -8,7 +8,7 @@
 MS=1000000
 kmod_load || bail_out "insmod failed"
 echo 1 >$TLOB/enable
-bind tlob_section_begin "$(off tlob_section_end)" $((10 * MS))
+bind tlob_section_begin "$(off tlob_section_end)" $((50 * MS))
 
 # set_reactor NAME: write it, print the errno text or "ok"
 set_reactor() {
@@ -17,12 +17,12 @@ set_reactor() {
 }
 
 is "$(cat $TLOB/reactors)" "[nop] printk panic signal" "nop by default"
-is "$($WL spin 40)" "windows=1 sigxcpu=0" "nop: the task is left alone"
+is "$($WL spin 150)" "windows=1 sigxcpu=0" "nop: the task is left alone"
 
 is "$(set_reactor printk)" ok "select printk"
 is "$(cat $TLOB/reactors)" "nop [printk] panic signal" "printk is current"
 dmesg -c >/dev/null
-$WL spin 40 >/dev/null &
+$WL spin 150 >/dev/null &
 pid=$!
 wait $pid
 sleep 0.2
@@ -32,11 +32,11 @@ dmesg | grep "tlob: budget exceeded" | head -n 1 | sed 's/^/# /'
 
 is "$(set_reactor signal)" ok "select signal"
 is "$(cat $TLOB/reactors)" "nop printk panic [signal]" "signal is current"
-is "$($WL spin 40)" "windows=1 sigxcpu=1" "signal: SIGXCPU delivered to the task that overran"
+is "$($WL spin 150)" "windows=1 sigxcpu=1" "signal: SIGXCPU delivered to the task that overran"
 is "$($WL -n 3 spin 1)" "windows=3 sigxcpu=0" "signal: nothing for windows in budget"
 
 is "$(set_reactor signal:10)" ok "select signal:10 (SIGUSR1)"
-$WL spin 40 >/dev/null 2>&1
+$WL spin 150 >/dev/null 2>&1
 is "$?" "138" "signal:10: the task died of SIGUSR1 (128 + 10)"
 
 for bad in foo "signal:0" "signal:65" "signal:x" "printk:3" ""; do
@@ -46,6 +46,6 @@ is "$(cat $TLOB/reactors)" "nop printk panic [signal]" "a rejected write changes
 is "$(set_reactor panic)" ok "select panic"
 is "$(cat $TLOB/reactors)" "nop printk [panic] signal" "panic is current (not triggered)"
 is "$(set_reactor nop)" ok "back to nop"
-is "$($WL spin 40)" "windows=1 sigxcpu=0" "nop again"
+is "$($WL spin 150)" "windows=1 sigxcpu=0" "nop again"
 ok_cmd "rmmod" kmod_unload
 done_testing
