@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "elfsym.h"
 #include "monline.h"
@@ -32,20 +34,37 @@ static int resolve_end(const char *path, const char *what, uint64_t *off,
 							    : TLOB_SECTION_OK;
 }
 
-/* The kernel takes an absolute path: resolve it here, as the user sees it. */
+/*
+ * The kernel takes an absolute path: a relative one is made absolute here
+ * (not resolved: a symlink stays a symlink, so a user can name a binary
+ * whose real path has whitespace through a link that has none).
+ */
 static int resolve_path(const char *path, struct tlob_binding_spec *spec, char *err, size_t len)
 {
-	char abs[PATH_MAX];
+	char cwd[PATH_MAX];
+	struct stat st;
+	int n;
 
-	if (!realpath(path, abs)) {
+	if (stat(path, &st)) {
 		snprintf(err, len, "cannot open %s: %s", path, strerror(errno));
 		return TLOB_SECTION_LOOKUP;
 	}
-	if (strlen(abs) >= sizeof(spec->path)) {
-		snprintf(err, len, "path too long: %s", abs);
+	if (path[0] == '/')
+		n = snprintf(spec->path, sizeof(spec->path), "%s", path);
+	else if (getcwd(cwd, sizeof(cwd)))
+		n = snprintf(spec->path, sizeof(spec->path), "%s/%s", cwd, path);
+	else
+		n = -1;
+	if (n < 0 || (size_t)n >= sizeof(spec->path)) {
+		snprintf(err, len, "path too long: %s", path);
 		return TLOB_SECTION_SYNTAX;
 	}
-	strcpy(spec->path, abs);
+	/* The monitor file is whitespace-separated: such a path cannot be bound. */
+	if (strpbrk(spec->path, " \t\n\r")) {
+		snprintf(err, len, "'%s': tlob cannot bind a path with whitespace in it "
+			 "(use a symlink without it)", spec->path);
+		return TLOB_SECTION_LOOKUP;
+	}
 	return TLOB_SECTION_OK;
 }
 

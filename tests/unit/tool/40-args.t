@@ -65,6 +65,12 @@ expect 2 "give -b SECTION or --all" "unbind without target" -- unbind
 expect 1 "$tmp/text: not an ELF file" "not an ELF file" -- mon -b "$tmp/text:main,ret,1ms"
 expect 1 "symbol 'frame_begn' not found in $app; closest: frame_begin" "symbol not found, closest name" -- mon -b "$app:frame_begn,frame_end,1ms"
 expect 1 "cannot open $tmp/nope" "missing file" -- mon -b "$tmp/nope:main,ret,1ms"
+mkdir "$tmp/with space" && cp "$app" "$tmp/with space/app"
+expect 1 "tlob cannot bind a path with whitespace in it (use a symlink without it)" "path with whitespace" -- mon -b "$tmp/with space/app:frame_begin,ret,1ms"
+ln -s "$tmp/with space/app" "$tmp/link"
+expect 1 "$nodir/monitor does not exist" "a symlink to it passes" -- mon --backend kmod --root "$nodir" -b "$tmp/link:frame_begin,ret,1ms"
+(cd "$tmp" && "$TLOB" bind --backend kmod --root "$nodir" -b "app:frame_begin,ret,1ms" 2>&1 | grep -q "$nodir/monitor does not exist")
+ok $? "a relative path passes"
 expect 1 "$nodir/monitor does not exist" "kmod backend without its control tree" -- mon --backend kmod --root "$nodir" -b "$app:frame_begin,ret,1ms"
 if "$TLOB" list --root "$nodir" 2>/dev/null | grep -q '^bpf  *yes'; then
 	n=$((n + 1)); echo "ok $n # skip the BPF backend is usable on this machine"
