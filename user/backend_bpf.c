@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -26,6 +27,7 @@
 
 #include "backend.h"
 #include "tlob_bpf.h"
+#include "utils.h"
 #include "bpf/loader.h"
 
 /* Uprobe links this process holds (bindings that are not pinned). */
@@ -590,9 +592,24 @@ out:
 	return ret;
 }
 
+static int consume(struct bpf_priv *p)
+{
+	int ret = ring_buffer__consume(p->rb);
+
+	if (p->stop)
+		return p->stop;
+	return ret < 0 ? ret : p->delivered;
+}
+
+/*
+ * The tool blocks SIGINT/SIGTERM outside its waits, so the sleep is an
+ * epoll_pwait() with its wait mask (ring_buffer__poll() would sleep
+ * through Ctrl-C), then the ring buffer is consumed.
+ */
 static int bpf_poll(struct tlob_backend *be, int timeout_ms, const struct tlob_sink *sink)
 {
 	struct bpf_priv *p = be->priv;
+	struct epoll_event ev;
 	int ret;
 
 	if (!p->rb)
@@ -601,15 +618,14 @@ static int bpf_poll(struct tlob_backend *be, int timeout_ms, const struct tlob_s
 	p->sink = sink;
 	p->stop = 0;
 	p->delivered = 0;
-	if (timeout_ms == 0)
-		ret = ring_buffer__consume(p->rb);
-	else
-		ret = ring_buffer__poll(p->rb, timeout_ms);
-	if (p->stop)
-		return p->stop;
-	if (ret < 0)
+	ret = consume(p);
+	if (ret || timeout_ms == 0)
 		return ret;
-	return p->delivered;
+	ret = epoll_pwait(ring_buffer__epoll_fd(p->rb), &ev, 1, timeout_ms,
+			  tlob_wait_sigmask());
+	if (ret < 0)
+		return -errno;
+	return consume(p);
 }
 
 static int bpf_lost(struct tlob_backend *be, uint64_t *lost)

@@ -99,21 +99,30 @@ static __always_inline void tlob_end(struct tlob_win *w, __u64 now, __u8 event,
  * Feed one model event to an open window. detector names who notices an
  * overrun on the way (every event is a chance to); reason is the abort
  * reason when event is abort_tlob.
+ *
+ * A global function: the verifier checks it once per program instead of
+ * once per call site, and the scheduler hooks call it for every slot of
+ * two tasks (inlined, tlob_switch alone was ~7000 instructions and took
+ * seconds to load in an emulated guest). So w arrives as plain memory that
+ * may be NULL.
  */
-static __always_inline void tlob_event(struct tlob_win *w, unsigned int event, __u64 now,
-				       __u8 detector, __u8 reason)
+__noinline int tlob_feed(struct tlob_win *w, __u32 event, __u64 now, __u32 detector,
+			 __u32 reason)
 {
-	unsigned int curr = tlob_state_of(w), next;
+	unsigned int curr, next;
 
+	if (!w)
+		return 0;
+	curr = tlob_state_of(w);
 	barrier_var(event);
 	if (curr >= state_max_tlob || event >= event_max_tlob)
-		return;
+		return 0;
 	next = automaton_tlob.function[curr][event];
 	if (next >= state_max_tlob) {
 		/* Not allowed by the model: a model error, never an overrun. */
 		ha_cancel_tlob(&w->clk);
 		tlob_end(w, now, event, TLOB_VERDICT_MODEL_ERROR, TLOB_ABORT_NONE);
-		return;
+		return 0;
 	}
 	tlob_check(w, now, detector, event);
 	ha_step_tlob(&w->clk, curr, event, now);
@@ -127,9 +136,10 @@ static __always_inline void tlob_event(struct tlob_win *w, unsigned int event, _
 	else if (event == wakeup_tlob)
 		w->wakeups++;
 	if (!automaton_tlob.final_states[next])
-		return;
+		return 0;
 	tlob_end(w, now, event,
 		 event == abort_tlob ? TLOB_VERDICT_ABORTED : TLOB_VERDICT_OK, reason);
+	return 0;
 }
 
 /* Feed event to every open window of a task. */
@@ -141,7 +151,7 @@ static __always_inline void tlob_task_event(struct tlob_task *t, unsigned int ev
 #pragma unroll
 	for (i = 0; i < TLOB_BPF_NEST; i++)
 		if (tlob_active(&t->win[i]))
-			tlob_event(&t->win[i], event, now, detector, reason);
+			tlob_feed(&t->win[i], event, now, detector, reason);
 }
 
 static __always_inline struct tlob_task *tlob_task_of(__u32 tid)
@@ -178,7 +188,7 @@ static __always_inline void tlob_start(const struct tlob_bpf_binding *b, __u32 i
 		}
 		if (t->win[i].binding_id == id) {
 			/* START inside its window: the model decides (an error). */
-			tlob_event(&t->win[i], start_tlob, now, TLOB_DETECT_STOP,
+			tlob_feed(&t->win[i], start_tlob, now, TLOB_DETECT_STOP,
 				   TLOB_ABORT_NONE);
 			return;
 		}
@@ -210,7 +220,7 @@ static __always_inline void tlob_start(const struct tlob_bpf_binding *b, __u32 i
 	 */
 	WRITE_ONCE(w->active, 1);
 	__sync_fetch_and_add(&tlob_nr_open, 1);
-	tlob_event(w, start_tlob, now, TLOB_DETECT_STOP, TLOB_ABORT_NONE);
+	tlob_feed(w, start_tlob, now, TLOB_DETECT_STOP, TLOB_ABORT_NONE);
 }
 
 SEC("uprobe")
@@ -240,7 +250,7 @@ int tlob_uprobe(struct pt_regs *ctx)
 #pragma unroll
 	for (i = 0; i < TLOB_BPF_NEST; i++)
 		if (tlob_active(&t->win[i]) && t->win[i].binding_id == id)
-			tlob_event(&t->win[i], stop_tlob, now, TLOB_DETECT_STOP,
+			tlob_feed(&t->win[i], stop_tlob, now, TLOB_DETECT_STOP,
 				   TLOB_ABORT_NONE);
 	return 0;
 }
@@ -278,10 +288,10 @@ int BPF_PROG(tlob_switch, bool preempt, struct task_struct *prev,
 				continue;
 			/* Unbound while inside: the window ends here. */
 			if (!bpf_map_lookup_elem(&tlob_bindings, &id))
-				tlob_event(w, abort_tlob, now, TLOB_DETECT_SCHED,
+				tlob_feed(w, abort_tlob, now, TLOB_DETECT_SCHED,
 					   TLOB_ABORT_UNBIND);
 			else
-				tlob_event(w, ev, now, TLOB_DETECT_SCHED, TLOB_ABORT_NONE);
+				tlob_feed(w, ev, now, TLOB_DETECT_SCHED, TLOB_ABORT_NONE);
 		}
 	}
 	t = tlob_task_of(BPF_CORE_READ(next, pid));

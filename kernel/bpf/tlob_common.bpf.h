@@ -245,17 +245,20 @@ static __always_inline bool tlob_check(struct tlob_win *w, __u64 now, __u8 detec
 /*
  * The arming points of the bpf_timer path. They do nothing themselves;
  * tlob_timer.bpf.o attaches fexit programs to them (to the copies in the
- * uprobe program, the only program that arms). Global and __noinline
- * so they stay real functions with a BTF signature to attach to, and every
- * argument is used so the compiler keeps them all.
+ * uprobe program, the only program that arms). Global and __noinline so
+ * they stay real functions with a BTF signature to attach to; every
+ * argument is used, and the empty volatile asm gives them a side effect:
+ * a call to a pure function whose result is unused would be deleted.
  */
 __noinline int tlob_arm(__u32 tid, __u32 slot, __u64 start_ns, __u64 delay_ns)
 {
+	asm volatile("" ::: "memory");
 	return (tid ^ slot ^ start_ns ^ delay_ns) == 0;
 }
 
 __noinline int tlob_cancel(__u32 tid, __u32 slot)
 {
+	asm volatile("" ::: "memory");
 	return (tid ^ slot) == 0;
 }
 

@@ -1,0 +1,127 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The kernel backend's scenario list, run on the BPF backend and on tlob.ko
+# in the same boot: each scenario must give the expected verdicts and
+# breakdown on BPF, and the same ones as the module.
+#   spin   (running dominant)  sleep (sleeping dominant)
+#   starve (a SCHED_FIFO hog on the task's CPU: waiting dominant)
+#   restart (windows in budget, no carry-over)  two bindings  nested bindings
+#   exit and exec inside a window (aborted)
+. /opt/tlob/tests/lib/tap.sh
+
+W=/opt/tlob/bin/tlob-workload
+S1="$W:tlob_section_begin,tlob_section_end"
+S2="$W:tlob_section2_begin,tlob_section2_end"
+OUT=/tmp/30-bpf
+mkdir -p $OUT
+
+# value of a JSON field of one record line (numbers and short strings)
+field() { sed -n "s/.*\"$1\":\"\{0,1\}\([^,\"}]*\).*/\1/p"; }
+
+# which of running/waiting/sleeping holds the most time
+dominant() {
+	r=$(echo "$1" | field running_ns)
+	w=$(echo "$1" | field waiting_ns)
+	s=$(echo "$1" | field sleeping_ns)
+	if [ "$r" -ge "$w" ] && [ "$r" -ge "$s" ]; then echo running
+	elif [ "$w" -ge "$s" ]; then echo waiting
+	else echo sleeping; fi
+}
+
+# One line per record, in arrival order per tag, ids and times left out:
+#   kind tag verdict abort_reason dominant
+summarize() {
+	grep '"type":"record"' "$1" | while read -r l; do
+		echo "$(echo "$l" | field kind_name) $(echo "$l" | field tag)" \
+			"$(echo "$l" | field verdict_name) $(echo "$l" | field abort_reason_name)" \
+			"$(dominant "$l")"
+	done | sort
+}
+
+ready() {
+	case $1 in
+	bpf) bpftool link show 2>/dev/null | grep -q "tp 'sched_switch'" ;;
+	kmod) [ "$(cat /sys/kernel/tlob/enable 2>/dev/null)" = 1 ] ;;
+	esac
+}
+
+# scenario BACKEND NAME "SECTIONS (-b ...)" WORKLOAD ARGS...
+scenario() {
+	be=$1 name=$2 secs=$3
+	shift 3
+	# shellcheck disable=SC2086
+	tlob mon --backend "$be" --json $secs >"$OUT/$be-$name.json" 2>"$OUT/$be-$name.err" &
+	mp=$!
+	i=0
+	while ! ready "$be" && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+	"$W" "$@" >/dev/null 2>&1
+	sleep 0.5
+	kill -INT $mp
+	wait $mp
+	echo $? >"$OUT/$be-$name.rc"
+	summarize "$OUT/$be-$name.json" >"$OUT/$be-$name.sum"
+	diag "$be $name: $(tr '\n' ';' <"$OUT/$be-$name.sum")"
+}
+
+# expect NAME "expected summary lines"
+check() {
+	be=bpf
+	is "$(cat $OUT/bpf-$1.rc)" 0 "$1: tlob mon --backend bpf exits 0" ||
+		sed 's/^/# /' "$OUT/bpf-$1.err"
+	is "$(cat $OUT/bpf-$1.sum)" "$2" "$1: BPF verdicts and breakdown" ||
+		sed 's/^/# /' "$OUT/bpf-$1.json" "$OUT/bpf-$1.err"
+	if [ -n "$KMOD" ]; then
+		is "$(cat $OUT/bpf-$1.sum)" "$(cat $OUT/kmod-$1.sum)" "$1: same as the module" ||
+			sed 's/^/# kmod: /' "$OUT/kmod-$1.json"
+	else
+		skip "$1: tlob.ko not loadable here ($KMOD_WHY)"
+	fi
+}
+
+run_all() {
+	scenario "$1" spin "-b $S1,10ms,tag=a" -c 0 spin 60
+	scenario "$1" sleep "-b $S1,10ms,tag=a" -c 0 sleep 60
+	scenario "$1" starve "-b $S1,10ms,tag=a" -c 0 starve 80
+	scenario "$1" restart "-b $S1,200ms,tag=a" -n 20 spin 1
+	scenario "$1" two "-b $S1,10ms,tag=a -b $S2,1s,tag=b" -c 0 two 60 5
+	scenario "$1" nest "-b $S1,1s,tag=a -b $S2,10ms,tag=b" -c 0 nest 80 60
+	scenario "$1" exit "-b $S1,1s,tag=a" exit 5
+	scenario "$1" exec "-b $S1,1s,tag=a" exec 5
+}
+
+run_all bpf
+KMOD= KMOD_WHY="no tlob.ko in /opt/tlob/modules"
+if [ -f "$TLOB_KO" ] && insmod "$TLOB_KO" 2>/dev/null; then
+	KMOD=1
+	run_all kmod
+	rmmod tlob
+else
+	[ -f "$TLOB_KO" ] && KMOD_WHY="insmod failed"
+fi
+
+V="violation a over_budget none running"
+check spin "$V
+window a over_budget none running"
+check sleep "violation a over_budget none sleeping
+window a over_budget none sleeping"
+check starve "violation a over_budget none waiting
+window a over_budget none waiting"
+expect=
+i=0
+while [ $i -lt 20 ]; do
+	expect="$expect${expect:+
+}window a ok none running"
+	i=$((i + 1))
+done
+check restart "$expect"
+check two "$V
+window a over_budget none running
+window b ok none running"
+check nest "violation b over_budget none running
+window a ok none running
+window b over_budget none running"
+check exit "window a aborted exit running"
+check exec "window a aborted exec running"
+
+grep -h "tlob: bpf:" $OUT/bpf-spin.err | sed 's/^/# /'
+done_testing
