@@ -68,6 +68,8 @@ run $WL fork 10
 is "$(events window | wc -l)" "1" "fork mid-window: the child opens no window"
 is "$(events window | field verdict)" "0" "fork mid-window: the parent's window ends in budget"
 
+monitor "-$WL:$B"
+bind tlob_section_begin "$E1" $((3600000 * MS))
 trace_start window error_tlob
 start_holders 1
 wait_used 1
