@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "monline.h"
-#include "units.h"
 
 static int parse_u64(const char *s, uint64_t *v)
 {

@@ -54,6 +54,8 @@ static int enable_event(struct tlob_trace *t, const char *system, const char *na
 
 	if (!ev)
 		return -ENOENT;
+	if (t->nr_ids == (int)(sizeof(t->ids) / sizeof(t->ids[0])))
+		return -ENOSPC;
 	if (tracefs_event_enable(t->inst, system, name))
 		return -EIO;
 	t->ids[t->nr_ids].id = ev->id;
