@@ -39,7 +39,7 @@ for B in $BACKENDS; do
 	tlob unbind -a --backend "$B" >/dev/null 2>&1
 
 	# Three windows in budget, then the same binding over budget.
-	mon_run ok --json --backend "$B" -b "$W:tlob_section_begin,tlob_section_end,100ms,tag=frame" -- -n 3 -g 5 spin 2
+	mon_run ok --json --backend "$B" -b "$W:tlob_section_begin,tlob_section_end,1s,tag=frame" -- -n 3 -g 5 spin 2
 	is "$mon_rc" 0 "$B: mon exits 0 on SIGINT"
 	n=$(jlines "$T/ok" record kind_name window | wc -l)
 	is "$n" 3 "$B: three window records"
@@ -52,12 +52,12 @@ for B in $BACKENDS; do
 	is "$(jget "$r" tgid)" "$wpid" "$B: window: tgid is the workload's"
 	is "$(jget "$r" comm)" tlob-workload "$B: window: comm"
 	is "$(jget "$r" tag)" frame "$B: window: tag"
-	is "$(jget "$r" budget_ns)" 100000000 "$B: window: budget_ns"
+	is "$(jget "$r" budget_ns)" 1000000000 "$B: window: budget_ns"
 	cmp_ok "$(jget "$r" binding_id)" -gt 0 "$B: window: binding_id"
 	el=$(jget "$r" elapsed_ns)
 	is "$(( $(jget "$r" end_ns) - $(jget "$r" start_ns) ))" "$el" "$B: window: end_ns - start_ns = elapsed_ns"
 	cmp_ok "$el" -ge 2000000 "$B: window: elapsed >= the 2ms spun"
-	cmp_ok "$el" -lt 100000000 "$B: window: elapsed < budget"
+	cmp_ok "$el" -lt 1000000000 "$B: window: elapsed < budget"
 	parts=$(( $(jget "$r" running_ns) + $(jget "$r" waiting_ns) + $(jget "$r" sleeping_ns) ))
 	cmp_ok "$parts" -le "$el" "$B: window: running+waiting+sleeping <= elapsed"
 	cmp_ok "$parts" -ge $((el - el / 100)) "$B: window: running+waiting+sleeping within 1% of elapsed"
@@ -76,7 +76,7 @@ for B in $BACKENDS; do
 	ok $? "$B: after mon: its binding removed, monitor disabled, trace instance gone"
 
 	# Over budget, spinning: a violation while inside the window, then the window.
-	mon_run over --json --backend "$B" -b "$W:tlob_section_begin,tlob_section_end,10ms" -- -n 1 spin 60
+	mon_run over --json --backend "$B" -b "$W:tlob_section_begin,tlob_section_end,10ms" -- -n 1 spin 300
 	v=$(jlines "$T/over" record kind_name violation | head -1)
 	w=$(jlines "$T/over" record kind_name window | head -1)
 	ok $([ -n "$v" ]; echo $?) "$B: over budget: a violation record"
@@ -84,14 +84,14 @@ for B in $BACKENDS; do
 	is "$(jget "$v" pid)" "$wpid" "$B: violation: pid"
 	is "$(jget "$v" budget_ns)" 10000000 "$B: violation: budget_ns"
 	cmp_ok "$(jget "$v" elapsed_ns)" -ge 10000000 "$B: violation: elapsed >= budget"
-	cmp_ok "$(jget "$v" elapsed_ns)" -lt 60000000 "$B: violation: reported inside the window (before the 60ms spin ends)"
+	cmp_ok "$(jget "$v" elapsed_ns)" -lt 300000000 "$B: violation: reported inside the window (before the 300ms spin ends)"
 	cmp_ok "$(jget "$v" detect_latency_ns)" -ge 0 "$B: violation: detect_latency_ns >= 0"
 	case "$(jget "$v" detector_name)" in
 	hrtimer|bpf_timer|sample|sched) ok 0 "$B: violation: detected by a timer path ($(jget "$v" detector_name))" ;;
 	*) ok 1 "$B: violation: detected by a timer path ($(jget "$v" detector_name))" ;;
 	esac
 	is "$(jget "$w" verdict_name)" over_budget "$B: window: verdict over_budget"
-	cmp_ok "$(jget "$w" elapsed_ns)" -ge 60000000 "$B: window: elapsed >= 60ms"
+	cmp_ok "$(jget "$w" elapsed_ns)" -ge 300000000 "$B: window: elapsed >= 300ms"
 	run=$(jget "$w" running_ns)
 	cmp_ok "$run" -gt $(( $(jget "$w" waiting_ns) + $(jget "$w" sleeping_ns) )) "$B: window: running dominant"
 	is "$(jget "$w" start_ns)" "$(jget "$v" start_ns)" "$B: violation and window share start_ns"
