@@ -1,12 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Scheduler overhead: the context-switch rate of a pipe ping-pong pinned to
-# CPU 1 (1 pair, and 8 pairs = 16 tasks) with the monitor absent, the
+# one CPU (1 pair, and 8 pairs = 16 tasks) with the monitor absent, the
 # empty-probe floor, the module loaded without a binding, with bindings
 # but no open window, with 1/64/1024 tasks parked inside windows (sleeping
 # on CPU 0 while the ping-pong runs outside any window), and with the
 # ping-pong tasks themselves inside windows; the same for the BPF backend.
 # Every round runs every variant (A B C ... A B C ...); ratios are per round.
+# The BPF variants (the backend reloads every round) run in the first
+# BPF_ROUNDS rounds.
 . /opt/tlob/tests/lib/tap.sh
 . /opt/tlob/bin/bench.sh
 
@@ -27,9 +29,10 @@ bpf=0
 if have_bpf; then bpf=1; fi
 [ -r "$TLOB_KO" ] || bail_out "no module at $TLOB_KO"
 
-diag "lane $TLOB_LANE, $(uname -r), $ROUNDS rounds of ${MS} ms per measurement, BPF backend: $bpf"
+diag "lane $TLOB_LANE, $(uname -r), $CLOCK clock, $(nproc) CPU(s), $ROUNDS rounds of ${MS} ms per measurement (BPF: $BPF_ROUNDS rounds), BPF backend: $bpf"
 r=1
 while [ "$r" -le "$ROUNDS" ]; do
+	progress "round $r"
 	m absent $r
 
 	floor_in
@@ -47,6 +50,7 @@ while [ "$r" -le "$ROUNDS" ]; do
 	[ $r = 1 ] && ok $rc "two bindings (bench-park, bench-pingpong)"
 	m kmod_bound $r
 	for n in $PARKS; do
+		progress "round $r: module, $n parked"
 		park_start $n
 		[ $r = 1 ] && is "$(mod_open)" "$n" "$n parked tasks hold $n open windows"
 		m kmod_park$n $r
@@ -57,7 +61,8 @@ while [ "$r" -le "$ROUNDS" ]; do
 
 	m absent2 $r
 
-	if [ $bpf = 1 ]; then
+	if [ $bpf = 1 ] && [ $r -le $BPF_ROUNDS ]; then
+		progress "round $r: BPF"
 		bpf_mon -q -b "$PARK_BIN:bench_start,bench_stop,600s" \
 			-b "$PP_BIN:bench_start,bench_stop,600s"
 		rc=$?
@@ -97,7 +102,7 @@ for t in pp2 pp16; do
 	pp2) what="2 tasks (1 pair)" ;;
 	*) what="16 tasks (8 pairs)" ;;
 	esac
-	echo "#### Scheduler overhead: pipe ping-pong, $what on CPU 1 ($TLOB_LANE)" >"$DATA/$t.md"
+	echo "#### Scheduler overhead: pipe ping-pong, $what on CPU $CPU ($TLOB_LANE, $CLOCK clock)" >"$DATA/$t.md"
 	echo >>"$DATA/$t.md"
 	awk -v table=$t -v base=absent -v floor=floor -v order="$order" \
 		-v labels="$DATA/labels" -v unit="switches/s" \

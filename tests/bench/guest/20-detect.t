@@ -1,12 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Detection latency: time reported minus deadline (start + budget) for a
-# task that sleeps 3 ms inside a 1 ms window, pinned to CPU 1, idle and
-# under a SCHED_FIFO hog on CPU 1: the module (hard hrtimer; the
+# task that sleeps 3 ms inside a 1 ms window, pinned to the last CPU, idle
+# and under a SCHED_FIFO hog on that CPU: the module (hard hrtimer; the
 # tlob:violation event's detect_latency_ns), the BPF backend (the tool's
 # records), and what a user would write instead: a bpftrace uprobe pair
 # that checks the elapsed time at STOP. Floor, on kernels that have it:
-# rtla timerlat's hard-timer IRQ latency on CPU 1 in the same boot.
+# rtla timerlat's hard-timer IRQ latency on that CPU in the same boot.
 # Variants interleave round by round.
 . /opt/tlob/tests/lib/tap.sh
 . /opt/tlob/bin/bench.sh
@@ -17,14 +17,14 @@ N=${N_PER_ROUND:-20}
 WIN=$BIN/bench-windows
 TL_S=5
 
-run_windows() { "$WIN" -n "$N" -i "$INSIDE_US" -c 1 >>"$DATA/windows.out"; }
+run_windows() { "$WIN" -n "$N" -i "$INSIDE_US" -c "$CPU" >>"$DATA/windows.out"; }
 
 # run_kmod VARIANT ROUND HOG: module, events from the top-level trace buffer
 run_kmod() {
 	mod_in && mod_bind bench-windows $BUDGET && mod_enable || return 1
 	echo 1 >"$TRACE/events/tlob/violation/enable"
 	echo >"$TRACE/trace"
-	[ "$3" = hog ] && hog_start 1
+	[ "$3" = hog ] && hog_start "$CPU"
 	run_windows
 	hog_stop
 	echo 0 >"$TRACE/events/tlob/violation/enable"
@@ -36,7 +36,7 @@ run_kmod() {
 # run_bpf VARIANT ROUND HOG: the BPF backend through the tool's JSON records
 run_bpf() {
 	bpf_mon -j -b "$WIN:bench_start,bench_stop,1ms" || { bpf_stop; return 1; }
-	[ "$3" = hog ] && hog_start 1
+	[ "$3" = hog ] && hog_start "$CPU"
 	run_windows
 	hog_stop
 	bpf_stop
@@ -48,18 +48,18 @@ run_bpf() {
 # run_bt VARIANT ROUND HOG: the bpftrace check at STOP
 run_bt() {
 	bt_start "$(bt_stopcheck "$WIN" $BUDGET)" || { bt_stop; return 1; }
-	[ "$3" = hog ] && hog_start 1
+	[ "$3" = hog ] && hog_start "$CPU"
 	run_windows
 	hog_stop
 	bt_stop
 	sed -n 's/^late \([0-9]*\)$/\1/p' "$DATA/bt.out" | samples lat "$1" "$2"
 }
 
-# run_tl VARIANT ROUND HOG: rtla's IRQ latency histogram on CPU 1 (us
+# run_tl VARIANT ROUND HOG: rtla's IRQ latency histogram on $CPU (us
 # buckets), as samples (one per timer, at the bucket's value)
 run_tl() {
-	[ "$3" = hog ] && hog_start 1
-	rtla timerlat hist -c 1 -d $TL_S -E 20000 --no-thread >"$DATA/tl.out" 2>&1
+	[ "$3" = hog ] && hog_start "$CPU"
+	rtla timerlat hist -c "$CPU" -d $TL_S -E 20000 --no-thread >"$DATA/tl.out" 2>&1
 	rc=$?
 	hog_stop
 	awk '/^[0-9]+[ \t]+[0-9]+/ { for (i = 0; i < $2; i++) print $1 * 1000 }' "$DATA/tl.out" |
@@ -79,6 +79,7 @@ diag "lane $TLOB_LANE, $(uname -r), $ROUNDS rounds x $N windows; BPF backend: $b
 r=1
 while [ "$r" -le "$ROUNDS" ]; do
 	for load in idle hog; do
+		progress "round $r: $load"
 		run_kmod kmod_$load $r $load
 		rc=$?
 		[ $r = 1 ] && ok $rc "module, $load: a round ran"
@@ -118,7 +119,7 @@ tl_idle|rtla timerlat IRQ latency, idle (floor)|
 tl_hog|rtla timerlat IRQ latency, SCHED_FIFO hog (floor)|
 L
 {
-	echo "#### Detection latency: reported minus deadline, 1 ms budget, 3 ms inside ($TLOB_LANE)"
+	echo "#### Detection latency: reported minus deadline, 1 ms budget, 3 ms inside, CPU $CPU ($TLOB_LANE, $CLOCK clock)"
 	echo
 	sort -k4,4n "$DATA/samples" | awk -v table=lat -v ref=${TL_REF:-tl_idle} \
 		-v order="kmod_idle kmod_hog bpf_idle bpf_hog bt_idle bt_hog tl_idle tl_hog" \

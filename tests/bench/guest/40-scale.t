@@ -6,7 +6,7 @@
 # insmod, a few repetitions each); the BPF backend's maps as bpftool
 # reports them. Overhead growth: ping-pong rate with 0 .. 4096 tasks
 # parked inside windows (module, pool_size=4096), interleaved with the
-# monitor absent and the empty-probe floor.
+# monitor absent and the empty-probe floor, HEAVY_ROUNDS rounds.
 . /opt/tlob/tests/lib/tap.sh
 . /opt/tlob/bin/bench.sh
 
@@ -19,6 +19,7 @@ BUDGET=600000000000
 memfree() { awk '/^MemFree:/ { print $2 }' /proc/meminfo; }
 
 # ---- memory per window -------------------------------------------------
+progress memory
 for p in $POOLS; do
 	i=1
 	while [ $i -le $REPS ]; do
@@ -78,14 +79,17 @@ else
 fi
 
 # ---- overhead growth ---------------------------------------------------
+diag "overhead growth: $HEAVY_ROUNDS rounds of ${MS} ms"
 r=1
-while [ "$r" -le "$ROUNDS" ]; do
+while [ "$r" -le "$HEAVY_ROUNDS" ]; do
+	progress "round $r"
 	sample grow absent $r "$(pingpong 1)"
 	floor_in
 	sample grow floor $r "$(pingpong 1)"
 	floor_out
 	mod_in pool_size=$BIG && mod_bind bench-park $BUDGET && mod_enable
 	for n in $PARKS; do
+		progress "round $r: $n parked"
 		[ $n = 0 ] || park_start $n
 		[ $r = 1 ] && is "$(mod_open)" "$n" "$n parked tasks hold $n open windows"
 		sample grow park$n $r "$(pingpong 1)"
@@ -103,7 +107,7 @@ done
 echo "absent|monitor absent|" >>"$DATA/labels"
 echo "floor|empty sched_switch probe (floor)|" >>"$DATA/labels"
 {
-	echo "#### Overhead growth: ping-pong (1 pair, CPU 1) with N tasks parked in windows, pool_size=$BIG ($TLOB_LANE)"
+	echo "#### Overhead growth: ping-pong (1 pair, CPU $CPU) with N tasks parked in windows, pool_size=$BIG ($TLOB_LANE, $CLOCK clock)"
 	echo
 	awk -v table=grow -v base=absent -v floor=floor -v order="$order" \
 		-v labels="$DATA/labels" -v unit="switches/s" \

@@ -3,10 +3,10 @@
 # Reader cost: CPU used by `tlob mon -j` (module backend, records to
 # /dev/null... a file, counted) while windows stream at a given rate,
 # against `trace-cmd stream -e tlob:window` on the same events; and the
-# records each lost. The readers run on CPU 0 (taskset), the workload on
-# CPU 1; a reader's cost is CPU 0's busy time (/proc/stat: the reader and
-# whatever the kernel does for it, children included) minus that of the
-# same interval without a reader, measured in the same round.
+# records each lost. A reader's cost is the busy time of all CPUs
+# (/proc/stat: the reader and whatever the kernel does for it, children
+# included) minus that of the same interval with the same workload and no
+# reader, measured in the same round.
 . /opt/tlob/tests/lib/tap.sh
 . /opt/tlob/bin/bench.sh
 
@@ -14,18 +14,18 @@ WIN=$BIN/bench-windows
 BUDGET=600000000000
 RATES="0 1000 5000 20000 max"	# 0: no windows at all (idle reader)
 SECS=$(((MS * 2 + 999) / 1000))
-R=$(((ROUNDS + 1) / 2))
+R=$HEAVY_ROUNDS
 
-# busy ticks of CPU 0 (user nice system irq softirq steal)
-busy0() { awk '$1 == "cpu0" { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat; }
+# busy ticks of all CPUs (user nice system irq softirq steal)
+busy() { awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat; }
 hz() { getconf CLK_TCK 2>/dev/null || echo 100; }
 
 # load RATE: the workload for SECS seconds at RATE windows/s; prints windows=
 load() {
 	case $1 in
 	0) sleep "$SECS"; echo "windows=0" ;;
-	max) "$WIN" -t $((SECS * 1000)) -c 1 ;;
-	*) "$WIN" -t $((SECS * 1000)) -r "$1" -c 1 ;;
+	max) "$WIN" -t $((SECS * 1000)) -c "$CPU" ;;
+	*) "$WIN" -t $((SECS * 1000)) -r "$1" -c "$CPU" ;;
 	esac
 }
 
@@ -34,16 +34,16 @@ load() {
 measure() {
 	case $1 in
 	none) ;;
-	tlob) taskset -c 0 tlob mon --backend kmod -j >"$DATA/rd.out" 2>"$DATA/rd.err" &
+	tlob) tlob mon --backend kmod -j >"$DATA/rd.out" 2>"$DATA/rd.err" &
 		pid=$!
 		wait_for 60 "grep -q monitoring $DATA/rd.err" ;;
-	tracecmd) taskset -c 0 trace-cmd stream -e tlob:window >"$DATA/rd.out" 2>"$DATA/rd.err" &
+	tracecmd) trace-cmd stream -e tlob:window >"$DATA/rd.out" 2>"$DATA/rd.err" &
 		pid=$!
 		sleep 2 ;;
 	esac
-	a=$(busy0)
+	a=$(busy)
 	n=$(load "$2" | kv windows)
-	b=$(busy0)
+	b=$(busy)
 	if [ "$1" != none ]; then
 		sleep 1	# let the reader catch up before it is told to stop
 		kill -INT $pid
@@ -64,6 +64,7 @@ diag "lane $TLOB_LANE, $(uname -r), $R rounds of ${SECS} s per rate"
 r=1
 while [ "$r" -le "$R" ]; do
 	for rate in $RATES; do
+		progress "round $r: $rate/s"
 		for rd in none tlob tracecmd; do
 			measure $rd $rate $r
 		done
@@ -73,7 +74,7 @@ done
 mod_out
 
 {
-	echo "#### Reader cost: CPU 0 busy (in 1/100 % of one CPU) while records stream, module backend ($TLOB_LANE)"
+	echo "#### Reader cost: CPU busy, all CPUs, in 1/100 % of one CPU, while records stream, module backend ($TLOB_LANE, $CLOCK clock)"
 	echo
 	echo "| windows/s asked | no reader | tlob mon -j | trace-cmd stream | tlob mon extra | trace-cmd extra | windows made | tlob records lost | trace-cmd records lost |"
 	echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"

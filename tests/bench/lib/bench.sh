@@ -13,8 +13,22 @@ TLOB_SYS=/sys/kernel/tlob
 barg() { sed -n "s/.*\\<$1=\\([^ ]*\\).*/\\1/p" /proc/cmdline; }
 ROUNDS=$(barg tlob.bench_rounds)
 : "${ROUNDS:=10}"
+# Loading the BPF backend costs tens of seconds of emulated CPU (verifier):
+# benchmarks that reload it every round do so in the first BPF_ROUNDS only.
+BPF_ROUNDS=$(barg tlob.bench_bpf_rounds)
+: "${BPF_ROUNDS:=3}"
+# Rounds of the costliest variants (thousands of parked tasks, reader
+# streams): the first HEAVY_ROUNDS only.
+HEAVY_ROUNDS=$(barg tlob.bench_heavy_rounds)
+: "${HEAVY_ROUNDS:=3}"
 MS=$(barg tlob.bench_ms)
 : "${MS:=1000}"
+# icount: the guest's clock counts instructions, one vCPU (cost
+# benchmarks); wall: the usual lane, two vCPUs (tests/bench/bench.mk)
+CLOCK=$(barg tlob.bench_clock)
+: "${CLOCK:=wall}"
+# The CPU the measured tasks are pinned to: the last one.
+CPU=$(($(nproc) - 1))
 DATA=/tmp/bench/$(basename "$0" .t)
 rm -rf "$DATA"
 mkdir -p "$DATA"
@@ -24,6 +38,10 @@ sample() { echo "$1 $2 $3 $4" >>"$DATA/samples"; }
 
 # ... | samples TABLE VARIANT ROUND: one sample per input line
 samples() { awk -v p="$1 $2 $3" '{ print p, $1 }' >>"$DATA/samples"; }
+
+# A line that shows how far a script got while it runs (not TAP, not a
+# comment: neither prove nor the results file takes it).
+progress() { echo "progress: $(cut -d' ' -f1 /proc/uptime)s $*"; }
 
 # Print a file as TAP comments (the results file takes these lines).
 show() { sed 's/^/# /' "$@"; }
@@ -61,20 +79,22 @@ bpf_mon() {
 bpf_stop() {
 	[ -n "$BPF_PID" ] || return 0
 	kill -INT "$BPF_PID" 2>/dev/null
+	wait_for 30 "! kill -0 $BPF_PID 2>/dev/null" || kill -KILL "$BPF_PID"
 	wait "$BPF_PID" 2>/dev/null
 	BPF_PID=
 }
 have_bpf() { tlob list 2>/dev/null | awk '$1 == "bpf" && $2 == "yes" { f = 1 } END { exit !f }'; }
 
-# wait_for SECONDS 'shell condition': poll every 0.1 s
+# wait_for SECONDS 'shell condition': poll every 0.1 s, at most SECONDS
+# of the guest's clock
+uptime_s() { cut -d. -f1 /proc/uptime; }
 wait_for() {
-	_t=$(($1 * 10))
-	while [ $_t -gt 0 ]; do
+	_end=$(($(uptime_s) + $1))
+	while [ "$(uptime_s)" -lt $_end ]; do
 		eval "$2" && return 0
 		sleep 0.1
-		_t=$((_t - 1))
 	done
-	return 1
+	eval "$2"
 }
 
 # ---- parked windows ----------------------------------------------------
@@ -92,11 +112,12 @@ park_stop() {
 	PARK_PID=
 }
 
-# pingpong PAIRS [-w]: the context-switch rate, pinned to CPU 1
+# pingpong PAIRS [-w]: the context-switch rate of PAIRS thread pairs (-T:
+# process pairs swing between two rates under emulation), pinned to $CPU
 pingpong() {
 	_p=$1
 	shift
-	"$BIN/bench-pingpong" -p "$_p" -t "$MS" -c 1 "$@" | kv switches_per_s
+	"$BIN/bench-pingpong" -T -p "$_p" -t "$MS" -c "$CPU" "$@" | kv switches_per_s
 }
 
 # cputicks PID: utime+stime of a process, in clock ticks
@@ -113,6 +134,8 @@ bt_start() {
 bt_stop() {
 	[ -n "$BT_PID" ] || return 0
 	kill -INT "$BT_PID" 2>/dev/null
+	# bpftrace ignores SIGINT until it has attached
+	wait_for 20 "! kill -0 $BT_PID 2>/dev/null" || kill -KILL "$BT_PID"
 	wait "$BT_PID" 2>/dev/null
 	BT_PID=
 }

@@ -4,13 +4,16 @@
  * byte back and forth for a fixed time; prints the context-switch rate
  * (two switches per round trip) so runs compare as ratios.
  *
- *   bench-pingpong [-p PAIRS] [-t MS] [-c CPU] [-w]
+ *   bench-pingpong [-p PAIRS] [-t MS] [-c CPU] [-w] [-T]
  *   bench-pingpong -O   (the markers' ELF file offsets, for the monitor file)
  *
  * -w: each task calls bench_start() before its loop and bench_stop()
  * after it, so with a binding on this program the ping-pong itself runs
  * inside monitored windows.
+ * -T: the tasks are threads of one process instead of processes (no
+ * address-space switch, whose cost under emulation varies from run to run).
  */
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -44,15 +47,12 @@ static uint64_t now_ns(void)
 }
 
 /* One side of a pair: read a byte, write it back, until told to stop. */
-static void player(struct shared *sh, int idx, int rfd, int wfd, int spare1,
-		   int spare2, int serve, int cpu, int window)
+static void play(struct shared *sh, int idx, int rfd, int wfd, int serve,
+		 int cpu, int window)
 {
 	uint64_t n = 0;
 	char c = 0;
 
-	/* Only the peer may hold the other ends, so its exit is our EOF. */
-	close(spare1);
-	close(spare2);
 	bench_pin(cpu);
 	while (!sh->go)
 		usleep(1000);
@@ -71,25 +71,52 @@ static void player(struct shared *sh, int idx, int rfd, int wfd, int spare1,
 	if (window)
 		bench_stop();
 	sh->trips[idx] = n;
+}
+
+static void player(struct shared *sh, int idx, int rfd, int wfd, int spare1,
+		   int spare2, int serve, int cpu, int window)
+{
+	/* Only the peer may hold the other ends, so its exit is our EOF. */
+	close(spare1);
+	close(spare2);
+	play(sh, idx, rfd, wfd, serve, cpu, window);
 	_exit(0);
+}
+
+struct thread_arg {
+	struct shared *sh;
+	int idx, rfd, wfd, serve, cpu, window;
+};
+
+static void *thread_player(void *p)
+{
+	struct thread_arg *a = p;
+
+	play(a->sh, a->idx, a->rfd, a->wfd, a->serve, a->cpu, a->window);
+	/* The peer blocked in read() sees EOF once this end is closed. */
+	close(a->wfd);
+	return NULL;
 }
 
 int main(int argc, char **argv)
 {
-	int pairs = 1, ms = 1000, cpu = 1, window = 0, opt, i;
+	int pairs = 1, ms = 1000, cpu = 1, window = 0, threads = 0, opt, i;
+	struct thread_arg *ta;
+	pthread_t *th;
 	struct shared *sh;
 	uint64_t t0, t1, total = 0;
 	pid_t *pids;
 
-	while ((opt = getopt(argc, argv, "p:t:c:wO")) != -1) {
+	while ((opt = getopt(argc, argv, "p:t:c:wTO")) != -1) {
 		switch (opt) {
 		case 'p': pairs = atoi(optarg); break;
 		case 't': ms = atoi(optarg); break;
 		case 'c': cpu = atoi(optarg); break;
 		case 'w': window = 1; break;
+		case 'T': threads = 1; break;
 		case 'O': bench_print_offsets(); return 0;
 		default:
-			fprintf(stderr, "usage: bench-pingpong [-p PAIRS] [-t MS] [-c CPU] [-w]\n");
+			fprintf(stderr, "usage: bench-pingpong [-p PAIRS] [-t MS] [-c CPU] [-w] [-T]\n");
 			return 2;
 		}
 	}
@@ -100,9 +127,22 @@ int main(int argc, char **argv)
 	if (sh == MAP_FAILED)
 		die("mmap");
 	pids = calloc(2 * pairs, sizeof(*pids));
-	if (!pids)
+	th = calloc(2 * pairs, sizeof(*th));
+	ta = calloc(2 * pairs, sizeof(*ta));
+	if (!pids || !th || !ta)
 		die("calloc");
-	for (i = 0; i < pairs; i++) {
+	for (i = 0; threads && i < pairs; i++) {
+		int ab[2], ba[2], k;
+
+		if (pipe(ab) || pipe(ba))
+			die("pipe");
+		ta[2 * i] = (struct thread_arg){ sh, 2 * i, ba[0], ab[1], 1, cpu, window };
+		ta[2 * i + 1] = (struct thread_arg){ sh, 2 * i + 1, ab[0], ba[1], 0, cpu, window };
+		for (k = 2 * i; k < 2 * i + 2; k++)
+			if (pthread_create(&th[k], NULL, thread_player, &ta[k]))
+				die("pthread_create");
+	}
+	for (i = 0; !threads && i < pairs; i++) {
 		int ab[2], ba[2];
 
 		if (pipe(ab) || pipe(ba))
@@ -131,8 +171,12 @@ int main(int argc, char **argv)
 	sh->stop = 1;
 	t1 = now_ns();
 	/* A player blocked in read() after its peer left sees EOF and ends. */
-	for (i = 0; i < 2 * pairs; i++)
-		waitpid(pids[i], NULL, 0);
+	for (i = 0; i < 2 * pairs; i++) {
+		if (threads)
+			pthread_join(th[i], NULL);
+		else
+			waitpid(pids[i], NULL, 0);
+	}
 	for (i = 0; i < 2 * pairs; i++)
 		total += sh->trips[i];
 	/* Each counted trip of one side is one switch away and one back. */
