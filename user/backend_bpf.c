@@ -155,7 +155,8 @@ static int bpf_open(struct tlob_backend *be, const struct tlob_backend_opts *opt
 			goto fail;
 		if (p->reader)
 			say_detector(&p->m, "reading the monitor pinned in " TLOB_BPF_PIN_DIR);
-	} else if (p->reader || p->persist) {
+	} else if (p->reader) {
+		/* tlob mon: its own monitor (bind/enable load one when asked). */
 		ret = ensure_loaded(be);
 		if (ret)
 			goto fail;
@@ -183,7 +184,8 @@ static int bpf_get_enable(struct tlob_backend *be)
 {
 	struct bpf_priv *p = be->priv;
 
-	return loaded(p) && p->m.attached;
+	/* A pinned monitor is attached when pinned; off means removed. */
+	return p->m.pinned || (p->m.skel && p->m.attached);
 }
 
 static int bpf_set_enable(struct tlob_backend *be, bool on)

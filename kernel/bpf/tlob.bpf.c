@@ -85,13 +85,15 @@ static __always_inline void tlob_account(const struct tlob_win *w, __u8 verdict,
 static __always_inline void tlob_end(struct tlob_win *w, __u64 now, __u8 event,
 				     __u8 verdict, __u8 reason)
 {
+	/* Exactly one end per window, whoever gets here first. */
+	if (__sync_val_compare_and_swap(&w->active, 1, 0) != 1)
+		return;
 	if (w->reported)
 		verdict = TLOB_VERDICT_OVER_BUDGET;
 	if (verdict != TLOB_VERDICT_ABORTED)
 		reason = TLOB_ABORT_NONE;
 	tlob_emit(w, TLOB_REC_WINDOW, now, verdict, reason, event);
 	tlob_account(w, verdict, now - w->clk.start[clk_elapsed_tlob]);
-	WRITE_ONCE(w->active, 0);
 	__sync_fetch_and_add(&tlob_nr_open, -1);
 }
 
@@ -111,7 +113,7 @@ __noinline int tlob_feed(struct tlob_win *w, __u32 event, __u64 now, __u32 detec
 {
 	unsigned int curr, next;
 
-	if (!w)
+	if (!w || !tlob_active(w))
 		return 0;
 	curr = tlob_state_of(w);
 	barrier_var(event);
@@ -165,7 +167,7 @@ static __always_inline void tlob_start(const struct tlob_bpf_binding *b, __u32 i
 {
 	struct tlob_task *t = tlob_task_of(tid);
 	struct tlob_win *w = NULL;
-	__u32 zero = 0;
+	__u32 zero = 0, slot = 0;
 	void *tmpl;
 	int i;
 
@@ -182,14 +184,16 @@ static __always_inline void tlob_start(const struct tlob_bpf_binding *b, __u32 i
 #pragma unroll
 	for (i = 0; i < TLOB_BPF_NEST; i++) {
 		if (!tlob_active(&t->win[i])) {
-			if (!w)
+			if (!w) {
 				w = &t->win[i];
+				slot = i;
+			}
 			continue;
 		}
 		if (t->win[i].binding_id == id) {
 			/* START inside its window: the model decides (an error). */
 			tlob_feed(&t->win[i], start_tlob, now, TLOB_DETECT_STOP,
-				   TLOB_ABORT_NONE);
+				  TLOB_ABORT_NONE);
 			return;
 		}
 	}
@@ -209,7 +213,7 @@ static __always_inline void tlob_start(const struct tlob_bpf_binding *b, __u32 i
 	w->sleeps = 0;
 	w->wakeups = 0;
 	w->reported = 0;
-	w->slot = w - &t->win[0];
+	w->slot = slot;
 	w->state = automaton_tlob.initial_state;
 	w->detector = TLOB_DETECT_NONE;
 	bpf_get_current_comm(w->comm, sizeof(w->comm));
@@ -251,7 +255,7 @@ int tlob_uprobe(struct pt_regs *ctx)
 	for (i = 0; i < TLOB_BPF_NEST; i++)
 		if (tlob_active(&t->win[i]) && t->win[i].binding_id == id)
 			tlob_feed(&t->win[i], stop_tlob, now, TLOB_DETECT_STOP,
-				   TLOB_ABORT_NONE);
+				  TLOB_ABORT_NONE);
 	return 0;
 }
 
@@ -289,7 +293,7 @@ int BPF_PROG(tlob_switch, bool preempt, struct task_struct *prev,
 			/* Unbound while inside: the window ends here. */
 			if (!bpf_map_lookup_elem(&tlob_bindings, &id))
 				tlob_feed(w, abort_tlob, now, TLOB_DETECT_SCHED,
-					   TLOB_ABORT_UNBIND);
+					  TLOB_ABORT_UNBIND);
 			else
 				tlob_feed(w, ev, now, TLOB_DETECT_SCHED, TLOB_ABORT_NONE);
 		}

@@ -28,7 +28,7 @@
 #define TLOB_BPF_MAX_TASKS	1024
 #define TLOB_BPF_HIST		64
 #define TLOB_BPF_PATH_MAX	4096
-#define TLOB_BPF_RINGBUF	(1U << 20)
+#define TLOB_BPF_RINGBUF	(1024 * 1024)
 
 /* Binding flags. */
 #define TLOB_BIND_STOP_RET	1U	/* STOP = return of the START function */

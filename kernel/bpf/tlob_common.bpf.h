@@ -59,10 +59,11 @@ struct tlob_win {
 	__u32 sleeps;
 	__u32 wakeups;
 	__u32 reported;			/* 1 once a detector claimed the overrun */
-	__u8 active;			/* written last when a window opens */
+	__u32 active;			/* set last at open, claimed (1 -> 0) at the end */
 	__u8 slot;			/* index in struct tlob_task */
 	__u8 state;			/* enum states_tlob */
 	__u8 detector;			/* enum tlob_detector of that report */
+	__u8 pad;
 	char comm[TLOB_COMM_LEN];
 	char tag[TLOB_TAG_LEN];
 };

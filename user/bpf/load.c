@@ -43,17 +43,16 @@ static bool lb_verbose;
 
 static int lb_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	char line[1024];
+	va_list aq;
 	int n;
 
 	(void)level;
-	n = vsnprintf(line, sizeof(line), fmt, ap);
+	/* One message can be a whole verifier log: size it first. */
+	va_copy(aq, ap);
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
 	if (n < 0)
 		return 0;
-	if ((size_t)n >= sizeof(line))
-		n = sizeof(line) - 1;
-	if (lb_verbose)
-		fputs(line, stderr);
 	if (lb_len + n + 1 > lb_cap) {
 		size_t cap = (lb_cap ? lb_cap * 2 : 65536) + n;
 		char *p = realloc(lb_log, cap);
@@ -63,7 +62,9 @@ static int lb_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 		lb_log = p;
 		lb_cap = cap;
 	}
-	memcpy(lb_log + lb_len, line, n + 1);
+	vsnprintf(lb_log + lb_len, n + 1, fmt, ap);
+	if (lb_verbose)
+		fputs(lb_log + lb_len, stderr);
 	lb_len += n;
 	return 0;
 }

@@ -61,6 +61,11 @@ scenario() {
 	echo $? >"$OUT/$be-$name.rc"
 	summarize "$OUT/$be-$name.json" >"$OUT/$be-$name.sum"
 	diag "$be $name: $(tr '\n' ';' <"$OUT/$be-$name.sum")"
+	grep '"verdict_name":"model_error"' "$OUT/$be-$name.json" | while read -r l; do
+		diag "$be $name model error: $(echo "$l" | field state_name) x" \
+			"$(echo "$l" | field event_name) preemptions=$(echo "$l" | field preemptions)" \
+			"sleeps=$(echo "$l" | field sleeps) wakeups=$(echo "$l" | field wakeups)"
+	done
 }
 
 # expect NAME "expected summary lines"

@@ -1,0 +1,79 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The pinned BPF monitor: tlob bind pins it under /sys/fs/bpf/tlob and it
+# runs on after tlob exits; a second reader (tlob mon without -b) attaches
+# to it; tlob unbind -a removes it; and loading and unloading it 100 times
+# leaves no pinned object, program, map or link behind.
+. /opt/tlob/tests/lib/tap.sh
+
+W=/opt/tlob/bin/tlob-workload
+S1="$W:tlob_section_begin,tlob_section_end"
+PIN=/sys/fs/bpf/tlob
+OUT=/tmp/32-bpf
+mkdir -p $OUT
+
+objects() {
+	echo "progs=$(bpftool prog show | grep -c '^[0-9]*:')" \
+		"maps=$(bpftool map show | grep -c '^[0-9]*:')" \
+		"links=$(bpftool link show | grep -c '^[0-9]*:')"
+}
+
+field() { sed -n "s/.*\"$1\":\"\{0,1\}\([^,\"}]*\).*/\1/p"; }
+
+before=$(objects)
+diag "before: $before"
+
+ok_cmd "tlob bind --backend bpf" sh -c "tlob bind --backend bpf -b '$S1,10ms,tag=p' >$OUT/bind.out 2>$OUT/bind.err" ||
+	sed 's/^/# /' $OUT/bind.err
+for f in tlob_meta tlob_events tlob_bindings tlob_stats prog_uprobe link_tlob_switch bind_1_start bind_1_stop; do
+	[ -e "$PIN/$f" ]
+	ok $? "pinned: $f"
+done
+st=$(tlob status --backend bpf 2>&1)
+echo "$st" | grep -q "enabled: yes"
+ok $? "status: enabled after tlob exited" || diag "$st"
+echo "$st" | grep -q "bindings: 1"
+ok $? "status: one binding" || diag "$st"
+
+# A second reader of the running monitor.
+tlob mon --backend bpf --json >$OUT/mon.json 2>$OUT/mon.err &
+mp=$!
+i=0
+while ! grep -q "reading the monitor pinned" $OUT/mon.err && [ $i -lt 300 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+"$W" -c 0 spin 40 >/dev/null 2>&1
+sleep 0.5
+kill -INT $mp
+wait $mp
+grep '"kind_name":"violation"' $OUT/mon.json | grep -q '"tag":"p"'
+ok $? "second reader gets the pinned monitor's violation" ||
+	sed 's/^/# /' $OUT/mon.json $OUT/mon.err
+[ -e $PIN/tlob_meta ]
+ok $? "the monitor outlives its reader"
+tlob stats --backend bpf --json >$OUT/stats.json 2>&1
+is "$(grep '"type":"stats"' $OUT/stats.json | field windows)" 1 "stats: one window" ||
+	sed 's/^/# /' $OUT/stats.json
+
+ok_cmd "unbind one binding" tlob unbind --backend bpf -b "$S1"
+[ ! -e $PIN/bind_1_start ] && [ ! -e $PIN/bind_1_stop ]
+ok $? "its links are unpinned"
+ok_cmd "unbind -a" sh -c "tlob unbind -a --backend bpf >/dev/null 2>&1"
+[ ! -e $PIN ]
+ok $? "$PIN is gone"
+is "$(objects)" "$before" "no program, map or link left"
+
+fails=0
+i=0
+while [ $i -lt 100 ]; do
+	tlob bind --backend bpf -b "$S1,1ms" >/dev/null 2>&1 || fails=$((fails + 1))
+	[ -e $PIN/link_tlob_switch ] || fails=$((fails + 1))
+	tlob unbind -a --backend bpf >/dev/null 2>&1 || fails=$((fails + 1))
+	i=$((i + 1))
+done
+is "$fails" 0 "100 bind/unbind -a cycles"
+[ ! -e $PIN ]
+ok $? "nothing pinned after 100 cycles"
+is "$(objects)" "$before" "no program, map or link left after 100 cycles"
+done_testing
