@@ -24,7 +24,7 @@ BENCH_ROUNDS ?= 10
 BENCH_BPF_ROUNDS ?= 3
 BENCH_HEAVY_ROUNDS ?= 3
 # Length of one ping-pong / start-stop measurement, ms.
-BENCH_MS ?= 1000
+BENCH_MS ?= 500
 BENCH_TESTS ?= $(notdir $(sort $(wildcard tests/bench/guest/*.t)))
 BENCH_OUT ?= tests/bench/RESULTS.md
 BENCH_TIMEOUT ?= 5400
@@ -51,25 +51,24 @@ $(BENCH)/$(1)/initramfs.cpio: $(VM_DEPS) $(VM_DEPS_$(1)) $(wildcard $(BUILD)/pro
 endef
 $(foreach l,$(sort stock rt $(BENCH_LANES)),$(eval $(call bench_lane,$(l))))
 
-# Two boots per lane, all boots at once (each QEMU is one host thread
-# with icount; on a shared host, parallel boots get more of it). The cost benchmarks (rates, CPU time) run in a guest
+# One boot per lane and script, all at once: a benchmark gets a guest of its
+# own, and on a shared host parallel QEMUs get more of it (with icount each
+# is one host thread). The cost benchmarks (rates, CPU time) run in a guest
 # whose clock is QEMU's instruction counter (one vCPU, tests/bench/icount/):
 # on a shared host, wall-clock rates swing by 2-10x, far above the 1-3 %
 # effects they have to resolve. The detection-latency benchmark needs real
 # timer behaviour and two CPUs (a hog on the task's CPU), so it boots the
 # lane as the tests do, on the wall clock.
 BENCH_WALL := 20-detect.t
-BENCH_ICOUNT_TESTS = $(filter-out $(BENCH_WALL),$(BENCH_TESTS))
-BENCH_WALL_TESTS = $(filter $(BENCH_WALL),$(BENCH_TESTS))
-csv = $(shell echo $(1) | tr " " ,)
+bench_clock = $(if $(filter $(BENCH_WALL),$(1)),wall,icount)
 
-# bench_boot LANE CLOCK TESTS [PATH prefix]
+# bench_boot LANE SCRIPT: boot LANE's bench guest running SCRIPT alone
 bench_boot = k=$$(tests/vm/lane-kernel $(1) image) && \
-	PATH=$(4)$$PATH tests/vm/run-lane --lane $(1) --krel $(KREL_$(1)) --kernel $$k \
-	--initrd $(BENCH)/$(1)/initramfs.cpio --out $(BENCH)/runs-$(2)/$(1) \
-	--timeout $(BENCH_TIMEOUT) --test-timeout $(BENCH_TEST_TIMEOUT) \
-	--tests $(call csv,$(3)) \
-	--append "tlob.bench_rounds=$(BENCH_ROUNDS) tlob.bench_ms=$(BENCH_MS) tlob.bench_clock=$(2) \
+	PATH=$(if $(filter icount,$(call bench_clock,$(2))),$(TOP)/tests/bench/icount:)$$PATH \
+	tests/vm/run-lane --lane $(1) --krel $(KREL_$(1)) --kernel $$k \
+	--initrd $(BENCH)/$(1)/initramfs.cpio --out $(BENCH)/runs/$(2)/$(1) \
+	--timeout $(BENCH_TIMEOUT) --test-timeout $(BENCH_TEST_TIMEOUT) --tests $(2) \
+	--append "tlob.bench_rounds=$(BENCH_ROUNDS) tlob.bench_ms=$(BENCH_MS) tlob.bench_clock=$(call bench_clock,$(2)) \
 	tlob.bench_bpf_rounds=$(BENCH_BPF_ROUNDS) tlob.bench_heavy_rounds=$(BENCH_HEAVY_ROUNDS)" || true
 
 # The exact command, recorded in the results file.
@@ -78,18 +77,15 @@ BENCH_CMD = make bench BENCH_LANES="$(BENCH_LANES)" BENCH_ROUNDS=$(BENCH_ROUNDS)
 	BENCH_MS=$(BENCH_MS) BENCH_TESTS="$(BENCH_TESTS)"
 BENCH_TITLE_icount = instruction-counter clock (QEMU icount; 1 vCPU)
 BENCH_TITLE_wall = wall clock (2 vCPUs)
-BENCH_RUNS = $(foreach l,$(BENCH_LANES),\
-	$(if $(BENCH_ICOUNT_TESTS),"$(BENCH)/runs-icount/$(l):$(l) - $(BENCH_TITLE_icount)") \
-	$(if $(BENCH_WALL_TESTS),"$(BENCH)/runs-wall/$(l):$(l) - $(BENCH_TITLE_wall)"))
+BENCH_RUNS = $(foreach t,$(BENCH_TESTS),$(foreach l,$(BENCH_LANES),\
+	"$(BENCH)/runs/$(t)/$(l):$(l) - $(BENCH_TITLE_$(call bench_clock,$(t)))"))
 
 .PHONY: bench bench-initramfs bench-results
 bench-initramfs: $(foreach l,$(BENCH_LANES),$(BENCH)/$(l)/initramfs.cpio)
 
 bench: bench-initramfs
-	$(Q)rm -rf $(foreach l,$(BENCH_LANES),$(BENCH)/runs-icount/$(l) $(BENCH)/runs-wall/$(l))
-	$(Q)$(foreach l,$(BENCH_LANES),\
-		$(if $(BENCH_ICOUNT_TESTS),($(call bench_boot,$(l),icount,$(BENCH_ICOUNT_TESTS),$(TOP)/tests/bench/icount:)) &) \
-		$(if $(BENCH_WALL_TESTS),($(call bench_boot,$(l),wall,$(BENCH_WALL_TESTS))) &)) wait
+	$(Q)rm -rf $(BENCH)/runs
+	$(Q)$(foreach t,$(BENCH_TESTS),$(foreach l,$(BENCH_LANES),($(call bench_boot,$(l),$(t))) &)) wait
 	$(Q)$(MAKE) --no-print-directory bench-results
 
 # The tables from the last run (also when some script failed: the file
@@ -99,7 +95,5 @@ bench-results:
 	$(Q)tests/bench/results --cmd '$(BENCH_CMD)' $(BENCH_RUNS) >$(BENCH_OUT).tmp
 	$(Q)mv $(BENCH_OUT).tmp $(BENCH_OUT)
 	$(Q)cat $(BENCH_OUT)
-	$(Q)$(if $(BENCH_ICOUNT_TESTS),prove -e 'tests/vm/report $(BENCH)/runs-icount' \
-		$(foreach l,$(BENCH_LANES),$(addprefix $(l):,$(BENCH_ICOUNT_TESTS)) $(l):lane);) \
-		$(if $(BENCH_WALL_TESTS),prove -e 'tests/vm/report $(BENCH)/runs-wall' \
-		$(foreach l,$(BENCH_LANES),$(addprefix $(l):,$(BENCH_WALL_TESTS)) $(l):lane))
+	$(Q)$(foreach t,$(BENCH_TESTS),prove -e 'tests/vm/report $(BENCH)/runs/$(t)' \
+		$(foreach l,$(BENCH_LANES),$(l):$(t) $(l):lane) || rc=1;) exit $${rc:-0}

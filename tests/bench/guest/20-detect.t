@@ -105,7 +105,7 @@ done
 # Which detector reported (module: 1 = hrtimer, 4 = at STOP).
 for v in kmod_idle kmod_hog bpf_idle bpf_hog; do
 	[ -s "$DATA/$v.detectors" ] || continue
-	echo "$v: $(sort "$DATA/$v.detectors" | uniq -c | awk '{ printf "%s%s x%s", NR > 1 ? ", " : "", $2, $1 }')"
+	echo "$v: $(sort "$DATA/$v.detectors" | uniq -c | awk '{ printf "%s%s x%s", (NR > 1 ? ", " : ""), $2, $1 }')"
 done >"$DATA/detectors"
 
 cat >"$DATA/labels" <<'L'

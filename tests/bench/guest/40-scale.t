@@ -2,15 +2,16 @@
 # SPDX-License-Identifier: GPL-2.0
 # Scale. Memory per monitored task: the module preallocates its windows
 # (pool_size), so the cost of one more monitored task is the slope of the
-# memory the module takes at load over pool_size (MemFree before/after
-# insmod, a few repetitions each); the BPF backend's maps as bpftool
-# reports them. Overhead growth: ping-pong rate with 0 .. 4096 tasks
+# memory the module takes at load over pool_size: its vmalloc areas
+# (/proc/vmallocinfo, exact; pools this large are vmalloc'ed) and, as a
+# cross-check, MemFree before/after insmod; the BPF backend's maps as
+# bpftool reports them. Overhead growth: ping-pong rate with 0 .. 4096 tasks
 # parked inside windows (module, pool_size=4096), interleaved with the
 # monitor absent and the empty-probe floor, HEAVY_ROUNDS rounds.
 . /opt/tlob/tests/lib/tap.sh
 . /opt/tlob/bin/bench.sh
 
-POOLS="1024 16384 65536"
+POOLS="16384 65536 262144"
 REPS=3
 BIG=4096
 PARKS="0 1 16 256 1024 4096"
@@ -31,8 +32,10 @@ for p in $POOLS; do
 		sleep 0.5
 		b=$(memfree)
 		size=$(awk '$1 == "tlob" { print $2 }' /proc/modules)
+		vm=$(awk '/\[tlob\]/ { s += $2 } END { print s + 0 }' /proc/vmallocinfo)
 		mod_out
 		sample mem pool$p $i $(((a - b) * 1024))
+		sample vm pool$p $i "$vm"
 		echo "$p $size" >"$DATA/modsize.$p"
 		i=$((i + 1))
 	done
@@ -41,16 +44,18 @@ ok 0 "module loaded with pool_size $POOLS"
 {
 	echo "#### Memory: the module's preallocated windows ($TLOB_LANE)"
 	echo
-	echo "| pool_size (windows) | memory taken at load, median of $REPS (bytes) | module core size (bytes) | bytes per window (slope from pool_size $(echo $POOLS | cut -d' ' -f1)) |"
-	echo "|---:|---:|---:|---:|"
+	echo "| pool_size (windows) | module vmalloc (bytes) | per window (bytes) | MemFree drop at load, median of $REPS (bytes) | its slope from pool_size $(echo $POOLS | cut -d' ' -f1) (bytes/window) | module core size (bytes) |"
+	echo "|---:|---:|---:|---:|---:|---:|"
 	first=
+	med() { awk -v t="$1 pool$2" '$1 " " $2 == t { print $4 }' "$DATA/samples" | sort -n |
+		awk '{ a[NR] = $1 } END { print NR ? a[int((NR + 1) / 2)] : 0 }'; }
 	for p in $POOLS; do
-		med=$(awk -v t="mem pool$p" '$1 " " $2 == t { print $4 }' "$DATA/samples" | sort -n |
-			awk '{ a[NR] = $1 } END { print NR ? a[int((NR + 1) / 2)] : 0 }')
-		[ -n "$first" ] || { first=$p; fmed=$med; }
+		mf=$(med mem $p)
+		vm=$(med vm $p)
+		[ -n "$first" ] || { first=$p; fmed=$mf; }
 		slope=-
-		[ "$p" != "$first" ] && slope=$(((med - fmed) / (p - first)))
-		echo "| $p | $med | $(cut -d' ' -f2 "$DATA/modsize.$p") | $slope |"
+		[ "$p" != "$first" ] && slope=$(((mf - fmed) / (p - first)))
+		echo "| $p | $vm | $((vm / p)) | $mf | $slope | $(cut -d' ' -f2 "$DATA/modsize.$p") |"
 	done
 	echo
 	echo "MemFree moves by whole pages and with whatever else the guest does, hence the slope over a large range."
@@ -60,20 +65,22 @@ show "$DATA/mem.md"
 
 if have_bpf; then
 	bpf_mon -q -b "$BIN/bench-park:bench_start,bench_stop,600s"
+	bpftool map show >"$DATA/maps" 2>&1
 	{
 		echo "#### Memory: the BPF backend's maps while bound (bpftool map show, $TLOB_LANE)"
 		echo
 		echo "| map | type | key B | value B | max_entries | memlock B | memlock per entry B |"
 		echo "|---|---|---:|---:|---:|---:|---:|"
-		bpftool map show | awk '
+		awk '
 			/^[0-9]+:/ { type = $2; name = "-"; for (i = 3; i <= NF; i++) if ($i == "name") name = $(i + 1) }
 			/key/ { k = $2; v = $4; m = $6; ml = $8; sub(/B$/, "", k); sub(/B$/, "", v); sub(/B$/, "", ml)
-				printf "| %s | %s | %s | %s | %s | %s | %s |\n", name, type, k, v, m, ml, m > 0 ? int(ml / m) : "-" }'
+				printf "| %s | %s | %s | %s | %s | %s | %s |\n", name, type, k, v, m, ml, m > 0 ? int(ml / m) : "-" }' "$DATA/maps"
 		echo
 	} >"$DATA/bpfmem.md"
 	bpf_stop
 	show "$DATA/bpfmem.md"
-	ok 0 "BPF maps listed"
+	[ -s "$DATA/maps" ]
+	ok $? "bpftool lists the BPF backend's maps" || diag "$(head -5 "$DATA/maps"; tail -3 "$DATA/bpf.err")"
 else
 	diag "BPF backend not available: no map sizes"
 fi

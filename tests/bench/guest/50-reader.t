@@ -39,15 +39,14 @@ measure() {
 		wait_for 60 "grep -q monitoring $DATA/rd.err" ;;
 	tracecmd) trace-cmd stream -e tlob:window >"$DATA/rd.out" 2>"$DATA/rd.err" &
 		pid=$!
-		sleep 2 ;;
+		wait_for 30 "grep -q -i -e 'Hit Ctrl' -e 'stream' $DATA/rd.err" || sleep 2 ;;
 	esac
 	a=$(busy)
 	n=$(load "$2" | kv windows)
 	b=$(busy)
 	if [ "$1" != none ]; then
 		sleep 1	# let the reader catch up before it is told to stop
-		kill -INT $pid
-		wait $pid
+		stop_proc $pid INT "$1"
 	fi
 	sample cpu "$1_$2" "$3" "$(((b - a) * 10000 / $(hz) / SECS))"
 	case $1 in

@@ -30,7 +30,7 @@ BEGIN {
 }
 $1 == table {
 	cnt[$2]++
-	val[$2, cnt[$2]] = $4
+	val[$2, cnt[$2]] = $4 + 0
 }
 END {
 	nv = split(order, vars, " ")

@@ -39,7 +39,7 @@ BEGIN {
 		unit = "value"
 }
 $1 == table {
-	v[$2, $3] = $4
+	v[$2, $3] = $4 + 0
 	rounds[$3] = 1
 }
 END {

@@ -78,9 +78,7 @@ bpf_mon() {
 }
 bpf_stop() {
 	[ -n "$BPF_PID" ] || return 0
-	kill -INT "$BPF_PID" 2>/dev/null
-	wait_for 30 "! kill -0 $BPF_PID 2>/dev/null" || kill -KILL "$BPF_PID"
-	wait "$BPF_PID" 2>/dev/null
+	stop_proc "$BPF_PID" INT "tlob mon --backend bpf"
 	BPF_PID=
 }
 have_bpf() { tlob list 2>/dev/null | awk '$1 == "bpf" && $2 == "yes" { f = 1 } END { exit !f }'; }
@@ -97,6 +95,19 @@ wait_for() {
 	eval "$2"
 }
 
+# gone PID: the process has exited (a zombie not yet waited for counts)
+gone() { ! [ -r "/proc/$1/stat" ] || grep -q ') Z ' "/proc/$1/stat" 2>/dev/null; }
+
+# stop_proc PID SIGNAL WHAT: signal, give it 30 s to end, then SIGKILL
+stop_proc() {
+	kill "-$2" "$1" 2>/dev/null
+	if ! wait_for 30 "gone $1"; then
+		echo "# $3 ignored SIG$2 for 30 s: killed"
+		kill -KILL "$1" 2>/dev/null
+	fi
+	wait "$1" 2>/dev/null
+}
+
 # ---- parked windows ----------------------------------------------------
 PARK_PID=
 # park_start N: N threads of bench-park sleep inside their windows (CPU 0)
@@ -107,8 +118,7 @@ park_start() {
 }
 park_stop() {
 	[ -n "$PARK_PID" ] || return 0
-	kill -TERM "$PARK_PID"
-	wait "$PARK_PID"
+	stop_proc "$PARK_PID" TERM bench-park
 	PARK_PID=
 }
 
@@ -133,10 +143,7 @@ bt_start() {
 }
 bt_stop() {
 	[ -n "$BT_PID" ] || return 0
-	kill -INT "$BT_PID" 2>/dev/null
-	# bpftrace ignores SIGINT until it has attached
-	wait_for 20 "! kill -0 $BT_PID 2>/dev/null" || kill -KILL "$BT_PID"
-	wait "$BT_PID" 2>/dev/null
+	stop_proc "$BT_PID" INT bpftrace
 	BT_PID=
 }
 # bt_stopcheck PROGRAM BUDGET_NS: what a user writes instead of a monitor,
