@@ -1,18 +1,22 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # tlob mon --stop-on-violation exits as soon as the first violation
-# arrives: while the over-budget window (10 s) is still open; by the
+# arrives: while the over-budget window (20 s) is still open; by the
 # tool's own CLOCK_MONOTONIC measurements from the record's detection
 # time, it has read the record within READ_BOUND_MS and finished its
 # whole cleanup (drain, statistics, unbind, disable, trace instance
 # removed) within STOP_BOUND_MS. The exit is dominated by the kernel's
 # teardown (probe unregistration, trace instance removal wait for grace
-# periods); the bounds are for TCG emulation on a shared 2-core host, and
-# the measured figures are printed for the record.
+# periods; on PREEMPT_RT, removing the trace instance alone took ~4 s
+# while the monitored task spun); the bounds are for TCG emulation on a
+# shared 2-core host, and the measured figures are printed for the record.
 . /opt/tlob/tests/lib/tap.sh
 . /opt/tlob/bin/tool.sh
 : "${READ_BOUND_MS:=1000}"
-: "${STOP_BOUND_MS:=8000}"
+case "$TLOB_LANE" in
+rt) : "${STOP_BOUND_MS:=15000}" ;;
+*) : "${STOP_BOUND_MS:=8000}" ;;
+esac
 tool_module_up || bail_out "cannot load $TLOB_KO"
 
 for B in $BACKENDS; do
@@ -28,9 +32,9 @@ for B in $BACKENDS; do
 			-b "$W:tlob_section_begin,tlob_section_end,200ms" >"$T/out" 2>"$T/err" &
 		mp=$!
 		mon_wait "$T/err" || diag "mon did not start: $(cat "$T/err")"
-		# Two windows in budget, then one spinning 10 s against a 200 ms budget.
+		# Two windows in budget, then one spinning 20 s against a 200 ms budget.
 		"$W" -n 2 spin 1 >/dev/null
-		"$W" -n 1 spin 10000 >/dev/null &
+		"$W" -n 1 spin 20000 >/dev/null &
 		wp=$!
 		wait $mp
 		rc=$?
