@@ -95,6 +95,11 @@ struct tlob_backend_opts {
 	 */
 	bool reader;
 	/*
+	 * Size of the reader's buffer per CPU in KiB (tlob mon --buffer-size);
+	 * 0: the backend's default. kmod: the trace instance's buffer_size_kb.
+	 */
+	unsigned int buffer_kb;
+	/*
 	 * BPF: bindings must outlive this process (tlob bind): pin under
 	 * TLOB_BPF_PIN_DIR. kmod bindings always persist.
 	 */

@@ -110,8 +110,8 @@ static int kmod_open(struct tlob_backend *be, const struct tlob_backend_opts *op
 	be->priv = k;
 
 	if (opts->reader) {
-		k->trace = tlob_trace_open(k->system, opts->transitions, be->err,
-					   sizeof(be->err));
+		k->trace = tlob_trace_open(k->system, opts->transitions, opts->buffer_kb,
+					   be->err, sizeof(be->err));
 		if (!k->trace) {
 			free(k);
 			be->priv = NULL;

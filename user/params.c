@@ -11,7 +11,7 @@
 #include "section.h"
 #include "units.h"
 
-enum { OPT_BACKEND = 0x100, OPT_ROOT, OPT_STOP_VIOL };
+enum { OPT_BACKEND = 0x100, OPT_ROOT, OPT_STOP_VIOL, OPT_BUFFER };
 
 static const struct option long_options[] = {
 	{ "bind",		required_argument,	NULL, 'b' },
@@ -23,6 +23,7 @@ static const struct option long_options[] = {
 	{ "pid",		required_argument,	NULL, 'p' },
 	{ "all",		no_argument,		NULL, 'a' },
 	{ "quiet",		no_argument,		NULL, 'q' },
+	{ "buffer-size",	required_argument,	NULL, OPT_BUFFER },
 	{ "backend",		required_argument,	NULL, OPT_BACKEND },
 	{ "root",		required_argument,	NULL, OPT_ROOT },
 	{ "help",		no_argument,		NULL, 'h' },
@@ -68,6 +69,7 @@ static unsigned int option_bit(int c)
 	case 'p': return TLOB_OPT_PID;
 	case 'a': return TLOB_OPT_ALL;
 	case 'q': return TLOB_OPT_QUIET;
+	case OPT_BUFFER: return TLOB_OPT_BUFFER;
 	default: return 0;	/* common to all commands */
 	}
 }
@@ -159,6 +161,18 @@ void tlob_params_parse(const struct tlob_command *cmd, int argc, char **argv,
 		case 'q':
 			params->quiet = true;
 			break;
+		case OPT_BUFFER: {
+			char *end;
+			unsigned long kb;
+
+			errno = 0;
+			kb = strtoul(optarg, &end, 10);
+			if (errno || *end || !kb || kb > 1024 * 1024 || optarg[0] == '-')
+				tlob_usage_error("invalid buffer size '%s' (KiB per CPU, 1..1048576)",
+						 optarg);
+			params->buffer_kb = (unsigned int)kb;
+			break;
+		}
 		case OPT_BACKEND:
 			params->backend = optarg;
 			break;

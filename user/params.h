@@ -24,6 +24,7 @@ enum tlob_opt {
 	TLOB_OPT_PID		= 1 << 6,	/* -p PID */
 	TLOB_OPT_ALL		= 1 << 7,	/* -a, --all */
 	TLOB_OPT_QUIET		= 1 << 8,	/* -q: no per-record lines */
+	TLOB_OPT_BUFFER		= 1 << 9,	/* --buffer-size KB */
 	/* --backend, --root, -h: every command */
 };
 
@@ -40,6 +41,7 @@ struct tlob_params {
 	pid_t pid;			/* -p: only this process (tgid) */
 	bool all;
 	bool quiet;
+	unsigned int buffer_kb;		/* 0 = default */
 };
 
 struct tlob_command {

@@ -72,6 +72,7 @@ int tlob_open_backend(const struct tlob_params *params, struct tlob_backend *be,
 		.reader = reader,
 		.transitions = transitions,
 		.persist = persist,
+		.buffer_kb = params->buffer_kb,
 	};
 	int ret;
 

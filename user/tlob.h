@@ -20,6 +20,7 @@ extern const struct tlob_command tlob_cmd_stats;
 int tlob_open_backend(const struct tlob_params *params, struct tlob_backend *be,
 		      bool reader, bool transitions, bool persist);
 
+
 /*
  * A failed bind (unbind = false) or unbind of spec, in the same words
  * whichever backend failed: the errnos of contract 6 (EEXIST, ERANGE,

@@ -21,7 +21,8 @@
 
 static const char *const mon_usage[] = {
 	"usage: tlob mon [-b SECTION]... [-d DURATION] [--stop-on-violation] [-t]",
-	"                [-r REACTOR] [-j] [-q] [-p PID] [--backend kmod|bpf|auto]",
+	"                [-r REACTOR] [-j] [-q] [-p PID] [--buffer-size KB]",
+	"                [--backend kmod|bpf|auto]",
 	"",
 	"  -b, --bind SECTION     monitor a section while tlob runs:",
 	"                           /path/app:frame_begin,frame_end,10ms",
@@ -37,6 +38,7 @@ static const char *const mon_usage[] = {
 	"  -j, --json             one JSON object per line",
 	"  -q, --quiet            no per-record lines, only the summary",
 	"  -p, --pid PID          only this process (for the sections given with -b)",
+	"      --buffer-size KB   trace buffer per CPU (kmod; default: the kernel's)",
 	NULL,
 };
 
@@ -284,6 +286,7 @@ const struct tlob_command tlob_cmd_mon = {
 	.name = "mon",
 	.usage = mon_usage,
 	.opts = TLOB_OPT_BIND | TLOB_OPT_DURATION | TLOB_OPT_STOP_VIOL | TLOB_OPT_TRACE |
-		TLOB_OPT_REACTOR | TLOB_OPT_JSON | TLOB_OPT_PID | TLOB_OPT_QUIET,
+		TLOB_OPT_REACTOR | TLOB_OPT_JSON | TLOB_OPT_PID | TLOB_OPT_QUIET |
+		TLOB_OPT_BUFFER,
 	.run = mon_run,
 };

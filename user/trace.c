@@ -114,7 +114,7 @@ static int open_cpus(struct tlob_trace *t, char *err, size_t len)
 }
 
 struct tlob_trace *tlob_trace_open(const char *system, bool transitions,
-				   char *err, size_t len)
+				   unsigned int buffer_kb, char *err, size_t len)
 {
 	const char *systems[] = { system, NULL };
 	struct tlob_trace *t;
@@ -140,6 +140,10 @@ struct tlob_trace *tlob_trace_open(const char *system, bool transitions,
 	/* Wake readers on the first event, not when half the buffer is full. */
 	if (tracefs_file_exists(t->inst, "buffer_percent"))
 		tracefs_instance_file_write(t->inst, "buffer_percent", "0");
+	if (buffer_kb && tracefs_instance_set_buffer_size(t->inst, buffer_kb, -1)) {
+		snprintf(err, len, "cannot set the trace buffer to %u KiB per CPU", buffer_kb);
+		goto fail;
+	}
 	/* Transition timestamps on the clock of struct tlob_record. */
 	tracefs_instance_file_write(t->inst, "trace_clock", "mono");
 

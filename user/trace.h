@@ -21,7 +21,7 @@ struct tlob_trace;
  * enable event_tlob/error_tlob. Returns NULL with err set.
  */
 struct tlob_trace *tlob_trace_open(const char *system, bool transitions,
-				   char *err, size_t len);
+				   unsigned int buffer_kb, char *err, size_t len);
 /* See tlob_backend_ops.poll. */
 int tlob_trace_poll(struct tlob_trace *t, int timeout_ms, const struct tlob_sink *sink);
 /* Events the kernel dropped: ring-buffer overruns + dropped, and pages flagged as missed. */

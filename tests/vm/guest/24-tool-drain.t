@@ -53,6 +53,28 @@ for B in $BACKENDS; do
 		tool_clean_state "$B"
 		ok $? "$B SIG$sig: binding removed, monitor disabled, instance gone"
 	done
+
+	# A reader that cannot keep up loses records, and says how many: with a
+	# small buffer and the reader stopped (SIGSTOP) while the kernel
+	# produces, printed + lost must still add up to what the kernel counted.
+	if [ "$B" = kmod ]; then
+		tlob mon --json --buffer-size 8 --backend "$B" -b "$W:tlob_section_begin,tlob_section_end,1s" \
+			>"$T/out" 2>"$T/err" &
+		mp=$!
+		mon_wait "$T/err" || diag "mon did not start: $(cat "$T/err")"
+		kill -STOP $mp
+		"$W" -n "$DRAIN_WINDOWS" spin 0 >/dev/null
+		kill -CONT $mp
+		kill -INT $mp
+		wait $mp
+		got=$(jlines "$T/out" record kind_name window | wc -l)
+		st=$(jlines "$T/out" stats | head -1)
+		lost=$(jget "$(jlines "$T/out" summary | head -1)" lost)
+		cmp_ok "$lost" -gt 0 "$B: reader stopped, 8 KiB buffer: lost events counted ($lost)"
+		is "$((got + lost))" "$(jget "$st" windows)" "$B: printed ($got) + lost ($lost) = windows the kernel counted"
+		grep -q "^tlob: $lost events were lost (ring buffer overrun)$" "$T/err"
+		ok $? "$B: the loss is said on stderr" || cat "$T/err"
+	fi
 done
 tool_module_down
 tool_cleanup
