@@ -84,7 +84,7 @@ BENCH_RUNS = $(foreach t,$(BENCH_TESTS),$(foreach l,$(BENCH_LANES),\
 bench-initramfs: $(foreach l,$(BENCH_LANES),$(BENCH)/$(l)/initramfs.cpio)
 
 bench: bench-initramfs
-	$(Q)rm -rf $(BENCH)/runs
+	$(Q)rm -rf $(foreach t,$(BENCH_TESTS),$(foreach l,$(BENCH_LANES),$(BENCH)/runs/$(t)/$(l)))
 	$(Q)$(foreach t,$(BENCH_TESTS),$(foreach l,$(BENCH_LANES),($(call bench_boot,$(l),$(t))) &)) wait
 	$(Q)$(MAKE) --no-print-directory bench-results
 

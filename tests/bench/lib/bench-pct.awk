@@ -60,7 +60,7 @@ END {
 				f = substr(it, 6, RLENGTH - 6) + 0
 				other = substr(it, RLENGTH + 1)
 				if (cnt[other] && cnt[var])
-					it = sprintf("p99 <= %sx %s: %s (%.2fx)", f, label[other] ? label[other] : other, p99[var] <= f * p99[other] ? "met" : "MISSED", p99[other] > 0 ? p99[var] / p99[other] : 0)
+					it = sprintf("p99 <= %sx %s: %s (%.2fx)", f, label[other] ? label[other] : other, (p99[var] <= f * p99[other] ? "met" : "MISSED"), (p99[other] > 0 ? p99[var] / p99[other] : 0))
 				else
 					it = sprintf("p99 <= %sx %s: not measured", f, label[other] ? label[other] : other)
 			}

@@ -17,7 +17,9 @@
 #include "marks.h"
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
+/* Two conditions: one wakeup per thread, not every parked thread per thread. */
+static pthread_cond_t entered = PTHREAD_COND_INITIALIZER;
+static pthread_cond_t released = PTHREAD_COND_INITIALIZER;
 static int inside, release;
 
 static void *parked(void *arg)
@@ -26,9 +28,9 @@ static void *parked(void *arg)
 	bench_start();
 	pthread_mutex_lock(&lock);
 	inside++;
-	pthread_cond_broadcast(&cond);
+	pthread_cond_signal(&entered);
 	while (!release)
-		pthread_cond_wait(&cond, &lock);
+		pthread_cond_wait(&released, &lock);
 	pthread_mutex_unlock(&lock);
 	bench_stop();
 	return NULL;
@@ -70,14 +72,14 @@ int main(int argc, char **argv)
 	}
 	pthread_mutex_lock(&lock);
 	while (inside < n)
-		pthread_cond_wait(&cond, &lock);
+		pthread_cond_wait(&entered, &lock);
 	pthread_mutex_unlock(&lock);
 	printf("ready %d\n", n);
 	fflush(stdout);
 	sigwait(&set, &sig);
 	pthread_mutex_lock(&lock);
 	release = 1;
-	pthread_cond_broadcast(&cond);
+	pthread_cond_broadcast(&released);
 	pthread_mutex_unlock(&lock);
 	for (i = 0; i < n; i++)
 		pthread_join(th[i], NULL);
