@@ -40,6 +40,9 @@ for B in $BACKENDS; do
 		rc=$?
 		kill -0 $wp 2>/dev/null
 		alive=$?
+		# Done with it: a task spinning on keeps kernel teardown (RCU-tasks
+		# grace periods of BPF trampolines) waiting, and the next run with it.
+		kill $wp 2>/dev/null
 		wait $wp
 		is "$rc" 0 "$B run $run: mon exits 0 after the violation"
 		is "$alive" 0 "$B run $run: ... while the over-budget window is still open"
