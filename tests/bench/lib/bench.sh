@@ -137,7 +137,8 @@ cputicks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 BT_PID=
 # bt_start 'PROGRAM': bpftrace in the background, output in $DATA/bt.out
 bt_start() {
-	bpftrace -e "$1" >"$DATA/bt.out" 2>&1 &
+	# -B line: a bpftrace that has to be killed leaves its lines behind
+	bpftrace -B line -e "$1" >"$DATA/bt.out" 2>&1 &
 	BT_PID=$!
 	wait_for 300 "grep -q Attaching $DATA/bt.out"
 }
