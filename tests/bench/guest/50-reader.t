@@ -34,10 +34,10 @@ load() {
 measure() {
 	case $1 in
 	none) ;;
-	tlob) tlob mon --backend kmod -j >"$DATA/rd.out" 2>"$DATA/rd.err" &
+	tlob) "$BIN/bench-sigdfl" tlob mon --backend kmod -j >"$DATA/rd.out" 2>"$DATA/rd.err" &
 		pid=$!
 		wait_for 60 "grep -q monitoring $DATA/rd.err" ;;
-	tracecmd) trace-cmd stream -e tlob:window >"$DATA/rd.out" 2>"$DATA/rd.err" &
+	tracecmd) "$BIN/bench-sigdfl" trace-cmd stream -e tlob:window >"$DATA/rd.out" 2>"$DATA/rd.err" &
 		pid=$!
 		wait_for 30 "grep -q -i -e 'Hit Ctrl' -e 'stream' $DATA/rd.err" || sleep 2 ;;
 	esac

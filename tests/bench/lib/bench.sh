@@ -71,7 +71,7 @@ BPF_PID=
 # bpf_mon ARGS...: tlob mon --backend bpf in the background, until
 # bpf_stop; records (-j: JSON lines) in $DATA/bpf.out
 bpf_mon() {
-	tlob mon --backend bpf "$@" >"$DATA/bpf.out" 2>"$DATA/bpf.err" &
+	"$BIN/bench-sigdfl" tlob mon --backend bpf "$@" >"$DATA/bpf.out" 2>"$DATA/bpf.err" &
 	BPF_PID=$!
 	# The tool loads and attaches before it reads; give it time to be ready.
 	wait_for 60 "grep -q 'monitoring' $DATA/bpf.err"
@@ -98,7 +98,9 @@ wait_for() {
 # gone PID: the process has exited (a zombie not yet waited for counts)
 gone() { ! [ -r "/proc/$1/stat" ] || grep -q ') Z ' "/proc/$1/stat" 2>/dev/null; }
 
-# stop_proc PID SIGNAL WHAT: signal, give it 30 s to end, then SIGKILL
+# stop_proc PID SIGNAL WHAT: signal, give it 30 s to end, then SIGKILL.
+# Background commands of a script start with SIGINT ignored: start what is
+# to be stopped with SIGINT through bench-sigdfl.
 stop_proc() {
 	kill "-$2" "$1" 2>/dev/null
 	if ! wait_for 30 "gone $1"; then
@@ -138,7 +140,7 @@ BT_PID=
 # bt_start 'PROGRAM': bpftrace in the background, output in $DATA/bt.out
 bt_start() {
 	# -B line: a bpftrace that has to be killed leaves its lines behind
-	bpftrace -B line -e "$1" >"$DATA/bt.out" 2>&1 &
+	"$BIN/bench-sigdfl" bpftrace -B line -e "$1" >"$DATA/bt.out" 2>&1 &
 	BT_PID=$!
 	wait_for 300 "grep -q Attaching $DATA/bt.out"
 }
