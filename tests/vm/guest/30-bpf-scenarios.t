@@ -41,7 +41,8 @@ summarize() {
 ready() {
 	case $1 in
 	bpf) bpftool link show 2>/dev/null | grep -q "tp 'sched_switch'" ;;
-	kmod) [ "$(cat /sys/kernel/tlob/enable 2>/dev/null)" = 1 ] ;;
+	kmod) [ "$(cat /sys/kernel/tlob/enable 2>/dev/null)" = 1 ] &&
+		grep -q "$W" /sys/kernel/tlob/monitor ;;
 	esac
 }
 

@@ -7,10 +7,15 @@
 #   cpu-clock perf event every TLOB_BPF_SAMPLE_US, 1000 us by default,
 #   checking every open window); it is also measured on stock, forced
 #   with TLOB_BPF_DETECTOR=sample, so both paths are compared on one kernel.
-# Stated bounds (an emulated 2-CPU guest, TCG, so generous; the figures
-# measured are printed as diagnostics):
-#   bpf_timer: detect_latency_ns <= 20 ms
-#   sampler:   detect_latency_ns <= 1 ms (one period) + 20 ms
+# Stated bounds. On hardware: bpf_timer <= the soft timer's latency (a
+# softirq after the deadline); sampler <= one period (1 ms) + the hard
+# timer's latency. In this emulated guest (TCG on a shared host, where the
+# vCPUs lose the host CPU for tens of ms and the cpu-clock event delivers
+# ~250 samples/s instead of 1000) the tested bound is that plus 200 ms of
+# emulation slack; the figures measured are printed as diagnostics, next
+# to tlob.ko's hard hrtimer measured the same way in the same boot.
+#   bpf_timer: detect_latency_ns <= 200 ms
+#   sampler:   detect_latency_ns <= 1 ms + 200 ms
 # Windows spin (running) or sleep 40 ms against a 10 ms budget, so every
 # window must produce exactly one violation while still inside.
 . /opt/tlob/tests/lib/tap.sh
@@ -19,16 +24,19 @@ W=/opt/tlob/bin/tlob-workload
 S1="$W:tlob_section_begin,tlob_section_end,10ms,tag=lat"
 OUT=/tmp/31-bpf
 N=10
-SLACK=20000000
+SLACK=200000000
 mkdir -p $OUT
 
 field() { sed -n "s/.*\"$1\":\"\{0,1\}\([^,\"}]*\).*/\1/p"; }
 
-ready() { bpftool link show 2>/dev/null | grep -q "tp 'sched_switch'"; }
+ready() {
+	bpftool link show 2>/dev/null | grep -q "tp 'sched_switch'" ||
+		grep -q "$W" /sys/kernel/tlob/monitor 2>/dev/null
+}
 
-# measure NAME DETECTOR WORKLOAD-MODE: N windows under tlob mon
+# measure NAME DETECTOR WORKLOAD-MODE [BACKEND]: N windows under tlob mon
 measure() {
-	TLOB_BPF_DETECTOR=$2 tlob mon --backend bpf --json -b "$S1" \
+	TLOB_BPF_DETECTOR=$2 tlob mon --backend "${4:-bpf}" --json -b "$S1" \
 		>"$OUT/$1.json" 2>"$OUT/$1.err" &
 	mp=$!
 	i=0
@@ -79,4 +87,13 @@ ok $? "forced sampler says so" || sed 's/^/# /' "$OUT/sample-spin.err"
 judge sample-spin "sample" $((1000000 + SLACK))
 measure sample-sleep sample sleep
 judge sample-sleep "sample" $((1000000 + SLACK))
+
+# Reference, same boot: the module's hard hrtimer.
+if [ -f "$TLOB_KO" ] && insmod "$TLOB_KO" 2>/dev/null; then
+	measure kmod-spin - spin kmod
+	judge kmod-spin "hrtimer" $SLACK
+	rmmod tlob
+else
+	skip "tlob.ko reference: not loadable here"
+fi
 done_testing

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # The pinned BPF monitor: tlob bind pins it under /sys/fs/bpf/tlob and it
 # runs on after tlob exits; a second reader (tlob mon without -b) attaches
-# to it; tlob unbind -a removes it; and loading and unloading it 100 times
-# leaves no pinned object, program, map or link behind.
+# to it; tlob unbind removes a binding and tlob unbind -a the monitor,
+# leaving no pinned object, program, map or link behind (34-bpf-cycles.t
+# does that 100 times).
 . /opt/tlob/tests/lib/tap.sh
 
 W=/opt/tlob/bin/tlob-workload
@@ -11,6 +12,17 @@ S1="$W:tlob_section_begin,tlob_section_end"
 PIN=/sys/fs/bpf/tlob
 OUT=/tmp/32-bpf
 mkdir -p $OUT
+
+# The kernel frees a released program or map after an RCU grace period
+# (longer on PREEMPT_RT): wait up to 10 s for the counts to settle.
+settled() {
+	i=0
+	while [ "$(objects)" != "$1" ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	objects
+}
 
 objects() {
 	echo "progs=$(bpftool prog show | grep -c '^[0-9]*:')" \
@@ -56,24 +68,13 @@ tlob stats --backend bpf --json >$OUT/stats.json 2>&1
 is "$(grep '"type":"stats"' $OUT/stats.json | field windows)" 1 "stats: one window" ||
 	sed 's/^/# /' $OUT/stats.json
 
-ok_cmd "unbind one binding" tlob unbind --backend bpf -b "$S1"
+tlob unbind --backend bpf -b "$W:tlob_section_begin" >$OUT/unbind.out 2>&1
+ok $? "unbind one binding" || sed 's/^/# /' $OUT/unbind.out
 [ ! -e $PIN/bind_1_start ] && [ ! -e $PIN/bind_1_stop ]
 ok $? "its links are unpinned"
 ok_cmd "unbind -a" sh -c "tlob unbind -a --backend bpf >/dev/null 2>&1"
 [ ! -e $PIN ]
 ok $? "$PIN is gone"
-is "$(objects)" "$before" "no program, map or link left"
+is "$(settled "$before")" "$before" "no program, map or link left"
 
-fails=0
-i=0
-while [ $i -lt 100 ]; do
-	tlob bind --backend bpf -b "$S1,1ms" >/dev/null 2>&1 || fails=$((fails + 1))
-	[ -e $PIN/link_tlob_switch ] || fails=$((fails + 1))
-	tlob unbind -a --backend bpf >/dev/null 2>&1 || fails=$((fails + 1))
-	i=$((i + 1))
-done
-is "$fails" 0 "100 bind/unbind -a cycles"
-[ ! -e $PIN ]
-ok $? "nothing pinned after 100 cycles"
-is "$(objects)" "$before" "no program, map or link left after 100 cycles"
 done_testing

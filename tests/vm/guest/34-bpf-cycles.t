@@ -1,0 +1,43 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Loading and unloading the pinned BPF monitor 100 times (tlob bind, tlob
+# unbind -a) leaves no pinned object, program, map or link behind.
+. /opt/tlob/tests/lib/tap.sh
+
+W=/opt/tlob/bin/tlob-workload
+S1="$W:tlob_section_begin,tlob_section_end"
+PIN=/sys/fs/bpf/tlob
+
+objects() {
+	echo "progs=$(bpftool prog show | grep -c '^[0-9]*:')" \
+		"maps=$(bpftool map show | grep -c '^[0-9]*:')" \
+		"links=$(bpftool link show | grep -c '^[0-9]*:')"
+}
+
+# The kernel frees a released program or map after an RCU grace period
+# (longer on PREEMPT_RT): wait up to 10 s for the counts to settle.
+settled() {
+	i=0
+	while [ "$(objects)" != "$1" ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	objects
+}
+
+before=$(objects)
+t0=$(cut -d. -f1 /proc/uptime)
+fails=0
+i=0
+while [ $i -lt 100 ]; do
+	tlob bind --backend bpf -b "$S1,1ms" >/dev/null 2>&1 || fails=$((fails + 1))
+	[ -e $PIN/link_tlob_switch ] || fails=$((fails + 1))
+	tlob unbind -a --backend bpf >/dev/null 2>&1 || fails=$((fails + 1))
+	i=$((i + 1))
+done
+diag "100 cycles in $(($(cut -d. -f1 /proc/uptime) - t0)) s"
+is "$fails" 0 "100 bind/unbind -a cycles"
+[ ! -e $PIN ]
+ok $? "nothing pinned after 100 cycles"
+is "$(settled "$before")" "$before" "no program, map or link left after 100 cycles"
+done_testing
