@@ -55,6 +55,19 @@ $(BPF_OUT)/%.bpf.o: kernel/bpf/%.bpf.c $(BPF_HDRS) $(BPF_OUT)/vmlinux.h
 	$(Q)$(BPF_STRIP) -g $@.tmp
 	$(Q)mv $@.tmp $@
 
+# The bpf_timer path attaches fexit programs to tlob_arm()/tlob_cancel():
+# they must stay real calls in the object. (They once were not: the
+# compiler deleted calls to a pure function whose result was unused, and
+# the timer object failed to load with "Subprog tlob_arm doesn't exist".)
+$(BPF_OUT)/tlob.bpf.checked: $(BPF_OUT)/tlob.bpf.o
+	$(Q)for f in tlob_arm tlob_cancel; do \
+		llvm-objdump -dr $< | grep -q "R_BPF_64_32[[:space:]]*$$f$$" || \
+		{ echo "$<: no call to $$f left: the bpf_timer path cannot attach" >&2; exit 1; }; \
+	done
+	$(Q)touch $@
+
+$(BPF_OUT)/tlob.skel.h: $(BPF_OUT)/tlob.bpf.checked
+
 $(BPF_OUT)/%.skel.h: $(BPF_OUT)/%.bpf.o
 	@echo "  SKEL     $@"
 	$(Q)$(BPFTOOL) gen skeleton $< name $(subst .,_,$*)_bpf > $@.tmp 2> $@.log || \
