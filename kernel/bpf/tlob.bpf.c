@@ -26,6 +26,20 @@ char LICENSE[] SEC("license") = "GPL";
 
 /* Windows open right now: the scheduler hooks return at once when 0. */
 __u64 tlob_nr_open;
+/*
+ * Sampling path only (the loader sets it, 0 = off): the scheduler hooks,
+ * which run on every context switch and wakeup in the system, also check
+ * every open window at most once per this many ns, so on a busy system an
+ * overrun is seen at the next scheduler activity anywhere, well before the
+ * next sample; the sampler still bounds the worst case.
+ */
+__u64 tlob_scan_ns;
+__u64 tlob_last_scan;
+
+struct tlob_scan {
+	__u64 now;
+	__u32 detector;
+};
 
 static __always_inline unsigned int tlob_log2(__u64 v)
 {
@@ -259,6 +273,31 @@ int tlob_uprobe(struct pt_regs *ctx)
 	return 0;
 }
 
+static long tlob_scan_one(struct bpf_map *map, __u32 *tid, struct tlob_task *t,
+			  struct tlob_scan *scan)
+{
+	int i;
+
+#pragma unroll
+	for (i = 0; i < TLOB_BPF_NEST; i++)
+		if (tlob_active(&t->win[i]))
+			tlob_check(&t->win[i], scan->now, scan->detector, event_max_tlob);
+	return 0;
+}
+
+/* Sampling path: check every open window, at most once per tlob_scan_ns. */
+static __always_inline void tlob_maybe_scan(__u64 now)
+{
+	__u64 last = READ_ONCE(tlob_last_scan), period = READ_ONCE(tlob_scan_ns);
+	struct tlob_scan scan = { .now = now, .detector = TLOB_DETECT_SCHED };
+
+	if (!period || now - last < period)
+		return;
+	if (__sync_val_compare_and_swap(&tlob_last_scan, last, now) != last)
+		return;
+	bpf_for_each_map_elem(&tlob_windows, tlob_scan_one, &scan, 0);
+}
+
 /*
  * Switched out: preempted unless it blocked, i.e. switched out voluntarily
  * with a sleep state AND taken off the runqueue (a sleep state with a
@@ -277,6 +316,7 @@ int BPF_PROG(tlob_switch, bool preempt, struct task_struct *prev,
 	if (!READ_ONCE(tlob_nr_open))
 		return 0;
 	now = bpf_ktime_get_ns();
+	tlob_maybe_scan(now);
 	t = tlob_task_of(BPF_CORE_READ(prev, pid));
 	if (t) {
 		if (!preempt && prev_state != TASK_RUNNING && !BPF_CORE_READ(prev, on_rq))
@@ -344,17 +384,6 @@ int BPF_PROG(tlob_exec, struct task_struct *p)
 	return 0;
 }
 
-static long tlob_sample_one(struct bpf_map *map, __u32 *tid, struct tlob_task *t,
-			    __u64 *now)
-{
-	int i;
-
-#pragma unroll
-	for (i = 0; i < TLOB_BPF_NEST; i++)
-		if (tlob_active(&t->win[i]))
-			tlob_check(&t->win[i], *now, TLOB_DETECT_SAMPLE, event_max_tlob);
-	return 0;
-}
 
 /*
  * The timer-free detector: a periodic perf event (cpu-clock, on one CPU)
@@ -366,11 +395,12 @@ static long tlob_sample_one(struct bpf_map *map, __u32 *tid, struct tlob_task *t
 SEC("perf_event")
 int tlob_sample(struct bpf_perf_event_data *ctx)
 {
-	__u64 now;
+	struct tlob_scan scan;
 
 	if (!READ_ONCE(tlob_nr_open))
 		return 0;
-	now = bpf_ktime_get_ns();
-	bpf_for_each_map_elem(&tlob_windows, tlob_sample_one, &now, 0);
+	scan.now = bpf_ktime_get_ns();
+	scan.detector = TLOB_DETECT_SAMPLE;
+	bpf_for_each_map_elem(&tlob_windows, tlob_scan_one, &scan, 0);
 	return 0;
 }

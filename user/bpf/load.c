@@ -303,6 +303,8 @@ int tb_load(struct bpf_mon *m, char *err, size_t len)
 		snprintf(m->why_no_timer, sizeof(m->why_no_timer),
 			 "TLOB_BPF_DETECTOR=sample");
 	}
+	if (m->detector == TLOB_DETECT_SAMPLE)
+		m->skel->bss->tlob_scan_ns = m->sample_period_ns;
 	meta.detector = m->detector;
 	meta.sample_period_ns = m->sample_period_ns;
 	ret = bpf_map_update_elem(m->fd[TB_META], &zero, &meta, BPF_ANY);
@@ -445,7 +447,8 @@ void tb_describe(const struct bpf_mon *m, char *buf, size_t len)
 			 "at START), at scheduler events and at STOP");
 	else
 		snprintf(buf, len, "%s%soverruns detected by sampling every %llu us "
-			 "(at most one period late), at scheduler events and at STOP",
+			 "(at most one period late), at context switches (any task, at "
+			 "most once per period) and at STOP",
 			 m->why_no_timer, m->why_no_timer[0] ? "; " : "",
 			 (unsigned long long)m->sample_period_ns / 1000);
 }

@@ -72,7 +72,7 @@ if [ "$TLOB_LANE" = rt ]; then
 	grep -q "refuses bpf_timer on PREEMPT_RT.*sampling every 1000 us" "$OUT/auto-spin.err"
 	ok $? "PREEMPT_RT: says bpf_timer is refused and the sampler runs" ||
 		sed 's/^/# /' "$OUT/auto-spin.err"
-	judge auto-spin "sample" $((1000000 + SLACK))
+	judge auto-spin "sample sched" $((1000000 + SLACK))
 else
 	grep -q "overruns detected by bpf_timer" "$OUT/auto-spin.err"
 	ok $? "stock: says bpf_timer detects overruns" || sed 's/^/# /' "$OUT/auto-spin.err"
@@ -84,9 +84,9 @@ fi
 measure sample-spin sample spin
 grep -q "TLOB_BPF_DETECTOR=sample; overruns detected by sampling" "$OUT/sample-spin.err"
 ok $? "forced sampler says so" || sed 's/^/# /' "$OUT/sample-spin.err"
-judge sample-spin "sample" $((1000000 + SLACK))
+judge sample-spin "sample sched" $((1000000 + SLACK))
 measure sample-sleep sample sleep
-judge sample-sleep "sample" $((1000000 + SLACK))
+judge sample-sleep "sample sched" $((1000000 + SLACK))
 
 # Reference, same boot: the module's hard hrtimer.
 if [ -f "$TLOB_KO" ] && insmod "$TLOB_KO" 2>/dev/null; then
