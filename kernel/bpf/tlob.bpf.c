@@ -14,8 +14,12 @@
  *   the uprobe program calls the global subprogram tlob_arm() and an fexit
  *   program attached to that subprogram arms the timer.
  * - sampling (PREEMPT_RT, whose verifier refuses bpf_timer): tlob_sample
- *   runs from a periodic perf event and checks every open window, so an
- *   overrun is reported at most one sampling period after the deadline.
+ *   runs from a periodic perf event (cpu-clock, hard interrupt, one CPU)
+ *   and checks every open window, whatever its state, so an overrun is
+ *   reported at most one sampling period (plus the timer's own latency)
+ *   after the deadline; the scheduler hooks run the same check at most
+ *   once per period from any context switch, which on a busy system
+ *   reports it sooner.
  * On both paths the deadline is also checked at each scheduler event of
  * the task (TLOB_DETECT_SCHED) and at STOP (TLOB_DETECT_STOP), so a late
  * timer or sample never hides an overrun.
@@ -383,7 +387,6 @@ int BPF_PROG(tlob_exec, struct task_struct *p)
 				TLOB_ABORT_EXEC);
 	return 0;
 }
-
 
 /*
  * The timer-free detector: a periodic perf event (cpu-clock, on one CPU)

@@ -6,12 +6,14 @@
  *
  * Concurrency, and why there is no lock: a window is written by the events
  * of its own task only, and those are serialised by the scheduler (the
- * uprobe program runs in the task, sched_switch and sched_wakeup under the
- * task's runqueue lock). The detectors that run elsewhere (the bpf_timer
- * callback, the sampler) only read a window and claim the one violation
- * report with a compare-and-swap on ->reported, so exactly one detector
- * reports each overrun. Their breakdown of the time is a snapshot that may
- * miss an update in flight; the window record at the end is exact.
+ * uprobe program runs in the task with preemption off, sched_switch and
+ * sched_wakeup under the task's runqueue lock). The detectors that run
+ * elsewhere (the bpf_timer callback, the sampler) only read a window and
+ * claim the one violation report with a compare-and-swap on ->reported, so
+ * exactly one detector reports each overrun; the end of a window is
+ * claimed the same way on ->active, so it is reported exactly once.
+ * Their breakdown of the time is a snapshot that may miss an update in
+ * flight; the window record at the end is exact.
  * (bpf_spin_lock is not an option anyway: 6.1 refuses it in uprobe and
  * perf_event programs.)
  */
@@ -28,8 +30,12 @@
 
 /* Not in vmlinux.h (macros): the task state word's "runnable" value. */
 #define TASK_RUNNING	0x0000
-/* One load the compiler may not merge or repeat (a flag others write). */
-#define READ_ONCE(x)	(*(const volatile typeof(x) *)&(x))
+/*
+ * One load or store the compiler may not merge or repeat (flags other
+ * CPUs read), as the kernel's own macros do it: clang 14's BPF backend
+ * cannot lower __atomic_load_n()/__atomic_store_n().
+ */
+#define READ_ONCE(x)		(*(const volatile typeof(x) *)&(x))
 #define WRITE_ONCE(x, v)	(*(volatile typeof(x) *)&(x) = (v))
 
 /* The invariant's bound of the generated glue: the window's budget. */
