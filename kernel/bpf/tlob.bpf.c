@@ -97,15 +97,23 @@ static __always_inline void tlob_account(const struct tlob_win *w, __u8 verdict,
 }
 
 /*
- * The window ends: its one window record, the statistics, and the slot is
- * free. An overrun seen before decides the verdict, whatever ended it.
+ * Exactly one end per window: the event that ends it claims it before it
+ * changes anything, so an event that interrupted it (a uprobe program is
+ * preemptible on PREEMPT_RT) finds the window closed, not half-ended.
+ */
+static __always_inline bool tlob_claim_end(struct tlob_win *w)
+{
+	return __sync_val_compare_and_swap(&w->active, 1, 0) == 1;
+}
+
+/*
+ * The window ends (claimed): its one window record, the statistics, and
+ * the slot is free. An overrun seen before decides the verdict, whatever
+ * ended it.
  */
 static __always_inline void tlob_end(struct tlob_win *w, __u64 now, __u8 event,
 				     __u8 verdict, __u8 reason)
 {
-	/* Exactly one end per window, whoever gets here first. */
-	if (__sync_val_compare_and_swap(&w->active, 1, 0) != 1)
-		return;
 	if (w->reported)
 		verdict = TLOB_VERDICT_OVER_BUDGET;
 	if (verdict != TLOB_VERDICT_ABORTED)
@@ -140,11 +148,15 @@ __noinline int tlob_feed(struct tlob_win *w, __u32 event, __u64 now, __u32 detec
 	next = automaton_tlob.function[curr][event];
 	if (next >= state_max_tlob) {
 		/* Not allowed by the model: a model error, never an overrun. */
+		if (!tlob_claim_end(w))
+			return 0;
 		ha_cancel_tlob(&w->clk);
 		tlob_end(w, now, event, TLOB_VERDICT_MODEL_ERROR, TLOB_ABORT_NONE);
 		return 0;
 	}
 	tlob_check(w, now, detector, event);
+	if (automaton_tlob.final_states[next] && !tlob_claim_end(w))
+		return 0;
 	ha_step_tlob(&w->clk, curr, event, now);
 	w->ns[curr] += now - w->last_ns;
 	w->last_ns = now;
@@ -232,17 +244,20 @@ static __always_inline void tlob_start(const struct tlob_bpf_binding *b, __u32 i
 	w->wakeups = 0;
 	w->reported = 0;
 	w->slot = slot;
-	w->state = automaton_tlob.initial_state;
 	w->detector = TLOB_DETECT_NONE;
 	bpf_get_current_comm(w->comm, sizeof(w->comm));
 	__builtin_memcpy(w->tag, b->tag, sizeof(w->tag));
 	/*
-	 * Published last: a scheduler event that interrupts us sees either
-	 * no window or a complete one.
+	 * The start transition is taken before the window is published, so
+	 * a scheduler event that interrupts us (a uprobe program is
+	 * preemptible on PREEMPT_RT) sees no window or a running one, never
+	 * one still stopped. The clock was reset above; ha_step_tlob() resets
+	 * it to the same instant and arms the deadline once published.
 	 */
+	w->state = automaton_tlob.function[automaton_tlob.initial_state][start_tlob];
 	WRITE_ONCE(w->active, 1);
 	__sync_fetch_and_add(&tlob_nr_open, 1);
-	tlob_feed(w, start_tlob, now, TLOB_DETECT_STOP, TLOB_ABORT_NONE);
+	ha_step_tlob(&w->clk, automaton_tlob.initial_state, start_tlob, now);
 }
 
 SEC("uprobe")

@@ -5,9 +5,11 @@
  * defined once, here), the deadline check and the record emitter.
  *
  * Concurrency, and why there is no lock: a window is written by the events
- * of its own task only, and those are serialised by the scheduler (the
- * uprobe program runs in the task with preemption off, sched_switch and
- * sched_wakeup under the task's runqueue lock). The detectors that run
+ * of its own task only: the uprobe program runs in the task, sched_switch
+ * and sched_wakeup under the task's runqueue lock. On PREEMPT_RT the
+ * uprobe program can be preempted, so a switch-out can run in the middle
+ * of START or STOP: a window is published only once running, and its end
+ * is claimed before anything changes (->active, below). The detectors that run
  * elsewhere (the bpf_timer callback, the sampler) only read a window and
  * claim the one violation report with a compare-and-swap on ->reported, so
  * exactly one detector reports each overrun; the end of a window is
