@@ -74,7 +74,8 @@ bpf_mon() {
 	"$BIN/bench-sigdfl" tlob mon --backend bpf "$@" >"$DATA/bpf.out" 2>"$DATA/bpf.err" &
 	BPF_PID=$!
 	# The tool loads and attaches before it reads; give it time to be ready.
-	wait_for 60 "grep -q 'monitoring' $DATA/bpf.err"
+	# (the verifier takes minutes of emulated CPU on a loaded host)
+	wait_for 600 "grep -q 'monitoring' $DATA/bpf.err"
 }
 bpf_stop() {
 	[ -n "$BPF_PID" ] || return 0
