@@ -23,7 +23,7 @@ HOUR=3600000000000
 FB=$(off tlob_section_begin)
 FE=$(off tlob_section_end)
 # how long a scene's windows last unless a fault ends them (seconds)
-: "${SCENE_SECS:=20}"
+: "${SCENE_SECS:=40}"
 
 fault_copies() {
 	mkdir -p $FDIR
@@ -51,18 +51,11 @@ pool_is() { [ "$(pool used)" = "$1" ]; }
 # wait_used N: the pool holds N open windows (60 s at most)
 wait_used() { wait_for 60 pool_is "$1"; }
 
-# children PID: the direct children of PID
-children() {
-	for _s in /proc/[0-9]*/stat; do
-		awk -v p="$1" '$4 == p { print $1 }' "$_s" 2>/dev/null
-	done
-}
-
-# kill_tree PID...: SIGKILL the processes and their children, reap them
+# kill_tree PID...: SIGKILL the processes and their direct children (one
+# pass over /proc: a loop per process is minutes under emulation), reap them
 kill_tree() {
-	for _p in "$@"; do
-		kill -9 $(children "$_p") "$_p" 2>/dev/null
-	done
+	_kids=$(cat /proc/[0-9]*/stat 2>/dev/null | awk -v all=" $* " 'index(all, " " $4 " ") { print $1 }')
+	kill -9 $_kids "$@" 2>/dev/null
 	for _p in "$@"; do
 		wait "$_p" 2>/dev/null
 	done
@@ -87,23 +80,27 @@ trace_bg_end() {
 }
 
 # start_scene: R W S X as above; $R $W $S $X are their pids. Returns
-# when all four windows are open and X's deadline has passed.
+# when all four windows are open and X's deadline has passed. W starts
+# first: behind the hog it needs seconds to reach START, and the others'
+# windows must not run out meanwhile.
 start_scene() {
 	_ms=$((SCENE_SECS * 1000))
 	# W's hog: a SCHED_FIFO busy loop on CPU 1 (RT throttling leaves the
 	# others 5% of it, so W reaches START, then waits 95% of the time)
-	$WL -c 1 -f 10 burn $((_ms + 5000)) >/dev/null 2>&1 &
+	$WL -c 1 -f 10 burn $((2 * _ms)) >/dev/null 2>&1 &
 	HOG=$!
-	$FW -c 0 spin $_ms >/dev/null 2>&1 &
-	R=$!
 	$FW -c 1 spin $_ms >/dev/null 2>&1 &
 	W=$!
+	scene="$W"
+	wait_for 60 pool_is 1 || return 1
+	$FW -c 0 spin $_ms >/dev/null 2>&1 &
+	R=$!
 	$FW sleep $_ms >/dev/null 2>&1 &
 	S=$!
 	$FWX sleep $_ms >/dev/null 2>&1 &
 	X=$!
 	scene="$R $W $S $X"
-	wait_for 20 pool_is 4 || return 1
+	wait_for 30 pool_is 4 || return 1
 	# let every window spend most of its time in its state so far
 	sleep 2
 }

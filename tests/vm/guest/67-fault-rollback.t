@@ -1,0 +1,48 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Fault matrix, a write that fails half way: a monitor write whose first
+# line binds a busy binary and whose second line's uprobe cannot be
+# registered (/proc/kcore: a regular file, large, but procfs cannot give
+# uprobes its pages: -EIO). The write must fail and change nothing: the
+# first binding's uprobes were live for a moment, and threads hammering
+# its START/STOP in a loop may have hit them, so a rollback that leaves
+# those windows open (pointing at a binding it frees) or lets them report
+# breaks "nothing changed" -- and is a use-after-free when they end.
+. /opt/tlob/tests/lib/tap.sh
+. /opt/tlob/tests/lib/kmod.sh
+. /opt/tlob/tests/lib/fault.sh
+
+BAD=/proc/kcore
+[ -f $BAD ] || skip_all "no $BAD on this kernel"
+kmod_load || bail_out "insmod failed"
+echo 1 >$TLOB/enable
+fault_copies || bail_out "cannot copy the workload"
+
+bad_e=$(errno_of "p $BAD:4096 8192 threshold=1000000")
+[ "$bad_e" != ok ] || { monitor "-$BAD:4096"; skip_all "this kernel lets uprobes on $BAD"; }
+# only a failure of the uprobe registration reaches the rollback
+[ "$bad_e" = "Input/output error" ] || skip_all "a binding on $BAD fails before registration: $bad_e"
+
+# a thread entering and leaving the section as fast as it can (one CPU
+# stays for the shell)
+$FW -n 1000000000 threads 1 0 >/dev/null 2>&1 &
+busy=$!
+trace_bg /tmp/f-rb window violation
+i=0
+fails=0
+while [ $i -lt 50 ]; do
+	r=$(errno_of "p $FW:$FB $FE threshold=$HOUR" "p $BAD:4096 8192 threshold=1000000")
+	[ "$r" = "$bad_e" ] && fails=$((fails + 1))
+	i=$((i + 1))
+done
+is "$fails" "50" "50 half-failing writes, each failed ($bad_e)"
+is "$(listing)" "" "nothing listed"
+is "$(pool used)" "0" "no window left open by a failed write"
+kill_tree $busy
+trace_bg_end
+n=$(grep -c ' window: ' /tmp/f-rb)
+is "$n" "0" "no window record from a failed write"
+[ "$n" = 0 ] || diag "e.g. $(grep -m 1 ' window: ' /tmp/f-rb | sed 's/.* window: //')"
+is "$(pool used) $(pool bindings)" "0 0" "the pool is empty, no binding"
+ok_cmd "rmmod" kmod_unload
+done_testing
