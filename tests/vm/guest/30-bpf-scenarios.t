@@ -30,12 +30,14 @@ dominant() {
 
 # One line per record, sorted, ids and times left out:
 #   kind tag verdict abort_reason dominant
-# (dominant "-" for 1 ms windows, where a kernel thread's preemption can
-# outweigh the running time on either backend)
+# (dominant "-" for violation records, a snapshot at the deadline, and for
+# 1 ms windows: there a kernel thread's preemption can outweigh the
+# running time, on either backend)
 summarize() {
 	grep '"type":"record"' "$1" | while read -r l; do
 		d=$(dominant "$l")
 		[ "$2" = restart ] && d=-
+		[ "$(echo "$l" | field kind_name)" = violation ] && d=-
 		echo "$(echo "$l" | field kind_name) $(echo "$l" | field tag)" \
 			"$(echo "$l" | field verdict_name) $(echo "$l" | field abort_reason_name) $d"
 	done | sort
@@ -108,12 +110,12 @@ else
 	[ -f "$TLOB_KO" ] && KMOD_WHY="insmod failed"
 fi
 
-V="violation a over_budget none running"
+V="violation a over_budget none -"
 check spin "$V
 window a over_budget none running"
-check sleep "violation a over_budget none sleeping
+check sleep "violation a over_budget none -
 window a over_budget none sleeping"
-check starve "violation a over_budget none waiting
+check starve "violation a over_budget none -
 window a over_budget none waiting"
 expect=
 i=0
@@ -126,7 +128,7 @@ check restart "$expect"
 check two "$V
 window a over_budget none running
 window b ok none running"
-check nest "violation b over_budget none running
+check nest "violation b over_budget none -
 window a ok none running
 window b over_budget none running"
 check exit "window a aborted exit running"
