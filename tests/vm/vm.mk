@@ -14,6 +14,14 @@
 VM_RUN_ID := $(shell date +%Y%m%d-%H%M%S)-$(shell echo $$PPID)
 VM_RUNS ?= $(BUILD)/vm/runs/$(VM_RUN_ID)
 GUEST_TESTS := $(notdir $(sort $(wildcard tests/vm/guest/*.t)))
+# The debug lane (KASAN, lockdep, kmemleak; ~4x slower) runs the kernel
+# backends' suites and the fault matrix, not the tool/e2e scripts.
+GUEST_TESTS_debug := $(filter 00-% 1%-kmod-%.t 3%-bpf-%.t 6%-fault-%.t,$(GUEST_TESTS))
+lane_tests = $(if $(GUEST_TESTS_$(1)),$(GUEST_TESTS_$(1)),$(GUEST_TESTS))
+comma := ,
+empty :=
+space := $(empty) $(empty)
+VM_TIMEOUT_debug ?= 5400
 VM_TIMEOUT ?= 1500
 VM_TEST_TIMEOUT ?= 600
 
@@ -32,14 +40,22 @@ $(foreach f,$(FLAVOURS),$(eval $(call vm_flavour,$(f))))
 vm_run = k=$$(tests/vm/lane-kernel $(1) image) && \
 	tests/vm/run-lane --lane $(1) --krel $(KREL_$(1)) --kernel $$k \
 		--initrd $(BUILD)/vm/$(1)/initramfs.cpio --out $(VM_RUNS)/$(1) \
-		--timeout $(VM_TIMEOUT) --test-timeout $(VM_TEST_TIMEOUT) $(2) || true
+		--timeout $(or $(VM_TIMEOUT_$(1)),$(VM_TIMEOUT)) --test-timeout $(VM_TEST_TIMEOUT) \
+		$(if $(2),$(2),$(if $(GUEST_TESTS_$(1)),--tests $(subst $(space),$(comma),$(GUEST_TESTS_$(1))))) || true
 
-.PHONY: check-vm vm-test vm-shell vm-selftest
+.PHONY: check-vm check-debug vm-test vm-shell vm-selftest
 check-vm: $(foreach l,$(LANES),$(BUILD)/vm/$(l)/initramfs.cpio)
 	$(Q)$(foreach l,$(LANES),$(call vm_run,$(l));)
 	$(Q)prove -e 'tests/vm/report $(VM_RUNS)' \
-		$(foreach l,$(LANES),$(addprefix $(l):,$(GUEST_TESTS)) $(l):lane) \
+		$(foreach l,$(LANES),$(addprefix $(l):,$(call lane_tests,$(l))) $(l):lane) \
 		tests/vm/selftest.t
+
+# The debug lane on its own: builds the debug kernel first when it is not
+# cached (15-25 min on 2 idle cores), then boots it with the module built
+# against it. Not part of `make check` (see README: cost).
+check-debug:
+	$(Q)tests/vm/debug/build-kernel >/dev/null
+	$(Q)$(MAKE) --no-print-directory check-vm LANES=debug
 
 vm-test: $(BUILD)/vm/$(LANE)/initramfs.cpio
 	$(Q)test -n "$(T)" || { echo "usage: make vm-test T=tests/vm/guest/NN-name.t [LANE=rt]"; exit 2; }
