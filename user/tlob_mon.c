@@ -206,6 +206,7 @@ static int mon_run(struct tlob_params *params)
 	tlob_signals_setup();
 	/* A record is news: consumers of a pipe get it now, not 4 KiB later. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	tlob_verbose("opening the %s backend", params->backend);
 	if (tlob_open_backend(params, &be, true, params->trace, false))
 		return 1;
 
@@ -226,6 +227,7 @@ static int mon_run(struct tlob_params *params)
 			goto out_close;
 		}
 	}
+	tlob_verbose("backend open, adding %zu binding(s)", params->nr_specs);
 	for (; bound < params->nr_specs; bound++) {
 		int err = be.ops->bind(&be, &params->specs[bound], &params->specs[bound].id);
 
@@ -234,6 +236,7 @@ static int mon_run(struct tlob_params *params)
 			goto out_unbind;
 		}
 	}
+	tlob_verbose("bindings added, enabling");
 	if (!was_enabled && be.ops->set_enable(&be, true)) {
 		tlob_print_error(&be, -EIO, "enabling");
 		goto out_unbind;
@@ -245,12 +248,14 @@ static int mon_run(struct tlob_params *params)
 	ret = mon_loop(&be, &ctx, &sink) ? 1 : 0;
 	mon_drain(&be, &ctx, &sink);
 	mon_summary(&be, params, &ctx);
+	tlob_verbose("drained, summary printed; restoring settings");
 
 	if (!was_enabled && be.ops->set_enable(&be, false)) {
 		tlob_print_error(&be, -EIO, "restoring enable=0");
 		ret = 1;
 	}
 out_unbind:
+	tlob_verbose("removing %zu binding(s)", bound);
 	while (bound--) {
 		int err = be.ops->unbind(&be, &params->specs[bound]);
 
@@ -260,6 +265,7 @@ out_unbind:
 		}
 	}
 out_close:
+	tlob_verbose("bindings removed");
 	if (old_reactor[0] && be.ops->set_reactor(&be, old_reactor)) {
 		tlob_print_error(&be, -EIO, "restoring the reactor");
 		ret = 1;

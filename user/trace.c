@@ -129,6 +129,7 @@ struct tlob_trace *tlob_trace_open(const char *system, bool transitions,
 	t->page_size = getpagesize();
 
 	snprintf(name, sizeof(name), "tlob_%d", (int)getpid());
+	tlob_verbose("creating trace instance %s", name);
 	t->inst = tracefs_instance_create(name);
 	if (!t->inst) {
 		snprintf(err, len, "cannot create trace instance %s: %s (is tracefs mounted?)",
@@ -147,6 +148,7 @@ struct tlob_trace *tlob_trace_open(const char *system, bool transitions,
 	/* Transition timestamps on the clock of struct tlob_record. */
 	tracefs_instance_file_write(t->inst, "trace_clock", "mono");
 
+	tlob_verbose("reading the %s event formats", system);
 	t->tep = tracefs_local_events_system(NULL, systems);
 	if (!t->tep) {
 		snprintf(err, len, "cannot read the formats of the '%s' trace events", system);
@@ -174,6 +176,7 @@ struct tlob_trace *tlob_trace_open(const char *system, bool transitions,
 			goto fail;
 		}
 	}
+	tlob_verbose("events enabled, opening the per-CPU buffers");
 	if (open_cpus(t, err, len))
 		goto fail;
 	if (tracefs_trace_on(t->inst)) {
@@ -344,6 +347,7 @@ void tlob_trace_close(struct tlob_trace *t)
 {
 	if (!t)
 		return;
+	tlob_verbose("closing the trace instance");
 	if (t->inst)
 		tracefs_trace_off(t->inst);
 	for (int i = 0; i < t->nr_cpus; i++) {
@@ -356,6 +360,7 @@ void tlob_trace_close(struct tlob_trace *t)
 	if (t->inst) {
 		/* The instance's files must be closed before rmdir. */
 		tracefs_instance_destroy(t->inst);
+		tlob_verbose("trace instance removed");
 		tracefs_instance_free(t->inst);
 	}
 	if (t->tep)

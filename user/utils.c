@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +55,24 @@ bool tlob_should_stop(void)
 const sigset_t *tlob_wait_sigmask(void)
 {
 	return &wait_mask;
+}
+
+void tlob_verbose(const char *fmt, ...)
+{
+	static uint64_t t0;
+	uint64_t now;
+	va_list ap;
+
+	if (!getenv("TLOB_VERBOSE"))
+		return;
+	now = tlob_now_ns();
+	if (!t0)
+		t0 = now;
+	fprintf(stderr, "tlob: [+%.3f] ", (double)(now - t0) / 1e9);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
 }
 
 uint64_t tlob_now_ns(void)

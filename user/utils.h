@@ -20,6 +20,13 @@ void tlob_signals_setup(void);
 bool tlob_should_stop(void);
 const sigset_t *tlob_wait_sigmask(void);
 
+/*
+ * With TLOB_VERBOSE set in the environment: "tlob: [+S.mmm] what" on
+ * stderr, S seconds since the first call, to see where a slow setup or
+ * teardown spends its time (the kernel's side of it, mostly).
+ */
+void tlob_verbose(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* CLOCK_MONOTONIC now, in ns (the clock of struct tlob_record). */
 uint64_t tlob_now_ns(void);
 

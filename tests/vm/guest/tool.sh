@@ -8,6 +8,9 @@
 W=/opt/tlob/bin/tlob-workload
 OFFSETS=/opt/tlob/bin/tlob-workload.offsets
 : "${BACKENDS:=kmod bpf}"
+# The tool's progress lines with timestamps (stderr): when a step is slow
+# under emulation, the failing test's diag shows which.
+export TLOB_VERBOSE=1
 T=/tmp/tool-test.$$
 mkdir -p "$T"
 
