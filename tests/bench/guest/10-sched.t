@@ -30,6 +30,9 @@ if have_bpf; then bpf=1; fi
 [ -r "$TLOB_KO" ] || bail_out "no module at $TLOB_KO"
 
 diag "lane $TLOB_LANE, $(uname -r), $CLOCK clock, $(nproc) CPU(s), $ROUNDS rounds of ${MS} ms per measurement (BPF: $BPF_ROUNDS rounds), BPF backend: $bpf"
+# Warm-up, not recorded: the first ping-pong of a boot runs slower.
+pingpong 1 >/dev/null
+pingpong 8 >/dev/null
 r=1
 while [ "$r" -le "$ROUNDS" ]; do
 	progress "round $r"

@@ -92,7 +92,7 @@ while [ "$r" -le "$R" ]; do
 	r=$((r + 1))
 done
 
-# Which detector reported (module: 1 = hrtimer, 4 = at STOP).
+# Which detector reported (enum tlob_detector in kernel/tlob_abi.h).
 for v in kmod_idle kmod_hog bpf_idle bpf_hog; do
 	[ -s "$DATA/$v.detectors" ] || continue
 	echo "$v: $(sort "$DATA/$v.detectors" | uniq -c | awk '{ printf "%s%s x%s", (NR > 1 ? ", " : ""), $2, $1 }')"
@@ -115,7 +115,7 @@ L
 		-v order="kmod_idle kmod_hog bpf_idle bpf_hog bt_idle bt_hog tl_idle tl_hog" \
 		-v labels="$DATA/labels" -f $BIN/bench-pct.awk
 	echo
-	echo "Detectors that reported (1 = hrtimer, 4 = at STOP; BPF: by name): $(tr '\n' ';' <"$DATA/detectors" 2>/dev/null)"
+	echo "Detectors that reported (module: enum tlob_detector, 1 hrtimer, 4 at STOP, 5 at a sched event; BPF: by name): $(tr '\n' ';' <"$DATA/detectors" 2>/dev/null)"
 	[ $use_tl = 1 ] || echo "rtla timerlat: not available on this kernel (no osnoise/timerlat tracer): no floor row."
 	echo
 } >"$DATA/lat.md"
