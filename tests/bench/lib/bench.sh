@@ -164,8 +164,11 @@ uprobe:$1:bench_stop /@s[tid]/ {
 
 # ---- a SCHED_FIFO hog --------------------------------------------------
 HOG_PID=
+# hog_start CPU [bench-hog options]
 hog_start() {
-	"$BIN/bench-hog" -c "$1" -p "${2:-50}" &
+	_c=$1
+	shift
+	"$BIN/bench-hog" -c "$_c" "$@" &
 	HOG_PID=$!
 	sleep 0.2
 }
