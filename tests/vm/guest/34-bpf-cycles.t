@@ -30,10 +30,13 @@ t0=$(cut -d. -f1 /proc/uptime)
 fails=0
 i=0
 while [ $i -lt 100 ]; do
-	tlob bind --backend bpf -b "$S1,1ms" >/dev/null 2>&1 || fails=$((fails + 1))
+	timeout 120 tlob bind --backend bpf -b "$S1,1ms" >/tmp/34.out 2>&1 ||
+		{ fails=$((fails + 1)); sed 's/^/# bind: /' /tmp/34.out; }
 	[ -e $PIN/link_tlob_switch ] || fails=$((fails + 1))
-	tlob unbind -a --backend bpf >/dev/null 2>&1 || fails=$((fails + 1))
+	timeout 120 tlob unbind -a --backend bpf >/tmp/34.out 2>&1 ||
+		{ fails=$((fails + 1)); sed 's/^/# unbind: /' /tmp/34.out; }
 	i=$((i + 1))
+	[ $((i % 10)) -eq 0 ] && diag "$i cycles, $fails failures, $(($(cut -d. -f1 /proc/uptime) - t0)) s"
 done
 diag "100 cycles in $(($(cut -d. -f1 /proc/uptime) - t0)) s"
 is "$fails" 0 "100 bind/unbind -a cycles"
