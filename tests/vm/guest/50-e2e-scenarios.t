@@ -26,6 +26,7 @@ cmdarg() { tr ' ' '\n' </proc/cmdline | sed -n "s/^$1=//p" | tr , ' '; }
 : "${E2E_BACKENDS:=$(cmdarg e2e.backends)}"
 
 tool_module_up || bail_out "cannot load $TLOB_KO"
+rm -f "$E2E_OUT/tally"
 BES=
 for B in ${E2E_BACKENDS:-kmod bpf}; do
 	if why=$(backend_usable "$B"); then
@@ -77,6 +78,9 @@ for S in ${E2E_ONLY:-$(e2e_names)}; do
 	esac
 	diag "$S: $(($(date +%s) - t0)) s: $(tr '\n' ' ' <"$E2E_OUT/$S.out")"
 done
+case "$BES" in
+*kmod*bpf*) e2e_tally_check ;;
+esac
 for B in $BES; do
 	tool_clean_state "$B"
 	ok $? "$B: no binding, monitor disabled, no trace instance left"

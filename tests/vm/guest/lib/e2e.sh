@@ -254,12 +254,17 @@ e2e_check_equiv() {
 		printf "# pair lane=%s scenario=%s elapsed_us=%d d_start_us=%d d_end_us=%d d_run_us=%d d_wait_us=%d d_sleep_us=%d pre=%d/%d\n",
 			lane, n, $9 / 1000, ($25 - $7) / 1000, ($26 - $8) / 1000, ($28 - $10) / 1000,
 			($29 - $11) / 1000, ($30 - $12) / 1000, $13, $31 }'
+	# Beyond the tolerance: listed here, counted lane-wide (e2e_tally_check):
+	# a stall between the two probes of one switch hits single windows at
+	# random, a backend that books time differently hits most of them.
 	_bad=$(awk '$1 == "window" && $2 > $3' "$E2E_OUT/$_n.pairs" | wc -l)
+	_all=$(grep -c '^window' "$E2E_OUT/$_n.pairs")
 	if e2e_has "$_n" spread-only; then
-		skip "$_n: breakdown agreement not checked (spread-only: $_bad windows beyond the tolerance, README)"
+		diag "$_n: breakdown agreement not checked (spread-only): $_bad of $_all windows beyond the tolerance"
 	else
-		is "$_bad" 0 "$_n: kmod and bpf: every window's elapsed/running/waiting/sleeping within |d_start| + |d_end| + $((TOL_ABS_NS / 1000)) us + $TOL_PCT %" ||
-			awk '$1 == "window" && $2 > $3 { print "#   diff_ns=" $2 " allowed_ns=" $3 }' "$E2E_OUT/$_n.pairs"
+		echo "$_n $_bad $_all" >>"$E2E_OUT/tally"
+		[ "$_bad" = 0 ] ||
+			awk -v n="$_n" '$1 == "window" && $2 > $3 { print "# beyond the tolerance: " n " diff_ns=" $2 " allowed_ns=" $3 }' "$E2E_OUT/$_n.pairs"
 	fi
 	# A count may differ only by switches that fell between the two
 	# handlers of a window edge: two per edge whose handlers are >= 100 us
@@ -306,4 +311,17 @@ e2e_check_equiv() {
 	END { printf "# spread lane=%s scenario=%s windows=%d max_diff_ns=%d max_diff_pct=%.2f max_start_diff_ns=%d", lane, n, w, m, r / 100, s
 		if (v) printf " violations=%d max_bpf_minus_kmod_latency_ns=%d", v, lm
 		printf "\n" }' "$E2E_OUT/$_n.pairs"
+}
+
+# e2e_tally_check: the breakdowns of at most E2E_OUTLIER_PCT % of all the
+# windows compared on this lane (at least one) are beyond the tolerance
+: "${E2E_OUTLIER_PCT:=10}"
+e2e_tally_check() {
+	[ -f "$E2E_OUT/tally" ] || { skip "no window compared between the backends"; return 0; }
+	_bad=$(awk '{ n += $2 } END { print n + 0 }' "$E2E_OUT/tally")
+	_all=$(awk '{ n += $3 } END { print n + 0 }' "$E2E_OUT/tally")
+	_max=$((_all * E2E_OUTLIER_PCT / 100))
+	[ "$_max" -ge 1 ] || _max=1
+	diag "breakdown beyond the tolerance: $_bad of $_all windows ($(awk '$2 > 0 { printf "%s:%d ", $1, $2 }' "$E2E_OUT/tally"))"
+	cmp_ok "$_bad" -le "$_max" "kmod and bpf: window breakdowns within |d_start| + |d_end| + $((TOL_ABS_NS / 1000)) us + $TOL_PCT % for all but $E2E_OUTLIER_PCT % of the $_all windows (at most $_max)"
 }
