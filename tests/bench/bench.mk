@@ -14,7 +14,7 @@
 # Each lane boots its own initramfs: the lane's usual /opt/tlob tree (module
 # build, tool, BPF objects, test programs) plus the bench programs, the
 # bpftrace scripts and the bench guest scripts (tests/bench/guest/*.t) in
-# place of the test scripts.
+# place of the test scripts; bench programs and lib/ land in /opt/tlob/bin.
 
 BENCH := $(BUILD)/bench
 BENCH_LANES ?= stock rt
@@ -32,7 +32,7 @@ BENCH_TEST_TIMEOUT ?= 3600
 
 BENCH_PROG_NAMES := $(patsubst tests/bench/progs/%.c,%,$(filter-out tests/bench/progs/marks.c,$(wildcard tests/bench/progs/*.c)))
 BENCH_PROGS := $(addprefix $(BENCH)/bin/bench-,$(BENCH_PROG_NAMES))
-BENCH_FILES := $(BENCH_PROGS) $(wildcard tests/bench/lib/* tests/bench/bt/*)
+BENCH_FILES := $(BENCH_PROGS) $(wildcard tests/bench/lib/*)
 BENCH_CFLAGS := -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -pthread
 
 $(BENCH)/bin/bench-%: tests/bench/progs/%.c tests/bench/progs/marks.c tests/bench/progs/marks.h
