@@ -74,8 +74,15 @@ int tlob_open_backend(const struct tlob_params *params, struct tlob_backend *be,
 		.persist = persist,
 		.buffer_kb = params->buffer_kb,
 	};
+	const struct tlob_backend_ops *named = tlob_backend_find(params->backend);
 	int ret;
 
+	/* Refuse before loading anything when the named backend cannot do it. */
+	if (named && transitions && !(named->caps & TLOB_CAP_TRANSITIONS)) {
+		fprintf(stderr, "tlob: the %s backend does not report state transitions (-t); "
+			"use --backend kmod\n", named->name);
+		return -1;
+	}
 	ret = tlob_backend_open(be, params->backend, &opts);
 	if (ret) {
 		tlob_print_error(be, ret, "cannot open the backend");
