@@ -20,7 +20,11 @@ bind_scene || bail_out "cannot bind the scene"
 bid() { sed -n "s/^id=\([0-9]*\) path=$(echo "$1" | sed 's,/,\\/,g') .*/\1/p" $TLOB/stats; }
 
 alive() {
-	for _p in $scene; do kill -0 "$_p" 2>/dev/null || return 1; done
+	_dead=
+	for _p in $scene; do kill -0 "$_p" 2>/dev/null || _dead="$_dead $_p"; done
+	[ -z "$_dead" ] && return 0
+	diag "gone:$_dead (R=$R W=$W S=$S X=$X)"
+	return 1
 }
 
 # --- disable: every window aborted (4), the bindings stay

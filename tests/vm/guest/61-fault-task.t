@@ -5,8 +5,9 @@
 # other states' windows open around it (lib/fault.sh's scene). A task can
 # only exec while it runs, so exec is met running and expired; exit is met
 # in all four (SIGKILL: a waiting task exits once it gets the CPU, which
-# RT throttling gives it within a second; a sleeping one is woken to die). Each fault ends that task's window only,
-# once, with the ABI's abort reason, and nothing else.
+# its fair share of CPU 1 gives it at once; a sleeping one is woken to
+# die). Each fault ends that task's window only, once, with the ABI's
+# abort reason, and nothing else.
 . /opt/tlob/tests/lib/tap.sh
 . /opt/tlob/tests/lib/kmod.sh
 . /opt/tlob/tests/lib/fault.sh

@@ -14,7 +14,7 @@
 kmod_load || bail_out "insmod failed"
 echo 1 >$TLOB/enable
 fault_copies || bail_out "cannot copy the workload"
-monitor "p $FW:$FB $FE threshold=$HOUR" "p $FWX:$FB $FE threshold=$((800 * MS))" ||
+monitor "p $FW:$FB $FE threshold=$HOUR" "p $FWX:$FB $FE threshold=$((2000 * MS))" ||
 	bail_out "cannot bind"
 
 # moved FILE PID FROM TO: the scheduler moved PID from CPU FROM to TO
@@ -46,24 +46,31 @@ migrate() {
 	is "$(pool used)" "0" "$_name: the pool is empty"
 }
 
-migrate running running $FW -c 0 spin 3000
+migrate running running $FW -c 0 spin 6000
 is "$(echo "$_r" | field verdict)" "0" "running: in budget"
-migrate sleeping sleeping $FW -c 0 sleep 3000
+migrate sleeping sleeping $FW -c 0 sleep 6000
 is "$(echo "$_r" | field verdict)" "0" "sleeping: in budget"
-# waiting: behind a SCHED_FIFO hog on CPU 0 (RT throttling leaves 5%)
-$WL -c 0 -f 10 burn 6000 >/dev/null 2>&1 &
-hog=$!
-sleep 0.5
-migrate waiting waiting $FW -c 0 spin 1300
+# waiting: four CFS busy loops on each CPU, so the task waits ~4/5 of the
+# time before and after the move (not a SCHED_FIFO hog: on PREEMPT_RT it
+# would starve the CPU's ktimers thread)
+hog=
+for i in 1 2 3 4; do
+	$WL -c 0 burn 20000 >/dev/null 2>&1 &
+	hog="$hog $!"
+	$WL -c 1 burn 20000 >/dev/null 2>&1 &
+	hog="$hog $!"
+done
+migrate waiting waiting $FW -c 0 spin 6000
 is "$(echo "$_r" | field verdict)" "0" "waiting: in budget"
 kill_tree $hog
 
-# the deadline (800 ms) passes after the move, 1 s after START
-migrate "expired after the move" running $FWX -c 0 spin 2500
+# the deadline (2 s) passes after the move (about 1 s after START), with
+# the timer armed on CPU 0
+migrate "expired after the move" running $FWX -c 0 spin 6000
 v=$(sed -n "s/.* violation: \(pid=$_p .*\)/ \1/p" /tmp/f-mig)
 is "$(echo "$v" | grep -c .)" "1" "expired after the move: one violation"
 is "$(echo "$v" | field detector)" "1" "expired after the move: detected by the hrtimer armed on CPU 0"
-cmp_ok "$(echo "$v" | field elapsed_ns)" -lt $((2500 * MS)) "expired after the move: reported while still inside"
+cmp_ok "$(echo "$v" | field elapsed_ns)" -lt $((6000 * MS)) "expired after the move: reported while still inside"
 is "$(echo "$_r" | field verdict)" "1" "expired after the move: window over budget"
 
 # --- 200 windows while the affinity flips between the CPUs

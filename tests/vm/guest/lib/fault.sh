@@ -7,7 +7,7 @@
 # A "scene" is four workload processes whose windows are open at once, one
 # in each state the fault must meet:
 #   R  running   spins on CPU 0
-#   W  waiting   spins on CPU 1 behind a SCHED_FIFO hog ($HOG)
+#   W  waiting   spins on CPU 1 with four busy loops ($HOG) beside it
 #   S  sleeping  in nanosleep
 #   X  expired   sleeping, its deadline passed (a violation already fired)
 # R, W and S run a copy of the workload bound with a 1 h budget ($FW), X
@@ -23,7 +23,7 @@ HOUR=3600000000000
 FB=$(off tlob_section_begin)
 FE=$(off tlob_section_end)
 # how long a scene's windows last unless a fault ends them (seconds)
-: "${SCENE_SECS:=40}"
+: "${SCENE_SECS:=120}"
 
 fault_copies() {
 	mkdir -p $FDIR
@@ -85,10 +85,15 @@ trace_bg_end() {
 # windows must not run out meanwhile.
 start_scene() {
 	_ms=$((SCENE_SECS * 1000))
-	# W's hog: a SCHED_FIFO busy loop on CPU 1 (RT throttling leaves the
-	# others 5% of it, so W reaches START, then waits 95% of the time)
-	$WL -c 1 -f 10 burn $((2 * _ms)) >/dev/null 2>&1 &
-	HOG=$!
+	# W's load: four CFS busy loops on CPU 1, so W runs a fifth of the
+	# time and waits the rest. Not a SCHED_FIFO hog: on PREEMPT_RT it
+	# would starve the FIFO-1 ktimers thread of CPU 1, and every RCU
+	# grace period (uprobe unregistration waits for several) with it.
+	HOG=
+	for _i in 1 2 3 4; do
+		$WL -c 1 burn $((2 * _ms)) >/dev/null 2>&1 &
+		HOG="$HOG $!"
+	done
 	$FW -c 1 spin $_ms >/dev/null 2>&1 &
 	W=$!
 	scene="$W"
