@@ -298,6 +298,15 @@ static void tlob_task_feed(struct task_struct *t, enum events_tlob event,
 	unsigned long flags;
 	u64 now = 0;
 
+	/*
+	 * Lockless pre-check, so that a task outside any window costs a hash
+	 * and one load, no lock: windows of @t are only added by @t itself
+	 * (START runs in its context) and that is ordered before any later
+	 * scheduler event, exit or exec of @t by the runqueue locks. An empty
+	 * bucket therefore means @t has no window.
+	 */
+	if (hlist_empty(&bkt->head))
+		return;
 	raw_spin_lock_irqsave(&bkt->lock, flags);
 	hlist_for_each_entry_safe(s, tmp, &bkt->head, hnode) {
 		if (s->task != t)
