@@ -49,6 +49,7 @@ struct tlob_binding {
 	loff_t stop;
 	bool stop_ret;			/* STOP = return of the START function */
 	bool registered;		/* uprobes in place, tlob_ctl_mutex */
+	bool live;			/* its write committed: START opens windows */
 	u64 budget_ns;
 	enum tlob_filter filter;
 	pid_t filter_id;

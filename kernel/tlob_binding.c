@@ -190,6 +190,14 @@ static int tlob_commit(struct tlob_op *ops, int n)
 		tlob_sync_locked();
 		return ret;
 	}
+	/*
+	 * Every line succeeded: only now do the new bindings open windows.
+	 * Until here their uprobes ignored hits, so a write that failed half
+	 * way left no window and no record behind (all or nothing).
+	 */
+	for (i = 0; i < n; i++)
+		if (ops[i].add)
+			WRITE_ONCE(ops[i].add->live, true);
 	for (i = 0; i < n; i++) {
 		struct tlob_binding *b = ops[i].del;
 
@@ -222,6 +230,14 @@ int tlob_monitor_write(const char *buf, size_t len)
 	struct tlob_op *ops;
 	int i, n = 0, count, ret = 0;
 
+	/*
+	 * The lines are split as C strings: a NUL inside the write would
+	 * silently drop what follows it while the write "succeeds".
+	 */
+	while (len && !buf[len - 1])
+		len--;
+	if (memchr(buf, '\0', len))
+		return -EINVAL;
 	copy = kmemdup_nul(buf, len, GFP_KERNEL);
 	if (!copy)
 		return -ENOMEM;

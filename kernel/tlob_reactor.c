@@ -142,7 +142,7 @@ int tlob_reactor_set(const char *name)
 	if (name[len]) {
 		if (i != TLOB_REACT_SIGNAL || kstrtoint(name + len + 1, 10, &sig))
 			return -EINVAL;
-		if (sig <= 0 || sig > _NSIG - 1)
+		if (sig <= 0 || !valid_signal(sig))
 			return -EINVAL;
 	}
 	WRITE_ONCE(tlob_signal, sig);

@@ -144,8 +144,13 @@ static ssize_t stats_read(struct file *f, struct kobject *kobj,
 	return tlob_listing(tlob_stats_show, buf, off, count);
 }
 
-static BIN_ATTR_RW(monitor, 0);
-static BIN_ATTR_RO(stats, 0);
+/*
+ * Root only: the listing names the bound binaries and their pid filters,
+ * the statistics the timings of other users' tasks (tracefs gives an
+ * unprivileged user neither).
+ */
+static BIN_ATTR_ADMIN_RW(monitor, 0);
+static BIN_ATTR_ADMIN_RO(stats, 0);
 
 static struct attribute *tlob_attrs[] = {
 	&enable_attr.attr,

@@ -35,7 +35,8 @@ static TLOB_UPROBE_HANDLER(tlob_start_handler)
 {
 	struct tlob_binding *b = container_of(uc, struct tlob_binding, start_uc);
 
-	if (tlob_wants(b, current))
+	/* READ_ONCE: set by the committing write while probes may run */
+	if (READ_ONCE(b->live) && tlob_wants(b, current))
 		tlob_window_start(b, current);
 	return 0;
 }

@@ -391,14 +391,16 @@ static int model_monitor(const char *data, size_t n, struct bind *nb, int *nn)
 
 	if (n == PAGE && data[n - 1] != '\n')
 		return -EINVAL;
-	/* Bytes after a NUL: tolerated only if nothing but NULs and blanks. */
+	/*
+	 * Trailing NULs are ignored (a C string written with its
+	 * terminator); any other NUL makes the whole write -EINVAL, since
+	 * what follows it would otherwise be dropped silently.
+	 */
+	while (n && !data[n - 1])
+		n--;
 	nul = memchr(data, '\0', n);
-	if (nul) {
-		for (const char *p = nul; p < data + n; p++)
-			if (*p && !isspace((unsigned char)*p))
-				return -EINVAL;
-		n = nul - data;
-	}
+	if (nul)
+		return -EINVAL;
 	memcpy(copy, data, n);
 	copy[n] = '\0';
 	for (line = copy; line; line = next) {
