@@ -13,6 +13,7 @@ end=$(off tlob_section_end)
 ret=$(off tlob_section_ret)
 
 for B in $BACKENDS; do
+	todo_bpf_rt "$B"
 	if ! why=$(backend_usable "$B"); then
 		skip "$B backend not usable: $why"
 		continue
@@ -105,6 +106,7 @@ for B in $BACKENDS; do
 	tool_clean_state "$B"
 	ok $? "$B: no binding left, monitor disabled, no trace instance"
 done
+TAP_TODO=
 tool_module_down
 tool_cleanup
 done_testing

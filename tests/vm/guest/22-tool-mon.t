@@ -32,6 +32,7 @@ mon_run() {
 }
 
 for B in $BACKENDS; do
+	todo_bpf_rt "$B"
 	if ! why=$(backend_usable "$B"); then
 		skip "$B backend not usable: $why"
 		continue
@@ -159,6 +160,7 @@ for B in $BACKENDS; do
 	tool_clean_state "$B"
 	ok $? "$B: everything put back"
 done
+TAP_TODO=
 tool_module_down
 tool_cleanup
 done_testing

@@ -20,6 +20,7 @@ esac
 tool_module_up || bail_out "cannot load $TLOB_KO"
 
 for B in $BACKENDS; do
+	todo_bpf_rt "$B"
 	if ! why=$(backend_usable "$B"); then
 		skip "$B backend not usable: $why"
 		continue
@@ -59,6 +60,7 @@ for B in $BACKENDS; do
 		ok $? "$B run $run: binding removed, monitor disabled, instance gone"
 	done
 done
+TAP_TODO=
 tool_module_down
 tool_cleanup
 done_testing

@@ -16,6 +16,7 @@ cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 tool_module_up || bail_out "cannot load $TLOB_KO"
 
 for B in $BACKENDS; do
+	todo_bpf_rt "$B"
 	if ! why=$(backend_usable "$B"); then
 		skip "$B backend not usable: $why"
 		continue
@@ -76,6 +77,7 @@ for B in $BACKENDS; do
 		ok $? "$B: the loss is said on stderr" || cat "$T/err"
 	fi
 done
+TAP_TODO=
 tool_module_down
 tool_cleanup
 done_testing
