@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # The QEMU lanes. Each flavour gets a staged /opt/tlob tree (its own module
 # build, the tool, test programs, BPF objects, the guest scripts) packed into
-# an initramfs; one boot per lane runs every guest script (the lanes boot
-# side by side: the suite fits CI's time that way); tests/vm/report
+# an initramfs; one boot per lane runs every guest script (one lane after the
+# other: two TCG guests side by side on a 2-core host once live-locked a
+# guest in kernel text patching, see README); tests/vm/report
 # gives prove one TAP stream per script per lane.
 #
 #   make check-vm                  both lanes, all guest scripts
@@ -46,7 +47,7 @@ vm_run = k=$$(tests/vm/lane-kernel $(1) image) && \
 
 .PHONY: check-vm check-debug vm-test vm-shell vm-selftest
 check-vm: $(foreach l,$(LANES),$(BUILD)/vm/$(l)/initramfs.cpio)
-	$(Q)$(foreach l,$(LANES),( $(call vm_run,$(l)) ) & ) wait
+	$(Q)$(foreach l,$(LANES),$(call vm_run,$(l));)
 	$(Q)prove -e 'tests/vm/report $(VM_RUNS)' \
 		$(foreach l,$(LANES),$(addprefix $(l):,$(call lane_tests,$(l))) $(l):lane) \
 		tests/vm/selftest.t
