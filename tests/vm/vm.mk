@@ -47,6 +47,7 @@ vm_run = k=$$(tests/vm/lane-kernel $(1) image) && \
 	tests/vm/run-lane --lane $(1) --krel $(KREL_$(1)) --kernel $$k \
 		--initrd $(BUILD)/vm/$(1)/initramfs.cpio --out $(VM_RUNS)/$(1) \
 		--timeout $(or $(VM_TIMEOUT_$(1)),$(VM_TIMEOUT)) --test-timeout $(VM_TEST_TIMEOUT) \
+		--append tlob.pin=1 \
 		$(if $(2),$(2),$(if $(GUEST_TESTS_$(1)),--tests $(subst $(space),$(comma),$(GUEST_TESTS_$(1))))) || true
 
 .PHONY: check-vm check-debug vm-test vm-shell vm-selftest
