@@ -13,12 +13,7 @@ end=$(off tlob_section_end)
 ret=$(off tlob_section_ret)
 
 for B in $BACKENDS; do
-	todo_bpf_rt "$B"
-	if ! why=$(backend_usable "$B"); then
-		skip "$B backend not usable: $why"
-		continue
-	fi
-	tlob unbind -a --backend "$B" >/dev/null 2>&1
+	backend_begin "$B" || continue
 
 	tlob bind --json --backend "$B" -b "$W:tlob_section_begin,tlob_section_end,500ms" \
 		-b "$W:tlob_section_ret,ret,250us,tag=retsec" >"$T/bind" 2>"$T/bind.err"

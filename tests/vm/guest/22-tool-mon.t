@@ -32,12 +32,7 @@ mon_run() {
 }
 
 for B in $BACKENDS; do
-	todo_bpf_rt "$B"
-	if ! why=$(backend_usable "$B"); then
-		skip "$B backend not usable: $why"
-		continue
-	fi
-	tlob unbind -a --backend "$B" >/dev/null 2>&1
+	backend_begin "$B" || continue
 
 	# Three windows in budget, then the same binding over budget.
 	mon_run ok --json --backend "$B" -b "$W:tlob_section_begin,tlob_section_end,1s,tag=frame" -- -n 3 -g 5 spin 2

@@ -20,12 +20,7 @@ esac
 tool_module_up || bail_out "cannot load $TLOB_KO"
 
 for B in $BACKENDS; do
-	todo_bpf_rt "$B"
-	if ! why=$(backend_usable "$B"); then
-		skip "$B backend not usable: $why"
-		continue
-	fi
-	tlob unbind -a --backend "$B" >/dev/null 2>&1
+	backend_begin "$B" || continue
 
 	for run in 1 2 3; do
 		# -d: a safety net, so a missed violation fails instead of hanging.

@@ -16,12 +16,7 @@ cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 tool_module_up || bail_out "cannot load $TLOB_KO"
 
 for B in $BACKENDS; do
-	todo_bpf_rt "$B"
-	if ! why=$(backend_usable "$B"); then
-		skip "$B backend not usable: $why"
-		continue
-	fi
-	tlob unbind -a --backend "$B" >/dev/null 2>&1
+	backend_begin "$B" || continue
 
 	for sig in INT TERM; do
 		tlob mon --json --backend "$B" -b "$W:tlob_section_begin,tlob_section_end,1s" \

@@ -50,6 +50,19 @@ tool_module_down() {
 	_we_loaded=
 }
 
+# backend_begin NAME: start one backend's round of a tool test: mark its
+# checks TODO where they are known to fail (todo_bpf_rt), skip it (return 1)
+# when `tlob list` calls it unusable, and start from no binding.
+backend_begin() {
+	todo_bpf_rt "$1"
+	if ! _why=$(backend_usable "$1"); then
+		skip "$1 backend not usable: $_why"
+		return 1
+	fi
+	tlob unbind -a --backend "$1" >/dev/null 2>&1
+	return 0
+}
+
 # backend_usable NAME: 0 if tlob list says so; the reason on stdout if not.
 backend_usable() {
 	_l=$(tlob list --json 2>/dev/null | grep "\"name\":\"$1\"")
