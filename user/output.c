@@ -292,3 +292,13 @@ void tlob_stats_print(FILE *f, const struct tlob_binding_stats *st)
 			"****************************************");
 	}
 }
+
+void tlob_stats_emit(const struct tlob_binding_stats *st, bool json)
+{
+	char buf[4096];
+
+	if (!json)
+		tlob_stats_print(stdout, st);
+	else if (tlob_stats_json(st, buf, sizeof(buf)) > 0)
+		puts(buf);
+}

@@ -3,6 +3,7 @@
 #ifndef TLOB_OUTPUT_H
 #define TLOB_OUTPUT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -27,5 +28,7 @@ void tlob_transition_print(FILE *f, const struct tlob_transition *tr);
 
 /* The per-binding summary and its log2 histogram. */
 void tlob_stats_print(FILE *f, const struct tlob_binding_stats *st);
+/* One binding's statistics on stdout: a JSON object (@json) or readable lines. */
+void tlob_stats_emit(const struct tlob_binding_stats *st, bool json);
 
 #endif /* TLOB_OUTPUT_H */

@@ -157,19 +157,13 @@ static void mon_summary(struct tlob_backend *be, const struct tlob_params *param
 {
 	struct tlob_binding_stats *st = NULL;
 	uint64_t lost = 0;
-	char buf[4096];
 	size_t n = 0;
 
 	if (be->ops->stats && !be->ops->stats(be, &st, &n)) {
 		for (size_t i = 0; i < n; i++) {
 			if (params->nr_specs && !ours(&st[i], params->specs, params->nr_specs))
 				continue;
-			if (params->json) {
-				if (tlob_stats_json(&st[i], buf, sizeof(buf)) > 0)
-					puts(buf);
-			} else {
-				tlob_stats_print(stdout, &st[i]);
-			}
+			tlob_stats_emit(&st[i], params->json);
 		}
 		free(st);
 	} else {

@@ -21,7 +21,6 @@ static int stats_run(struct tlob_params *params)
 {
 	struct tlob_binding_stats *st = NULL;
 	struct tlob_backend be;
-	char buf[4096];
 	size_t n = 0;
 	int ret;
 
@@ -37,12 +36,7 @@ static int stats_run(struct tlob_params *params)
 	if (!n && !params->json)
 		printf("no bindings\n");
 	for (size_t i = 0; i < n; i++) {
-		if (params->json) {
-			if (tlob_stats_json(&st[i], buf, sizeof(buf)) > 0)
-				puts(buf);
-		} else {
-			tlob_stats_print(stdout, &st[i]);
-		}
+		tlob_stats_emit(&st[i], params->json);
 	}
 	free(st);
 	tlob_backend_close(&be);
