@@ -336,15 +336,16 @@ static uint32_t find_binding(struct bpf_priv *p, const char *path, uint64_t star
 	return id;
 }
 
+/*
+ * STOP before START: the binding is live from its first probe on (the map
+ * entry is in place), and a window opened before its STOP probe existed
+ * would miss its end and run on into the next START (a model error).
+ */
 static int attach_binding(struct tlob_backend *be, uint32_t id,
 			  const struct tlob_binding_spec *spec, int fd[2])
 {
 	struct bpf_priv *p = be->priv;
 
-	fd[0] = tb_attach_uprobe(p->m.prog_fd, spec->path, spec->start, false,
-				 TLOB_COOKIE(id, TLOB_COOKIE_START), be->err, sizeof(be->err));
-	if (fd[0] < 0)
-		return fd[0];
 	if (spec->stop_is_ret)
 		fd[1] = tb_attach_uprobe(p->m.prog_fd, spec->path, spec->start, true,
 					 TLOB_COOKIE(id, TLOB_COOKIE_STOP), be->err,
@@ -353,9 +354,13 @@ static int attach_binding(struct tlob_backend *be, uint32_t id,
 		fd[1] = tb_attach_uprobe(p->m.prog_fd, spec->path, spec->stop, false,
 					 TLOB_COOKIE(id, TLOB_COOKIE_STOP), be->err,
 					 sizeof(be->err));
-	if (fd[1] < 0) {
-		close(fd[0]);
+	if (fd[1] < 0)
 		return fd[1];
+	fd[0] = tb_attach_uprobe(p->m.prog_fd, spec->path, spec->start, false,
+				 TLOB_COOKIE(id, TLOB_COOKIE_START), be->err, sizeof(be->err));
+	if (fd[0] < 0) {
+		close(fd[1]);
+		return fd[0];
 	}
 	return 0;
 }

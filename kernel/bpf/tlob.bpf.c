@@ -39,6 +39,14 @@ __u64 tlob_nr_open;
  */
 __u64 tlob_scan_ns;
 __u64 tlob_last_scan;
+/*
+ * 1 while every hook and the detector are attached: the loader sets it
+ * last when it enables the monitor and clears it first when it disables
+ * it. A START opens a window only then, so no window can miss its task's
+ * scheduler events, its exec or exit, or its deadline timer (uprobes are
+ * attached per binding, which may come before the monitor is enabled).
+ */
+__u32 tlob_on;
 
 struct tlob_scan {
 	__u64 now;
@@ -128,6 +136,16 @@ static __always_inline void tlob_end(struct tlob_win *w, __u64 now, __u8 event,
  * overrun on the way (every event is a chance to); reason is the abort
  * reason when event is abort_tlob.
  *
+ * now == 0: the event comes from the task's own uprobe program (STOP, or
+ * a START inside its window). 6.1 runs uprobe programs with only
+ * migration disabled, so on PREEMPT_RT the task's own switch-out and
+ * switch-in can run between any two instructions of it and move the
+ * window on; a time taken before that would end the window before time
+ * already booked to it. So the window is claimed first, which freezes it
+ * (the scheduler programs skip an inactive window), and only then is the
+ * time taken. Both events end a window in tlob's model; one that did not
+ * would publish the window again (events in between are not seen).
+ *
  * A global function: the verifier checks it once per program instead of
  * once per call site, and the scheduler hooks call it for every slot of
  * two tasks (inlined, tlob_switch alone was ~7000 instructions and took
@@ -138,24 +156,34 @@ __noinline int tlob_feed(struct tlob_win *w, __u32 event, __u64 now, __u32 detec
 			 __u32 reason)
 {
 	unsigned int curr, next;
+	bool claimed = false;
 
 	if (!w || !tlob_active(w))
 		return 0;
+	if (!now) {
+		if (!tlob_claim_end(w))
+			return 0;
+		claimed = true;
+		now = bpf_ktime_get_ns();
+	}
 	curr = tlob_state_of(w);
 	barrier_var(event);
-	if (curr >= state_max_tlob || event >= event_max_tlob)
+	if (curr >= state_max_tlob || event >= event_max_tlob) {
+		if (claimed)
+			WRITE_ONCE(w->active, 1);
 		return 0;
+	}
 	next = automaton_tlob.function[curr][event];
 	if (next >= state_max_tlob) {
 		/* Not allowed by the model: a model error, never an overrun. */
-		if (!tlob_claim_end(w))
+		if (!claimed && !tlob_claim_end(w))
 			return 0;
 		ha_cancel_tlob(&w->clk);
 		tlob_end(w, now, event, TLOB_VERDICT_MODEL_ERROR, TLOB_ABORT_NONE);
 		return 0;
 	}
 	tlob_check(w, now, detector, event);
-	if (automaton_tlob.final_states[next] && !tlob_claim_end(w))
+	if (automaton_tlob.final_states[next] && !claimed && !tlob_claim_end(w))
 		return 0;
 	ha_step_tlob(&w->clk, curr, event, now);
 	w->ns[curr] += now - w->last_ns;
@@ -167,8 +195,11 @@ __noinline int tlob_feed(struct tlob_win *w, __u32 event, __u64 now, __u32 detec
 		w->sleeps++;
 	else if (event == wakeup_tlob)
 		w->wakeups++;
-	if (!automaton_tlob.final_states[next])
+	if (!automaton_tlob.final_states[next]) {
+		if (claimed)
+			WRITE_ONCE(w->active, 1);
 		return 0;
+	}
 	tlob_end(w, now, event,
 		 event == abort_tlob ? TLOB_VERDICT_ABORTED : TLOB_VERDICT_OK, reason);
 	return 0;
@@ -193,12 +224,13 @@ static __always_inline struct tlob_task *tlob_task_of(__u32 tid)
 
 /* START: open a window in a free slot, or feed `start` to the open one. */
 static __always_inline void tlob_start(const struct tlob_bpf_binding *b, __u32 id,
-				       __u32 tid, __u32 tgid, __u64 now)
+				       __u32 tid, __u32 tgid)
 {
 	struct tlob_task *t = tlob_task_of(tid);
 	struct tlob_win *w = NULL;
 	__u32 zero = 0, slot = 0;
 	void *tmpl;
+	__u64 now;
 	int i;
 
 	if (!t) {
@@ -222,7 +254,7 @@ static __always_inline void tlob_start(const struct tlob_bpf_binding *b, __u32 i
 		}
 		if (t->win[i].binding_id == id) {
 			/* START inside its window: the model decides (an error). */
-			tlob_feed(&t->win[i], start_tlob, now, TLOB_DETECT_STOP,
+			tlob_feed(&t->win[i], start_tlob, 0, TLOB_DETECT_STOP,
 				  TLOB_ABORT_NONE);
 			return;
 		}
@@ -231,6 +263,12 @@ static __always_inline void tlob_start(const struct tlob_bpf_binding *b, __u32 i
 		tlob_count_lost(TLOB_LOST_NOSLOT);
 		return;
 	}
+	/*
+	 * The window starts now, not at the uprobe hit: on PREEMPT_RT the
+	 * task may have been preempted since, and that wait belongs to no
+	 * window (it would be booked running: no scheduler event saw it).
+	 */
+	now = bpf_ktime_get_ns();
 	__builtin_memset(w->ns, 0, sizeof(w->ns));
 	w->clk.start[clk_elapsed_tlob] = now;
 	w->budget_ns = b->budget_ns;
@@ -269,15 +307,14 @@ int tlob_uprobe(struct pt_regs *ctx)
 	__u32 tgid = pid_tgid >> 32;
 	const struct tlob_bpf_binding *b;
 	struct tlob_task *t;
-	__u64 now;
 	int i;
 
 	b = bpf_map_lookup_elem(&tlob_bindings, &id);
 	if (!b || (b->pid && b->pid != tid) || (b->tgid && b->tgid != tgid))
 		return 0;
-	now = bpf_ktime_get_ns();
 	if (TLOB_COOKIE_KIND(cookie) == TLOB_COOKIE_START) {
-		tlob_start(b, id, tid, tgid, now);
+		if (READ_ONCE(tlob_on))
+			tlob_start(b, id, tid, tgid);
 		return 0;
 	}
 	/* A STOP outside a window (e.g. a first call) is not an event. */
@@ -287,7 +324,7 @@ int tlob_uprobe(struct pt_regs *ctx)
 #pragma unroll
 	for (i = 0; i < TLOB_BPF_NEST; i++)
 		if (tlob_active(&t->win[i]) && t->win[i].binding_id == id)
-			tlob_feed(&t->win[i], stop_tlob, now, TLOB_DETECT_STOP,
+			tlob_feed(&t->win[i], stop_tlob, 0, TLOB_DETECT_STOP,
 				  TLOB_ABORT_NONE);
 	return 0;
 }

@@ -6,10 +6,12 @@
  *
  * Concurrency, and why there is no lock: a window is written by the events
  * of its own task only: the uprobe program runs in the task, sched_switch
- * and sched_wakeup under the task's runqueue lock. On PREEMPT_RT the
- * uprobe program can be preempted, so a switch-out can run in the middle
- * of START or STOP: a window is published only once running, and its end
- * is claimed before anything changes (->active, below). The detectors that run
+ * and sched_wakeup under the task's runqueue lock. The uprobe program runs
+ * with only migration disabled (6.1), so on PREEMPT_RT the task's own
+ * switch-out and switch-in can run in the middle of its START or STOP: a
+ * window is published only once in its running state, and STOP claims the
+ * window's end (->active, below) before it takes the time, so nothing is
+ * booked after the end (tlob_feed() in tlob.bpf.c). The detectors that run
  * elsewhere (the bpf_timer callback, the sampler) only read a window and
  * claim the one violation report with a compare-and-swap on ->reported, so
  * exactly one detector reports each overrun; the end of a window is

@@ -20,9 +20,11 @@ VM_RUNS ?= $(BUILD)/vm/runs/$(VM_RUN_ID)
 # patching under TCG has twice live-locked a guest (README, limitations).
 GUEST_OPTIONAL := 34-bpf-cycles.t
 GUEST_TESTS := $(filter-out $(GUEST_OPTIONAL),$(notdir $(sort $(wildcard tests/vm/guest/*.t))))
-# The debug lane (KASAN, lockdep, kmemleak; ~4x slower) runs the kernel
-# backends' suites and the fault matrix, not the tool/e2e scripts.
-GUEST_TESTS_debug := $(filter 00-% 1%-kmod-%.t 3%-bpf-%.t 6%-fault-%.t,$(GUEST_TESTS))
+# The debug lane (KASAN, lockdep, kmemleak; several times slower) runs the
+# kernel backends' suites (1x module, 3x BPF), the fault matrix (6x), the
+# control-file fuzzer (70) and the security checks (8x), not the tool/e2e
+# scripts. (One % per make pattern: "1%-kmod-%.t" would match nothing.)
+GUEST_TESTS_debug := $(filter 00-% 1% 3% 6% 7% 8%,$(GUEST_TESTS))
 lane_tests = $(if $(GUEST_TESTS_$(1)),$(GUEST_TESTS_$(1)),$(GUEST_TESTS))
 comma := ,
 empty :=

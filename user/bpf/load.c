@@ -370,6 +370,23 @@ static int attach_sampler(struct bpf_mon *m, char *err, size_t len)
 	return 0;
 }
 
+/*
+ * Windows left from an earlier enable of this monitor (open when it was
+ * disabled: no scheduler event, exit or timer reached them since) would
+ * be fed events out of order; they are dropped before the hooks attach.
+ */
+static void drop_stale_windows(struct bpf_mon *m)
+{
+	__u32 key, next;
+
+	while (!bpf_map_get_next_key(m->fd[TB_WINDOWS], NULL, &next)) {
+		key = next;
+		if (bpf_map_delete_elem(m->fd[TB_WINDOWS], &key))
+			break;
+	}
+	m->skel->bss->tlob_nr_open = 0;
+}
+
 int tb_attach(struct bpf_mon *m, char *err, size_t len)
 {
 	struct tlob_bpf *s = m->skel;
@@ -381,6 +398,7 @@ int tb_attach(struct bpf_mon *m, char *err, size_t len)
 	}
 	if (m->attached)
 		return 0;
+	drop_stale_windows(m);
 	ret = attach_prog(m, s->progs.tlob_switch, err, len);
 	if (!ret)
 		ret = attach_prog(m, s->progs.tlob_wakeup, err, len);
@@ -398,12 +416,21 @@ int tb_attach(struct bpf_mon *m, char *err, size_t len)
 		tb_detach(m);
 		return ret;
 	}
+	/* Last: only now may a START open a window (tlob.bpf.c, tlob_on). */
+	__atomic_store_n(&s->bss->tlob_on, 1, __ATOMIC_RELEASE);
 	m->attached = true;
 	return 0;
 }
 
 void tb_detach(struct bpf_mon *m)
 {
+	/*
+	 * First: no window opens while the hooks go away. A pinned monitor's
+	 * links only lose this process (tb_close() disconnected them): it
+	 * stays on.
+	 */
+	if (m->skel && !m->pinned)
+		__atomic_store_n(&m->skel->bss->tlob_on, 0, __ATOMIC_RELEASE);
 	while (m->nr_links)
 		bpf_link__destroy(m->links[--m->nr_links]);
 	if (m->sample_link_fd >= 0)

@@ -44,13 +44,10 @@ summarize() {
 	done | sort
 }
 
-ready() {
-	case $1 in
-	bpf) bpftool link show 2>/dev/null | grep -q "tp 'sched_switch'" ;;
-	kmod) [ "$(cat /sys/kernel/tlob/enable 2>/dev/null)" = 1 ] &&
-		grep -q "$W" /sys/kernel/tlob/monitor ;;
-	esac
-}
+# The tool says "monitoring" once every hook is attached; a workload
+# started earlier (e.g. once the sched_switch link shows) can run its
+# START or exec before the rest is in place.
+ready() { grep -q '^tlob: monitoring' "$1"; }
 
 # scenario BACKEND NAME "SECTIONS (-b ...)" WORKLOAD ARGS...
 scenario() {
@@ -60,7 +57,10 @@ scenario() {
 	tlob mon --backend "$be" --json $secs >"$OUT/$be-$name.json" 2>"$OUT/$be-$name.err" &
 	mp=$!
 	i=0
-	while ! ready "$be" && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+	while ! ready "$OUT/$be-$name.err" && kill -0 $mp 2>/dev/null && [ $i -lt 600 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
 	"$W" "$@" >/dev/null 2>&1
 	sleep 0.5
 	kill -INT $mp
@@ -134,6 +134,57 @@ window a ok none running
 window b over_budget none running"
 check exit "window a aborted exit running"
 check exec "window a aborted exec running"
+
+# Every window's breakdown adds up to its elapsed time, to the ns: time is
+# booked at each state change from the window's START on, and nothing
+# after its end (on PREEMPT_RT the task can be switched out in the middle
+# of its own STOP program: the STOP claims the window before it takes the
+# time).
+cat $OUT/bpf-*.json | grep '"kind_name":"window"' >$OUT/bpf-windows
+bad=$(while read -r l; do
+	e=$(echo "$l" | field elapsed_ns)
+	r=$(echo "$l" | field running_ns)
+	w=$(echo "$l" | field waiting_ns)
+	z=$(echo "$l" | field sleeping_ns)
+	[ "$((r + w + z))" = "$e" ] || echo "$l"
+done <$OUT/bpf-windows)
+is "$(printf '%s' "$bad" | grep -c .)" 0 \
+	"running + waiting + sleeping = elapsed in all $(wc -l <$OUT/bpf-windows) BPF windows" ||
+	echo "$bad" | sed 's/^/# /'
+
+# Monitoring that starts while the task is in and out of its windows
+# (each sleeps 20 ms): tlob mon attaches the binding's probes before it
+# enables the scheduler hooks, and a window opened in between saw no
+# sleep (booked running) or, opened before its STOP probe was in place,
+# ran on into the next START (a model error). Only windows opened once
+# everything is attached may count, and every one of them saw its sleep.
+"$W" -c 0 -n 1000000 sleep 20 >/dev/null 2>&1 &
+wp=$!
+sleep 0.3
+tlob mon --backend bpf --json -b "$S1,1s,tag=m" >$OUT/midrun.json 2>$OUT/midrun.err &
+mp=$!
+i=0
+while ! ready $OUT/midrun.err && kill -0 $mp 2>/dev/null && [ $i -lt 600 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+sleep 2
+kill $wp
+wait $wp
+sleep 0.5
+kill -INT $mp
+wait $mp
+grep '"kind_name":"window"' $OUT/midrun.json >$OUT/midrun.win
+# the window the kill ended is aborted (exit); every other one is ok
+grep -v '"abort_reason_name":"exit"' $OUT/midrun.win >$OUT/midrun.ok
+n=$(wc -l <$OUT/midrun.ok)
+cmp_ok "$n" -gt 0 "midrun: windows recorded once monitoring started ($n)" ||
+	sed 's/^/# /' $OUT/midrun.err
+cmp_ok "$(($(wc -l <$OUT/midrun.win) - n))" -le 1 "midrun: at most the last window aborted by the kill"
+is "$(grep -c -v '"verdict_name":"ok"' $OUT/midrun.ok)" 0 "midrun: every other window ok" ||
+	grep -v '"verdict_name":"ok"' $OUT/midrun.ok | sed 's/^/# /'
+is "$(grep -c '"sleeps":0,' $OUT/midrun.ok)" 0 "midrun: every one of them saw its task sleep" ||
+	grep '"sleeps":0,' $OUT/midrun.ok | sed 's/^/# /'
 
 grep -h "tlob: bpf:" $OUT/bpf-spin.err | sed 's/^/# /'
 done_testing

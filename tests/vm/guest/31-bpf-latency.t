@@ -30,10 +30,8 @@ mkdir -p $OUT
 
 field() { sed -n "s/.*\"$1\":\"\{0,1\}\([^,\"}]*\).*/\1/p"; }
 
-ready() {
-	bpftool link show 2>/dev/null | grep -q "tp 'sched_switch'" ||
-		grep -q "$W" /sys/kernel/tlob/monitor 2>/dev/null
-}
+# "monitoring": every hook is attached (tlob mon says so last)
+ready() { grep -q '^tlob: monitoring' "$1"; }
 
 # measure NAME DETECTOR WORKLOAD-MODE [BACKEND]: N windows under tlob mon
 measure() {
@@ -41,7 +39,10 @@ measure() {
 		>"$OUT/$1.json" 2>"$OUT/$1.err" &
 	mp=$!
 	i=0
-	while ! ready && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+	while ! ready "$OUT/$1.err" && kill -0 $mp 2>/dev/null && [ $i -lt 600 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
 	"$W" -c 0 -n $N -g 20 "$3" 40 >/dev/null 2>&1
 	sleep 0.5
 	kill -INT $mp

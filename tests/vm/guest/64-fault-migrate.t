@@ -80,10 +80,11 @@ is "$(echo "$v" | field detector)" "1" "expired after the move: detected by the 
 cmp_ok "$(echo "$v" | field elapsed_ns)" -lt $((6000 * MS)) "expired after the move: reported while still inside"
 is "$(echo "$_r" | field verdict)" "1" "expired after the move: window over budget"
 
-# --- 200 windows while the affinity flips between the CPUs
+# --- 200 windows while the affinity flips between the CPUs (10 ms each:
+# a flip is a taskset fork and exec, tens of ms on the debug kernel)
 trace_bg /tmp/f-flip window
 echo 1 >$INST/events/sched/sched_migrate_task/enable
-$FW -n 200 spin 2 >/dev/null 2>&1 &
+$FW -n 200 spin 10 >/dev/null 2>&1 &
 p=$!
 cpu=1
 while kill -0 $p 2>/dev/null; do
