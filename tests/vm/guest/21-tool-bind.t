@@ -101,7 +101,6 @@ for B in $BACKENDS; do
 	tool_clean_state "$B"
 	ok $? "$B: no binding left, monitor disabled, no trace instance"
 done
-TAP_TODO=
 tool_module_down
 tool_cleanup
 done_testing

@@ -155,7 +155,6 @@ for B in $BACKENDS; do
 	tool_clean_state "$B"
 	ok $? "$B: everything put back"
 done
-TAP_TODO=
 tool_module_down
 tool_cleanup
 done_testing

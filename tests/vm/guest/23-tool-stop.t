@@ -55,7 +55,6 @@ for B in $BACKENDS; do
 		ok $? "$B run $run: binding removed, monitor disabled, instance gone"
 	done
 done
-TAP_TODO=
 tool_module_down
 tool_cleanup
 done_testing

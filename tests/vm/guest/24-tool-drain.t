@@ -72,7 +72,6 @@ for B in $BACKENDS; do
 		ok $? "$B: the loss is said on stderr" || cat "$T/err"
 	fi
 done
-TAP_TODO=
 tool_module_down
 tool_cleanup
 done_testing

@@ -8,7 +8,6 @@
 #   restart (windows in budget, no carry-over)  two bindings  nested bindings
 #   exit and exec inside a window (aborted)
 . /opt/tlob/tests/lib/tap.sh
-todo_bpf_rt bpf
 
 W=/opt/tlob/bin/tlob-workload
 S1="$W:tlob_section_begin,tlob_section_end"

@@ -19,7 +19,6 @@
 # Windows spin (running) or sleep 40 ms against a 10 ms budget, so every
 # window must produce exactly one violation while still inside.
 . /opt/tlob/tests/lib/tap.sh
-todo_bpf_rt bpf
 
 W=/opt/tlob/bin/tlob-workload
 S1="$W:tlob_section_begin,tlob_section_end,10ms,tag=lat"

@@ -6,7 +6,6 @@
 # leaving no pinned object, program, map or link behind (34-bpf-cycles.t
 # does that 100 times).
 . /opt/tlob/tests/lib/tap.sh
-todo_bpf_rt bpf
 
 W=/opt/tlob/bin/tlob-workload
 S1="$W:tlob_section_begin,tlob_section_end"

@@ -4,7 +4,6 @@
 # verifier dump: the kernel's BTF hidden, bpf_timer forced where the
 # verifier refuses it (PREEMPT_RT) with the log kept in a file.
 . /opt/tlob/tests/lib/tap.sh
-todo_bpf_rt bpf
 
 W=/opt/tlob/bin/tlob-workload
 S1="$W:tlob_section_begin,tlob_section_end,10ms"

@@ -3,7 +3,6 @@
 # Loading and unloading the pinned BPF monitor 100 times (tlob bind, tlob
 # unbind -a) leaves no pinned object, program, map or link behind.
 . /opt/tlob/tests/lib/tap.sh
-todo_bpf_rt bpf
 
 W=/opt/tlob/bin/tlob-workload
 S1="$W:tlob_section_begin,tlob_section_end"

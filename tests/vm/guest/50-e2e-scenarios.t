@@ -72,11 +72,10 @@ for S in ${E2E_ONLY:-$(e2e_names)}; do
 		e2e_run "$S" $BES
 	fi
 	for B in $BES; do
-		todo_bpf_rt "$B"
 		e2e_check_table "$S" "$B"
 	done
 	case "$BES" in
-	*kmod*bpf*) todo_bpf_rt bpf; e2e_check_equiv "$S"; TAP_TODO= ;;
+	*kmod*bpf*) e2e_check_equiv "$S" ;;
 	*) skip "$S: backend equivalence needs both backends (have:$BES)" ;;
 	esac
 	diag "$S: $(($(date +%s) - t0)) s: $(tr '\n' ' ' <"$E2E_OUT/$S.out")"

@@ -50,11 +50,9 @@ tool_module_down() {
 	_we_loaded=
 }
 
-# backend_begin NAME: start one backend's round of a tool test: mark its
-# checks TODO where they are known to fail (todo_bpf_rt), skip it (return 1)
-# when `tlob list` calls it unusable, and start from no binding.
+# backend_begin NAME: start one backend's round of a tool test: skip it
+# (return 1) when `tlob list` calls it unusable, and start from no binding.
 backend_begin() {
-	todo_bpf_rt "$1"
 	if ! _why=$(backend_usable "$1"); then
 		skip "$1 backend not usable: $_why"
 		return 1

@@ -6,10 +6,6 @@
 
 _tap_n=0
 _tap_failed=0
-# A known, documented failure (README, "Known limitations"): while TAP_TODO
-# holds a reason, checks print "... # TODO reason"; prove shows a failing one
-# but does not fail the run. Set only through the helpers below.
-TAP_TODO=
 
 plan() { echo "1..$1"; }
 
@@ -18,24 +14,12 @@ diag() { echo "# $*"; }
 ok() {
 	_tap_n=$((_tap_n + 1))
 	if [ "$1" -eq 0 ] 2>/dev/null; then
-		echo "ok $_tap_n - $2${TAP_TODO:+ # TODO $TAP_TODO}"
+		echo "ok $_tap_n - $2"
 		return 0
 	fi
-	echo "not ok $_tap_n - $2${TAP_TODO:+ # TODO $TAP_TODO}"
-	[ -n "$TAP_TODO" ] || _tap_failed=$((_tap_failed + 1))
+	echo "not ok $_tap_n - $2"
+	_tap_failed=$((_tap_failed + 1))
 	return 1
-}
-
-# todo_bpf_rt BACKEND: checks of the BPF backend on the PREEMPT_RT lane are
-# known to fail intermittently (its uprobe programs are preemptible there;
-# README, "Known limitations"): mark them TODO; any other backend or lane
-# clears the mark.
-todo_bpf_rt() {
-	if [ "$1" = bpf ] && [ "$TLOB_LANE" = rt ]; then
-		TAP_TODO="known: BPF backend on PREEMPT_RT (README, Known limitations)"
-	else
-		TAP_TODO=
-	fi
 }
 
 # ok_cmd "name" command args...: passes when the command exits 0
