@@ -11,7 +11,13 @@ demo_backend() { # backend
 	say "tlob mon --backend $1 -b $app:frame_begin,frame_end,10ms &"
 	tlob mon --backend "$1" -b "$app:frame_begin,frame_end,10ms" >/tmp/mon.out 2>&1 &
 	mon=$!
-	sleep 2
+	# tlob says "monitoring" once every probe and hook is attached
+	i=0
+	while ! grep -q '^tlob: monitoring' /tmp/mon.out && kill -0 $mon 2>/dev/null &&
+		[ $i -lt 300 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
 	run "$app" 40
 	sleep 1
 	say "kill -INT %1    # Ctrl-C: tlob drains, prints the summary, restores the system"

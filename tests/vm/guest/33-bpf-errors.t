@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # When the BPF backend cannot run, it says why in one sentence, not with a
-# verifier dump: the kernel's BTF hidden, bpf_timer forced where the
+# verifier dump: no privileges, the kernel's BTF hidden, bpf_timer forced where the
 # verifier refuses it (PREEMPT_RT) with the log kept in a file.
 . /opt/tlob/tests/lib/tap.sh
 
@@ -25,6 +25,17 @@ tlob list >$OUT/list-nobtf.out 2>&1
 umount /sys/kernel/btf
 grep -q "^bpf .*no BTF" $OUT/list-nobtf.out
 ok $? "tlob list: bpf unusable, why" || sed 's/^/# /' $OUT/list-nobtf.out
+
+# Without privileges: one line saying so, nothing loaded. (The initramfs
+# root may be 0700: nobody could not even run tlob.)
+chmod 755 /
+tlob-asuser 65534 65534 tlob mon --backend bpf -d 1 -b "$S1" >$OUT/nopriv.out 2>$OUT/nopriv.err
+cmp_ok $? -ne 0 "unprivileged: tlob mon --backend bpf fails"
+grep -q "needs root" $OUT/nopriv.err
+ok $? "unprivileged: says it needs root" || sed 's/^/# /' $OUT/nopriv.err
+is "$(wc -l <$OUT/nopriv.err | tr -d ' ')" 1 "unprivileged: one line" || sed 's/^/# /' $OUT/nopriv.err
+[ ! -e /sys/fs/bpf/tlob ]
+ok $? "unprivileged: nothing pinned"
 
 # bpf_timer forced: refused on PREEMPT_RT with a one-line reason and the
 # log in TLOB_BPF_LOG; accepted on stock.
