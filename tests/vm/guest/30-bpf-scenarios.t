@@ -152,12 +152,12 @@ is "$(printf '%s' "$bad" | grep -c .)" 0 \
 	echo "$bad" | sed 's/^/# /'
 
 # Monitoring that starts while the task is in and out of its windows
-# (each sleeps 20 ms): tlob mon attaches the binding's probes before it
+# (each sleeps 1 ms, so some START falls between two attachments): tlob mon attaches the binding's probes before it
 # enables the scheduler hooks, and a window opened in between saw no
 # sleep (booked running) or, opened before its STOP probe was in place,
 # ran on into the next START (a model error). Only windows opened once
 # everything is attached may count, and every one of them saw its sleep.
-"$W" -c 0 -n 1000000 sleep 20 >/dev/null 2>&1 &
+"$W" -c 0 -n 1000000 sleep 1 >/dev/null 2>&1 &
 wp=$!
 sleep 0.3
 tlob mon --backend bpf --json -b "$S1,1s,tag=m" >$OUT/midrun.json 2>$OUT/midrun.err &
