@@ -157,8 +157,12 @@ is "$(printf '%s' "$bad" | grep -c .)" 0 \
 # no sleep (booked running) or, opened before its STOP probe was in
 # place, run on into the next START (a model error). Only windows opened
 # once everything is attached may count (tlob_on), and every one of them
-# saw its sleep. (A guard: on a quiet host the attach gap is short, and
-# with the gate disabled one run of 1384 windows did not hit it.)
+# saw its sleep, or at least its wakeup: on a slow kernel the 1 ms timer
+# can fire before schedule() takes the task off the CPU, and the task is
+# woken without having slept (seen on the debug lane: sleeps 0, wakeups
+# 1); a window that missed the hooks sees neither. (A guard: on a quiet
+# host the attach gap is short, and with the gate disabled one run of
+# 1384 windows did not hit it.)
 "$W" -c 0 -n 1000000 sleep 1 >/dev/null 2>&1 &
 wp=$!
 sleep 0.3
@@ -184,8 +188,9 @@ cmp_ok "$n" -gt 0 "midrun: windows recorded once monitoring started ($n)" ||
 cmp_ok "$(($(wc -l <$OUT/midrun.win) - n))" -le 1 "midrun: at most the last window aborted by the kill"
 is "$(grep -c -v '"verdict_name":"ok"' $OUT/midrun.ok)" 0 "midrun: every other window ok" ||
 	grep -v '"verdict_name":"ok"' $OUT/midrun.ok | sed 's/^/# /'
-is "$(grep -c '"sleeps":0,' $OUT/midrun.ok)" 0 "midrun: every one of them saw its task sleep" ||
-	grep '"sleeps":0,' $OUT/midrun.ok | sed 's/^/# /'
+is "$(grep '"sleeps":0,' $OUT/midrun.ok | grep -c '"wakeups":0,')" 0 \
+	"midrun: every one of them saw its task sleep or be woken" ||
+	grep '"sleeps":0,' $OUT/midrun.ok | grep '"wakeups":0,' | sed 's/^/# /'
 
 grep -h "tlob: bpf:" $OUT/bpf-spin.err | sed 's/^/# /'
 done_testing
