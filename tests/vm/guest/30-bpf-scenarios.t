@@ -43,10 +43,17 @@ summarize() {
 	done | sort
 }
 
-# The tool says "monitoring" once every hook is attached; a workload
-# started earlier (e.g. once the sched_switch link shows) can run its
-# START or exec before the rest is in place.
-ready() { grep -q '^tlob: monitoring' "$1"; }
+# mon_ready ERRFILE PID: until that tlob mon says "monitoring" (every hook
+# attached; a workload started earlier, e.g. once the sched_switch link
+# shows, can run its START or exec before the rest is in place), it died,
+# or 60 s passed
+mon_ready() {
+	_i=0
+	while ! grep -q '^tlob: monitoring' "$1" && kill -0 "$2" 2>/dev/null && [ $_i -lt 600 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+}
 
 # scenario BACKEND NAME "SECTIONS (-b ...)" WORKLOAD ARGS...
 scenario() {
@@ -55,11 +62,7 @@ scenario() {
 	# shellcheck disable=SC2086
 	tlob mon --backend "$be" --json $secs >"$OUT/$be-$name.json" 2>"$OUT/$be-$name.err" &
 	mp=$!
-	i=0
-	while ! ready "$OUT/$be-$name.err" && kill -0 $mp 2>/dev/null && [ $i -lt 600 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
+	mon_ready "$OUT/$be-$name.err" $mp
 	"$W" "$@" >/dev/null 2>&1
 	sleep 0.5
 	kill -INT $mp
@@ -168,11 +171,7 @@ wp=$!
 sleep 0.3
 tlob mon --backend bpf --json -b "$S1,1s,tag=m" >$OUT/midrun.json 2>$OUT/midrun.err &
 mp=$!
-i=0
-while ! ready $OUT/midrun.err && kill -0 $mp 2>/dev/null && [ $i -lt 600 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+mon_ready $OUT/midrun.err $mp
 sleep 2
 kill $wp
 wait $wp
