@@ -3,7 +3,7 @@
 # its own output tree: Kbuild writes objects next to the sources, so every
 # flavour gets a tree of symlinks to the sources and builds there.
 
-KMOD_SRCS := Kbuild $(wildcard kernel/Kbuild kernel/*.c kernel/*.h) \
+KMOD_SRCS := Kbuild $(wildcard kernel/Kbuild kernel/*.c kernel/*.h kernel/compat/*) \
 	$(wildcard tests/vm/modules/Kbuild tests/vm/modules/*.c)
 
 define kmod_flavour
@@ -13,37 +13,35 @@ $(BUILD)/kmod/$(1)/.tree: $(KMOD_SRCS)
 		ln -sfn $(TOP)/$$$$f $(BUILD)/kmod/$(1)/$$$$f; done
 	$(Q)touch $$@
 
-# flock: several engineers' makes share build/; two kbuilds in one tree
-# corrupt each other's objects.
+# tests/vm/kbuild: the lane's headers and compiler, in the build root for
+# the newest kernels; it holds the tree's lock (several engineers' makes
+# share build/).
 $(BUILD)/kmod/$(1)/kernel/tlob.ko: $(BUILD)/kmod/$(1)/.tree
-	$(Q)flock $(BUILD)/kmod/$(1)/.lock $(MAKE) --no-print-directory -C $(KDIR_$(1)) \
-		M=$(BUILD)/kmod/$(1) W=1 modules
+	$(Q)$(if $(KBUILD_KDIR_$(1)),TLOB_KDIR=$(KBUILD_KDIR_$(1))) tests/vm/kbuild $(1) $(BUILD)/kmod/$(1) W=1 modules
 
 kmod-$(1): $(BUILD)/kmod/$(1)/kernel/tlob.ko
 .PHONY: kmod-$(1)
 ALL += $(BUILD)/kmod/$(1)/kernel/tlob.ko
 VM_DEPS_$(1) += $(BUILD)/kmod/$(1)/kernel/tlob.ko
 endef
-$(foreach f,$(FLAVOURS),$(eval $(call kmod_flavour,$(f))))
+$(foreach f,$(BUILT_LANES),$(eval $(call kmod_flavour,$(f))))
 
 .PHONY: kmod
-kmod: $(foreach f,$(FLAVOURS),kmod-$(f))
+kmod: $(foreach f,$(BUILT_LANES),kmod-$(f))
 
 # Style and static checks of every kernel source, generated ones included:
 # checkpatch --strict (from Debian's linux-source, see tests/unit/kmod/)
 # and sparse through kbuild (C=2: check every file, built or not).
 CHECKPATCH ?= /root/.cache/tlob/checkpatch/checkpatch.pl
-KMOD_STYLE_SRCS = $(wildcard kernel/*.c kernel/*.h)
+KMOD_STYLE_SRCS = $(wildcard kernel/*.c kernel/*.h kernel/compat/*.c)
 
 .PHONY: kmod-style kmod-sparse
 kmod-style:
 	$(Q)$(CHECKPATCH) --strict --no-tree --quiet -f $(KMOD_STYLE_SRCS)
 
-kmod-sparse: $(foreach f,$(FLAVOURS),$(BUILD)/kmod/$(f)/.tree)
-	$(Q)set -e; for f in $(FLAVOURS); do \
-		kdir=$(KDIR); [ $$f = stock ] || kdir=$(KDIR_rt); \
-		flock $(BUILD)/kmod/$$f/.lock $(MAKE) --no-print-directory -C $$kdir \
-			M=$(BUILD)/kmod/$$f W=1 C=2 modules 2>&1 | tee $(BUILD)/kmod/$$f/sparse.log; \
+kmod-sparse: $(foreach f,$(BUILT_LANES),$(BUILD)/kmod/$(f)/.tree)
+	$(Q)set -e; for f in $(BUILT_LANES); do \
+		tests/vm/kbuild $$f $(BUILD)/kmod/$$f W=1 C=2 modules 2>&1 | tee $(BUILD)/kmod/$$f/sparse.log; \
 		! grep -E 'warning:|error:' $(BUILD)/kmod/$$f/sparse.log; \
 	done
 

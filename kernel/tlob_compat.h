@@ -1,24 +1,24 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Kernel version differences, in one place, keyed on the kernel version
- * (TLOB_KERNEL_AT_LEAST(a, b) is LINUX_VERSION_CODE >= KERNEL_VERSION(a, b,
- * 0) spelled with the major/patchlevel macros of the same header).
- * Built and tested on Debian's 6.1 (stock and PREEMPT_RT); the newer
- * branches follow the upstream API changes and are compile-untested.
+ * Kernel API differences, in one place. Each shim is keyed on what the
+ * headers being built against declare, found by kernel/compat/probe at
+ * build time (TLOB_HAVE_*, one probe file per upstream change, named
+ * after it), never on a version number: distribution kernels backport.
+ * Built and tested on Debian's 6.1, 6.12 and newest kernels, stock and
+ * PREEMPT_RT (README: supported kernels).
  */
 #ifndef TLOB_COMPAT_H
 #define TLOB_COMPAT_H
 
 #include <linux/hrtimer.h>
+#include <linux/sched.h>
+#include <linux/sysfs.h>
 #include <linux/uprobes.h>
-#include <linux/version.h>
 
-#define TLOB_KERNEL_AT_LEAST(a, b) \
-	(KERNEL_VERSION(LINUX_VERSION_MAJOR, LINUX_VERSION_PATCHLEVEL, 0) >= \
-	 KERNEL_VERSION(a, b, 0))
+#include "tlob_compat_probed.h"
 
-/* 6.13 replaced hrtimer_init() + ->function with hrtimer_setup(). */
-#if TLOB_KERNEL_AT_LEAST(6, 13)
+/* compat/hrtimer_setup.c: hrtimer_setup() replaced hrtimer_init(). */
+#ifdef TLOB_HAVE_HRTIMER_SETUP
 #define tlob_hrtimer_setup hrtimer_setup
 #else
 static inline void
@@ -32,65 +32,94 @@ tlob_hrtimer_setup(struct hrtimer *timer,
 #endif
 
 /*
- * Uprobes: 6.12 made uprobe_register() return the struct uprobe and split
- * unregistering into a nosync part and a sync part; handlers gained a
- * per-call data pointer (6.12) and the entry handler's signature changed
- * with it. The handlers are declared through these macros; their
- * parameters are named uc, regs (and func for the return handler).
+ * compat/uprobe_handler_data.c: consumer handlers gained a per-call data
+ * pointer (session uprobes). The handlers are declared through these
+ * macros; their parameters are named uc, regs (and func for the return
+ * handler).
  */
-#if TLOB_KERNEL_AT_LEAST(6, 12)
+#ifdef TLOB_HAVE_UPROBE_HANDLER_DATA
 #define TLOB_UPROBE_HANDLER(name) \
 	int name(struct uprobe_consumer *uc, struct pt_regs *regs, __u64 *data)
 #define TLOB_URETPROBE_HANDLER(name) \
 	int name(struct uprobe_consumer *uc, unsigned long func, \
 		 struct pt_regs *regs, __u64 *data)
-struct tlob_uprobe {
-	struct uprobe *uprobe;
-};
-
-static inline int tlob_uprobe_add(struct tlob_uprobe *u, struct inode *inode,
-				  loff_t off, struct uprobe_consumer *uc)
-{
-	u->uprobe = uprobe_register(inode, off, 0, uc);
-	if (IS_ERR(u->uprobe))
-		return PTR_ERR(u->uprobe);
-	return 0;
-}
-
-static inline void tlob_uprobe_del(struct tlob_uprobe *u, struct inode *inode,
-				   loff_t off, struct uprobe_consumer *uc)
-{
-	uprobe_unregister_nosync(u->uprobe, uc);
-	uprobe_unregister_sync();
-}
 #else
 #define TLOB_UPROBE_HANDLER(name) \
 	int name(struct uprobe_consumer *uc, struct pt_regs *regs)
 #define TLOB_URETPROBE_HANDLER(name) \
 	int name(struct uprobe_consumer *uc, unsigned long func, \
 		 struct pt_regs *regs)
+#endif
+
+/*
+ * compat/uprobe_register_returns_uprobe.c: uprobe_register() returns the
+ * struct uprobe that unregistering takes;
+ * compat/uprobe_unregister_nosync.c: unregistering is split into a
+ * nosync part and a sync part (which waits for running handlers).
+ * tlob_uprobe_del() always returns with no handler of @uc running.
+ */
 struct tlob_uprobe {
+#ifdef TLOB_HAVE_UPROBE_REGISTER_RETURNS_UPROBE
+	struct uprobe *uprobe;
+#endif
 };
 
 static inline int tlob_uprobe_add(struct tlob_uprobe *u, struct inode *inode,
 				  loff_t off, struct uprobe_consumer *uc)
 {
+#ifdef TLOB_HAVE_UPROBE_REGISTER_RETURNS_UPROBE
+	u->uprobe = uprobe_register(inode, off, 0, uc);
+	return PTR_ERR_OR_ZERO(u->uprobe);
+#else
 	return uprobe_register(inode, off, uc);
+#endif
 }
 
-/* On 6.1 this waits until no handler of @uc runs (register_rwsem). */
 static inline void tlob_uprobe_del(struct tlob_uprobe *u, struct inode *inode,
 				   loff_t off, struct uprobe_consumer *uc)
 {
+#if defined(TLOB_HAVE_UPROBE_UNREGISTER_NOSYNC) && \
+	defined(TLOB_HAVE_UPROBE_REGISTER_RETURNS_UPROBE)
+	uprobe_unregister_nosync(u->uprobe, uc);
+	uprobe_unregister_sync();
+#elif defined(TLOB_HAVE_UPROBE_REGISTER_RETURNS_UPROBE)
+	uprobe_unregister(u->uprobe, uc);
+#else
+	/* Waits until no handler of @uc runs (register_rwsem). */
 	uprobe_unregister(inode, off, uc);
-}
 #endif
+}
 
-/* 6.10 dropped the source argument of __assign_str(). */
-#if TLOB_KERNEL_AT_LEAST(6, 10)
+/*
+ * compat/sched_delayed_dequeue.c: a fair task that blocked may stay on the
+ * runqueue, marked sched_delayed (tlob_switch_rule.h says why it matters).
+ */
+static inline bool tlob_task_blocked(struct task_struct *p)
+{
+#ifdef TLOB_HAVE_SCHED_DELAYED_DEQUEUE
+	return !READ_ONCE(p->on_rq) || READ_ONCE(p->se.sched_delayed);
+#else
+	return !READ_ONCE(p->on_rq);
+#endif
+}
+
+/* compat/assign_str_one_arg.c: __assign_str() lost its source argument. */
+#ifdef TLOB_HAVE_ASSIGN_STR_ONE_ARG
 #define tlob_assign_str(dst, src) __assign_str(dst)
 #else
 #define tlob_assign_str(dst, src) __assign_str(dst, src)
+#endif
+
+/*
+ * compat/bin_attribute_const.c: bin_attribute callbacks take a const
+ * attribute and attribute_group::bin_attrs is a const array.
+ */
+#ifdef TLOB_HAVE_BIN_ATTRIBUTE_CONST
+#define tlob_bin_attr const struct bin_attribute
+#define tlob_bin_attr_list const struct bin_attribute *const
+#else
+#define tlob_bin_attr struct bin_attribute
+#define tlob_bin_attr_list struct bin_attribute *
 #endif
 
 #endif /* TLOB_COMPAT_H */

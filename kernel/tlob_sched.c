@@ -20,6 +20,7 @@
 #include <linux/tracepoint.h>
 
 #include "tlob.h"
+#include "tlob_switch_rule.h"
 
 struct linux_binprm;
 
@@ -28,16 +29,8 @@ static void tlob_on_switch(void *data, bool preempt, struct task_struct *prev,
 {
 	if (!tlob_windows_open())
 		return;
-	/*
-	 * Sleeping means blocked: switched out voluntarily in a sleep state
-	 * AND taken off the runqueue. A task preempted after it set a sleep
-	 * state, or one whose sleep a pending signal cancelled (__schedule()
-	 * then leaves it queued), is waiting for a CPU.
-	 */
-	if (!preempt && prev_state != TASK_RUNNING && !READ_ONCE(prev->on_rq))
-		tlob_task_event(prev, sleep_tlob);
-	else
-		tlob_task_event(prev, preempt_tlob);
+	tlob_task_event(prev, tlob_switch_out_event(preempt, prev_state,
+						    tlob_task_blocked(prev)));
 	tlob_task_event(next, switch_in_tlob);
 }
 

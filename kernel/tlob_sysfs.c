@@ -119,14 +119,14 @@ out:
 }
 
 static ssize_t monitor_read(struct file *f, struct kobject *kobj,
-			    struct bin_attribute *attr, char *buf, loff_t off,
+			    tlob_bin_attr *attr, char *buf, loff_t off,
 			    size_t count)
 {
 	return tlob_listing(tlob_monitor_show, buf, off, count);
 }
 
 static ssize_t monitor_write(struct file *f, struct kobject *kobj,
-			     struct bin_attribute *attr, char *buf,
+			     tlob_bin_attr *attr, char *buf,
 			     loff_t off, size_t count)
 {
 	int ret;
@@ -138,7 +138,7 @@ static ssize_t monitor_write(struct file *f, struct kobject *kobj,
 }
 
 static ssize_t stats_read(struct file *f, struct kobject *kobj,
-			  struct bin_attribute *attr, char *buf, loff_t off,
+			  tlob_bin_attr *attr, char *buf, loff_t off,
 			  size_t count)
 {
 	return tlob_listing(tlob_stats_show, buf, off, count);
@@ -160,7 +160,7 @@ static struct attribute *tlob_attrs[] = {
 	NULL,
 };
 
-static struct bin_attribute *tlob_bin_attrs[] = {
+static tlob_bin_attr_list tlob_bin_attrs[] = {
 	&bin_attr_monitor,
 	&bin_attr_stats,
 	NULL,

@@ -25,6 +25,7 @@
  * timer or sample never hides an overrun.
  */
 #include "tlob_common.bpf.h"
+#include "tlob_switch_rule.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -355,11 +356,31 @@ static __always_inline void tlob_maybe_scan(__u64 now)
 }
 
 /*
- * Switched out: preempted unless it blocked, i.e. switched out voluntarily
- * with a sleep state AND taken off the runqueue (a sleep state with a
- * signal pending keeps it there). The state word alone would book a task
- * preempted after it set a sleep state as sleeping.
+ * se.sched_delayed (v6.12, EEVDF delayed dequeue) is not in the 6.1 BTF
+ * vmlinux.h is made from: a local flavour of the two structs lets CO-RE
+ * find it where the running kernel has it.
  */
+struct sched_entity___delayed {
+	unsigned char sched_delayed;
+} __attribute__((preserve_access_index));
+
+struct task_struct___delayed {
+	struct sched_entity___delayed se;
+} __attribute__((preserve_access_index));
+
+/* Not runnable any more (tlob_switch_rule.h: why on_rq is not enough). */
+static __always_inline bool tlob_task_blocked(struct task_struct *p)
+{
+	struct task_struct___delayed *d = (void *)p;
+
+	if (!BPF_CORE_READ(p, on_rq))
+		return true;
+	if (bpf_core_field_exists(d->se.sched_delayed))
+		return BPF_CORE_READ(d, se.sched_delayed);
+	return false;
+}
+
+/* Switched out: the rule both backends share (tlob_switch_rule.h). */
 SEC("tp_btf/sched_switch")
 int BPF_PROG(tlob_switch, bool preempt, struct task_struct *prev,
 	     struct task_struct *next, unsigned int prev_state)
@@ -375,10 +396,7 @@ int BPF_PROG(tlob_switch, bool preempt, struct task_struct *prev,
 	tlob_maybe_scan(now);
 	t = tlob_task_of(BPF_CORE_READ(prev, pid));
 	if (t) {
-		if (!preempt && prev_state != TASK_RUNNING && !BPF_CORE_READ(prev, on_rq))
-			ev = sleep_tlob;
-		else
-			ev = preempt_tlob;
+		ev = tlob_switch_out_event(preempt, prev_state, tlob_task_blocked(prev));
 #pragma unroll
 		for (i = 0; i < TLOB_BPF_NEST; i++) {
 			struct tlob_win *w = &t->win[i];

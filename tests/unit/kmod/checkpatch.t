@@ -16,7 +16,7 @@ if [ ! -x "$cp" ]; then
 fi
 n=0
 fail=0
-for f in "$top"/kernel/*.c "$top"/kernel/*.h; do
+for f in "$top"/kernel/*.c "$top"/kernel/*.h "$top"/kernel/compat/*.c; do
 	n=$((n + 1))
 	out=$("$cp" --strict --no-tree --quiet --no-summary -f "$f" 2>&1)
 	if [ $? -eq 0 ] && [ -z "$out" ]; then
