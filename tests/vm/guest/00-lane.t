@@ -6,10 +6,10 @@
 
 krel=$(sed -n 's/.*tlob\.krel=\([^ ]*\).*/\1/p' /proc/cmdline)
 is "$(uname -r)" "$krel" "kernel release is the lane's ($krel)"
-case "$TLOB_LANE" in
+case "$TLOB_FLAVOUR" in
 rt)
 	uname -v | grep -q PREEMPT_RT
-	ok $? "uname -v shows PREEMPT_RT on the rt lane"
+	ok $? "uname -v shows PREEMPT_RT on the $TLOB_LANE lane"
 	;;
 *)
 	uname -v | grep -q PREEMPT_RT

@@ -17,9 +17,28 @@ is "$(jget "$k" usable)" true "list --json: kmod usable"
 is "$(jget "$k" enabled)" false "list --json: kmod disabled"
 is "$(jget "$k" reactor)" nop "list --json: kmod reactor"
 is "$(jget "$k" bindings)" 0 "list --json: no bindings"
+is "$(jget "$k" detector)" hrtimer "list --json: kmod's detector is the hrtimer"
+grep -q '^kmod .* hrtimer  *overruns detected by a hard hrtimer' "$T/list"
+ok $? "list: kmod's detector column and sentence" || cat "$T/list"
 b=$(grep '"name":"bpf"' "$T/list.json")
 case "$(jget "$b" usable)" in
-true) ok 0 "list --json: bpf usable" ;;
+true)
+	ok 0 "list --json: bpf usable"
+	# The verifier decides: bpf_timer on every stock kernel; on
+	# PREEMPT_RT whichever this kernel's verifier accepts, and when it is
+	# the sampler, the reason.
+	d=$(jget "$b" detector)
+	diag "bpf detector on $(uname -r): $d: $(jget "$b" detector_detail)"
+	case "$TLOB_FLAVOUR:$d" in
+	stock:bpf_timer | rt:bpf_timer) ok 0 "list --json: bpf's detector is bpf_timer" ;;
+	rt:sampling)
+		jget "$b" detector_detail | grep -q 'refuses bpf_timer.*sampling every'
+		ok $? "list --json: bpf samples on PREEMPT_RT and says why" ;;
+	*) ok 1 "list --json: bpf names its detector on $TLOB_FLAVOUR (got '$d')" ;;
+	esac
+	grep -q "^bpf .* $d  *overruns detected by\|^bpf .* $d  *the verifier" "$T/list"
+	ok $? "list: bpf's detector column and sentence" || cat "$T/list"
+	;;
 false) ok $([ -n "$(jget "$b" reason)" ]; echo $?) "list --json: bpf not usable, with a reason: $(jget "$b" reason)" ;;
 *) ok 1 "list --json: a bpf line" ;;
 esac

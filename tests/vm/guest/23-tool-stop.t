@@ -13,7 +13,7 @@
 . /opt/tlob/tests/lib/tap.sh
 . /opt/tlob/bin/tool.sh
 : "${READ_BOUND_MS:=1000}"
-case "$TLOB_LANE" in
+case "$TLOB_FLAVOUR" in
 rt) : "${STOP_BOUND_MS:=15000}" ;;
 *) : "${STOP_BOUND_MS:=8000}" ;;
 esac

@@ -4,6 +4,7 @@
 # verifier dump: no privileges, the kernel's BTF hidden, bpf_timer forced where the
 # verifier refuses it (PREEMPT_RT) with the log kept in a file.
 . /opt/tlob/tests/lib/tap.sh
+. /opt/tlob/tests/lib/bpf.sh
 
 W=/opt/tlob/bin/tlob-workload
 S1="$W:tlob_section_begin,tlob_section_end,10ms"
@@ -42,7 +43,7 @@ ok $? "unprivileged: nothing pinned"
 TLOB_BPF_DETECTOR=timer TLOB_BPF_LOG=$OUT/verifier.log \
 	tlob mon --backend bpf -d 1 -b "$S1" >$OUT/timer.out 2>$OUT/timer.err
 rc=$?
-if [ "$TLOB_LANE" = rt ]; then
+if [ "$BPF_DETECTOR" = sampling ]; then
 	cmp_ok $rc -ne 0 "PREEMPT_RT: TLOB_BPF_DETECTOR=timer fails"
 	grep -q "bpf_timer detector (TLOB_BPF_DETECTOR=timer) failed.*PREEMPT_RT.*$OUT/verifier.log" \
 		$OUT/timer.err

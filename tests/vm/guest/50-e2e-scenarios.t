@@ -19,6 +19,7 @@
 # runs once more (said in a diag line); see tests/e2e/README.md.
 . /opt/tlob/tests/lib/tap.sh
 . /opt/tlob/bin/tool.sh
+. /opt/tlob/tests/lib/bpf.sh
 . /opt/tlob/tests/lib/e2e.sh
 
 cmdarg() { tr ' ' '\n' </proc/cmdline | sed -n "s/^$1=//p" | tr , ' '; }

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Fault matrix, the timer racing STOP: windows of ~1 ms with budgets at
 # the 25th and 75th percentile of their measured length, back to back for
-# 30 s (8 s on the debug lane, ~4x slower), so the deadline timer fires
+# 30 s (8 s with a short soak), so the deadline timer fires
 # just before, at, or just after STOP. Whoever wins, the ABI holds for
 # every window: one record, ended at STOP, over budget exactly when its
 # elapsed time reached the budget, one violation record per over-budget
@@ -12,8 +12,7 @@
 . /opt/tlob/tests/lib/kmod.sh
 . /opt/tlob/tests/lib/fault.sh
 
-DUR=30
-[ "$TLOB_LANE" = debug ] && DUR=8
+DUR=$(soak 30 8)
 kmod_load || bail_out "insmod failed"
 echo 1 >$TLOB/enable
 fault_copies || bail_out "cannot copy the workload"

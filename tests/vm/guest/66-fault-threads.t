@@ -12,8 +12,7 @@
 . /opt/tlob/tests/lib/kmod.sh
 . /opt/tlob/tests/lib/fault.sh
 
-DUR=60
-[ "$TLOB_LANE" = debug ] && DUR=15
+DUR=$(soak 60 15)
 T=256
 N=4
 kmod_load || bail_out "insmod failed"

@@ -282,15 +282,15 @@ e2e_check_equiv() {
 	is "$_bad" 0 "$_n: kmod and bpf: the same preemptions, sleeps and wakeups per window (but for switches between an edge's two handlers)" ||
 		paste -d ' ' "$_k" "$_f" | awk '$1 == "window" { print "#   kmod p/s/w=" $13 "/" $14 "/" $15 " bpf=" $31 "/" $32 "/" $33 }'
 	if grep -q '^violation' "$E2E_OUT/$_n.pairs"; then
-		case $TLOB_LANE in
-		rt) _bound=$((TLOB_BPF_SAMPLE_US * 1000 + LAT_SLACK_NS)) _path="sampling period + slack" ;;
+		case $BPF_DETECTOR in
+		sampling) _bound=$((TLOB_BPF_SAMPLE_US * 1000 + LAT_SLACK_NS)) _path="sampling period + slack" ;;
 		*) _bound=$LAT_SLACK_NS _path="bpf_timer slack" ;;
 		esac
 		# A SCHED_FIFO hog on the task's CPU: the bpf_timer is a soft
 		# timer, and once softirqs are deferred to ksoftirqd (SCHED_OTHER)
 		# it runs only when the hog lets go, so the bound is the hog's
 		# end: the module's record of how long the task waited.
-		if e2e_has "$_n" hog && [ "$TLOB_LANE" != rt ]; then
+		if e2e_has "$_n" hog && [ "$BPF_DETECTOR" = bpf_timer ]; then
 			_bound=$(awk '$1 == "window" { print $11 - $18 + s; exit }' s="$LAT_SLACK_NS" "$_k")
 			_path="the hog's end: bpf_timer is soft"
 		fi
@@ -299,8 +299,8 @@ e2e_check_equiv() {
 			awk '$1 == "violation" { print "#   kmod_ns=" $2 " bpf_ns=" $3 }' "$E2E_OUT/$_n.pairs"
 		is "$(awk '$1 == "violation" { print $4 }' "$E2E_OUT/$_n.pairs" | sort -u)" hrtimer \
 			"$_n: kmod: detected by the hrtimer"
-		case $TLOB_LANE in
-		rt) _want="sample|sched" ;;
+		case $BPF_DETECTOR in
+		sampling) _want="sample|sched" ;;
 		*) _want="bpf_timer|sched" ;;
 		esac
 		_got=$(awk '$1 == "violation" { print $5 }' "$E2E_OUT/$_n.pairs" | sort -u | tr '\n' ' ')

@@ -63,3 +63,9 @@ done_testing() {
 	[ "$_tap_failed" -eq 0 ]
 	exit $?
 }
+
+# soak LONG SHORT: how much a stress script does (seconds, cycles, lines):
+# LONG with tlob.soak=long (make check-all, and a guest booted by hand),
+# SHORT with tlob.soak=short (make check and the debug lane: CI's time
+# budget, README "Test lanes"). The checks are the same either way.
+soak() { if [ "${TLOB_SOAK:-long}" = short ]; then echo "$2"; else echo "$1"; fi; }
