@@ -126,6 +126,15 @@ struct tlob_backend_ops {
 	 */
 	int (*probe)(const char *control_root, char *why, size_t len);
 
+	/*
+	 * The overrun detector this backend runs on this kernel: a short name
+	 * in name ("hrtimer", "bpf_timer", "sampling") and one sentence in
+	 * detail saying how, and why when it is not the first choice. May
+	 * load programs to find out (and unload them); changes nothing.
+	 */
+	int (*detector)(struct tlob_backend *be, char *name, size_t nlen,
+			char *detail, size_t dlen);
+
 	/* Set up be->priv. Fails with the same reason as probe() if unusable. */
 	int (*open)(struct tlob_backend *be, const struct tlob_backend_opts *opts);
 	/* Free everything; does NOT restore settings (the tool does that). */

@@ -657,10 +657,39 @@ static int bpf_lost(struct tlob_backend *be, uint64_t *lost)
 	return 0;
 }
 
+/*
+ * The pinned monitor's detector when there is one; otherwise the programs
+ * are loaded (nothing attached) to let this kernel's verifier decide, and
+ * unloaded again.
+ */
+static int bpf_detector(struct tlob_backend *be, char *name, size_t nlen,
+			char *detail, size_t dlen)
+{
+	struct bpf_priv *p = be->priv;
+	struct bpf_mon probe = { .prog_fd = -1, .sample_link_fd = -1 };
+	const struct bpf_mon *m = &p->m;
+	int ret, i;
+
+	if (!p->m.skel && !p->m.pinned) {
+		for (i = 0; i < TB_NR_MAPS; i++)
+			probe.fd[i] = -1;
+		ret = tb_load(&probe, be->err, sizeof(be->err));
+		if (ret)
+			return ret;
+		m = &probe;
+	}
+	snprintf(name, nlen, "%s", m->detector == TLOB_DETECT_BPF_TIMER ? "bpf_timer" : "sampling");
+	tb_describe(m, detail, dlen);
+	if (m == &probe)
+		tb_close(&probe);
+	return 0;
+}
+
 const struct tlob_backend_ops tlob_backend_bpf = {
 	.name = "bpf",
-	.desc = "BPF programs: bpf_timer, or sampling on PREEMPT_RT (needs BTF)",
+	.desc = "BPF programs: bpf_timer where the verifier allows it, else sampling (needs BTF)",
 	.probe = bpf_probe,
+	.detector = bpf_detector,
 	.open = bpf_open,
 	.close = bpf_close,
 	.get_enable = bpf_get_enable,

@@ -379,11 +379,22 @@ static int kmod_lost(struct tlob_backend *be, uint64_t *lost)
 	return 0;
 }
 
+static int kmod_detector(struct tlob_backend *be, char *name, size_t nlen,
+			 char *detail, size_t dlen)
+{
+	(void)be;
+	snprintf(name, nlen, "hrtimer");
+	snprintf(detail, dlen, "overruns detected by a hard hrtimer (HRTIMER_MODE_ABS_HARD, "
+		 "armed once at START), at scheduler events and at STOP");
+	return 0;
+}
+
 const struct tlob_backend_ops tlob_backend_kmod = {
 	.name = "kmod",
 	.desc = "kernel module tlob.ko (or in-kernel RV tlob): hrtimer, trace events",
 	.caps = TLOB_CAP_TRANSITIONS,
 	.probe = kmod_probe,
+	.detector = kmod_detector,
 	.open = kmod_open,
 	.close = kmod_close,
 	.get_enable = kmod_get_enable,

@@ -12,7 +12,9 @@ static const char *const list_usage[] = {
 	"usage: tlob list [-j] [--root DIR]",
 	"",
 	"  lists the tlob backends, whether each is usable here (and why not),",
-	"  and for a usable one: enabled or not, reactor, number of bindings",
+	"  and for a usable one: enabled or not, reactor, number of bindings and",
+	"  the overrun detector it runs on this kernel (the BPF backend loads its",
+	"  programs to let the verifier decide, then unloads them)",
 	"  -j, --json   one JSON object per backend",
 	NULL,
 };
@@ -37,14 +39,15 @@ static int list_run(struct tlob_params *params)
 	tlob_require_root("tlob list");
 
 	if (!params->json)
-		printf("%-6s %-6s %-7s %-9s %-9s %s\n", "name", "usable", "enabled", "reactor",
-		       "bindings", "description");
+		printf("%-6s %-6s %-7s %-9s %-9s %-10s %s\n", "name", "usable", "enabled",
+		       "reactor", "bindings", "detector", "description");
 	for (int i = 0; tlob_backends[i]; i++) {
 		const struct tlob_backend_ops *ops = tlob_backends[i];
 		struct tlob_backend_opts opts = { .control_root = params->control_root };
 		struct tlob_binding_spec *specs = NULL;
 		struct tlob_backend be;
 		char why[sizeof(be.err)] = "", reactor[64] = "-", esc[1024];
+		char det[16] = "-", detail[512] = "", desc[sizeof(detail)], desc_esc[1024];
 		int enabled = -1;
 		size_t n = 0;
 		bool usable;
@@ -57,26 +60,34 @@ static int list_run(struct tlob_params *params)
 			if (!ops->list || ops->list(&be, &specs, &n))
 				n = 0;
 			free(specs);
+			if (ops->detector &&
+			    ops->detector(&be, det, sizeof(det), detail, sizeof(detail))) {
+				snprintf(det, sizeof(det), "-");
+				snprintf(detail, sizeof(detail), "cannot tell: %.480s", be.err);
+			}
 			tlob_backend_close(&be);
 		} else if (usable) {
 			usable = false;
 			snprintf(why, sizeof(why), "%s", be.err);
 		}
 
+		/* What this kernel runs says more than the generic description. */
+		snprintf(desc, sizeof(desc), "%s", !usable ? why : *detail ? detail : ops->desc);
 		if (params->json) {
 			json_escape(usable ? ops->desc : why, esc, sizeof(esc));
+			json_escape(detail, desc_esc, sizeof(desc_esc));
 			printf("{\"type\":\"backend\",\"name\":\"%s\",\"usable\":%s,\"enabled\":%s,"
 			       "\"reactor\":\"%s\",\"bindings\":%zu,\"transitions\":%s,"
-			       "\"%s\":\"%s\"}\n",
+			       "\"detector\":\"%s\",\"detector_detail\":\"%s\",\"%s\":\"%s\"}\n",
 			       ops->name, usable ? "true" : "false",
 			       enabled == 1 ? "true" : "false", reactor, n,
 			       ops->caps & TLOB_CAP_TRANSITIONS ? "true" : "false",
-			       usable ? "description" : "reason", esc);
+			       det, desc_esc, usable ? "description" : "reason", esc);
 			continue;
 		}
-		printf("%-6s %-6s %-7s %-9s %-9zu %s\n", ops->name, usable ? "yes" : "no",
-		       enabled < 0 ? "-" : enabled ? "[ON]" : "[OFF]", reactor, n,
-		       usable ? ops->desc : why);
+		printf("%-6s %-6s %-7s %-9s %-9zu %-10s %s\n", ops->name, usable ? "yes" : "no",
+		       enabled < 0 ? "-" : enabled ? "[ON]" : "[OFF]", reactor, n, det,
+		       desc);
 	}
 	return 0;
 }
