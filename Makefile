@@ -2,9 +2,11 @@
 #
 # tlob: one build, one test command.
 #
-#   make            build everything that exists (rvgen, tlob.ko for the stock
-#                   and the PREEMPT_RT headers, the tool, test programs)
-#   make check      host unit tests, then both QEMU lanes (stock, rt), TAP via prove
+#   make            build everything that exists (rvgen, tlob.ko for every
+#                   kernel lane in tests/vm/lanes, the tool, test programs)
+#   make check      host unit tests, then every QEMU lane (6.1, 6.12, newest;
+#                   stock and PREEMPT_RT), TAP via prove
+#   make check-all  the same, every script on every lane, long soak
 #   make demo       the main job: boot the VM, load the monitor, show violations
 #   make deps       install every Debian package the project needs (idempotent)
 #

@@ -368,15 +368,27 @@ struct task_struct___delayed {
 	struct sched_entity___delayed se;
 } __attribute__((preserve_access_index));
 
+/*
+ * An unsigned field of the running kernel's size, whatever vmlinux.h says:
+ * task_struct::on_rq is an int in 6.1 and a u8 in the newest kernels, and
+ * BPF_CORE_READ() relocates the offset but reads sizeof() of the local
+ * type, so it read three bytes of the next fields with it there.
+ */
+#define TLOB_CORE_READ_UINT(p, field) ({				\
+	__u64 __v = 0;							\
+	bpf_core_read(&__v, bpf_core_field_size((p)->field), &(p)->field); \
+	__v;								\
+})
+
 /* Not runnable any more (tlob_switch_rule.h: why on_rq is not enough). */
 static __always_inline bool tlob_task_blocked(struct task_struct *p)
 {
 	struct task_struct___delayed *d = (void *)p;
 
-	if (!BPF_CORE_READ(p, on_rq))
+	if (!TLOB_CORE_READ_UINT(p, on_rq))
 		return true;
 	if (bpf_core_field_exists(d->se.sched_delayed))
-		return BPF_CORE_READ(d, se.sched_delayed);
+		return TLOB_CORE_READ_UINT(d, se.sched_delayed);
 	return false;
 }
 
