@@ -166,9 +166,7 @@ int emit_ha(const struct model *m, FILE *out, const struct ha_flavour *f)
 	fputc('\n', out);
 	if (*f->includes)
 		fputs(f->includes, out);
-	fprintf(out, "#include ");
-	fprintf(out, f->model_fmt, mon);
-	fputs("\n\n", out);
+	fprintf(out, "#include \"%s_model.h\"\n\n", mon);
 
 	for (i = 0; i < m->nstates; i++) {
 		const char *b = m->states[i].inv.bound;

@@ -7,7 +7,6 @@ static const struct ha_flavour kernel = {
 	.file_fmt = "%s_model_ha.h",
 	.u64 = "u64",
 	.includes = "#include <linux/types.h>\n",
-	.model_fmt = "\"%s_model.h\"",
 };
 
 int emit_kernel_ha(const struct model *m, FILE *out)
