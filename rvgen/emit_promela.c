@@ -13,7 +13,9 @@
  *    that the state is not the initial one; spin interleaves it at every
  *    point of every run, so pan reporting the assertion as violated proves
  *    the initial state reachable from START.
- * Guards are not modelled: a guarded transition may always be taken.
+ * Guards are not modelled; rvgen refuses a model with guards for this
+ * kind (main.c) rather than let spin check transitions that the guards
+ * would block.
  */
 #include <string.h>
 

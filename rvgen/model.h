@@ -112,6 +112,9 @@ struct model *model_parse(const char *text, const char *file,
 /* Checks the model and builds the tables; 0 or -1 with err set. */
 int model_validate(struct model *m, struct rv_error *err);
 void model_free(struct model *m);
+/* -1 with err at the first guard: for kinds whose output ignores guards. */
+int model_refuse_guards(const struct model *m, const char *kind,
+			struct rv_error *err);
 
 bool rv_is_identifier(const char *s);
 const char *rv_op_str(enum rv_op op);

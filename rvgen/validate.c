@@ -434,3 +434,22 @@ int model_validate(struct model *m, struct rv_error *err)
 	m->validated = true;
 	return 0;
 }
+
+int model_refuse_guards(const struct model *m, const char *kind,
+			struct rv_error *err)
+{
+	int i;
+
+	err->file = m->file;
+	for (i = 0; i < m->ntrans; i++) {
+		const struct rv_transition *t = &m->trans[i];
+
+		if (!t->guard)
+			continue;
+		rv_error_set(err, t->line,
+			     "event '%s': guard '%s' is not evaluated by --kind %s, whose output would take the transition whenever the event comes: remove the guard (md, svg and dump show guards)",
+			     t->event, t->guard, kind);
+		return -1;
+	}
+	return 0;
+}
