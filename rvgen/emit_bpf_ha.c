@@ -10,6 +10,7 @@
 
 static const struct ha_flavour bpf = {
 	.what = "BPF programs (after vmlinux.h)",
+	.guard = RV_ID_GUARD_BPF_HA,
 	.file_fmt = "%s_model_ha.bpf.h",
 	.u64 = "__u64",
 	.includes = "",

@@ -121,12 +121,9 @@ static void proto(FILE *out, const char *head, const char *first,
 int emit_ha(const struct model *m, FILE *out, const struct ha_flavour *f)
 {
 	const char *mon = m->name, *u64 = f->u64;
-	char file[256], macro[128], upper[128], head[256], a[256], b[256];
+	const char (*id)[RV_ID_LEN] = m->ids;
+	char file[256], macro[128], head[256], a[256], b[256];
 	int i;
-
-	for (i = 0; mon[i] && i < (int)sizeof(upper) - 1; i++)
-		upper[i] = toupper((unsigned char)mon[i]);
-	upper[i] = '\0';
 
 	snprintf(file, sizeof(file), f->file_fmt, mon);
 
@@ -147,17 +144,18 @@ int emit_ha(const struct model *m, FILE *out, const struct ha_flavour *f)
 		" * struct ha_clocks_%s is complete: to reach a structure that embeds\n"
 		" * it, declare a function before including and call it from the macro.\n"
 		" * After including, define the two functions declared below:\n"
-		" *\tstatic void ha_arm_%s(struct ha_clocks_%s *clk, %s deadline_ns);\n"
-		" *\tstatic void ha_cancel_%s(struct ha_clocks_%s *clk);\n"
+		" *\tstatic void %s(struct ha_clocks_%s *clk, %s deadline_ns);\n"
+		" *\tstatic void %s(struct ha_clocks_%s *clk);\n"
 		" *\n"
-		" * ha_step_%s() applies a transition's clock reset and then arms the\n"
+		" * %s() applies a transition's clock reset and then arms the\n"
 		" * deadline timer only where the clock of the target's invariant is\n"
 		" * reset or the invariant changes, and cancels it only where the\n"
 		" * invariant ends; never on any other transition. In this model:\n",
-		mon, mon, mon, u64, mon, mon, mon);
+		mon, id[RV_ID_HA_ARM], mon, u64, id[RV_ID_HA_CANCEL], mon,
+		id[RV_ID_HA_STEP]);
 	describe_timer(out, m);
 	fputs(" */\n", out);
-	emit_guard(out, f->file_fmt, mon, true);
+	emit_guard(out, id[f->guard], true);
 	fputc('\n', out);
 	if (*f->includes)
 		fputs(f->includes, out);
@@ -177,16 +175,17 @@ int emit_ha(const struct model *m, FILE *out, const struct ha_flavour *f)
 
 	fprintf(out,
 		"struct ha_clocks_%s {\n"
-		"\t%s start[env_max_%s];\t/* ns when each clock was last reset */\n"
-		"};\n\n", mon, u64, mon);
+		"\t%s start[%s];\t/* ns when each clock was last reset */\n"
+		"};\n\n", mon, u64, id[RV_ID_ENV_MAX]);
 	fprintf(out,
-		"static void ha_arm_%s(struct ha_clocks_%s *clk, %s deadline_ns);\n"
-		"static void ha_cancel_%s(struct ha_clocks_%s *clk);\n\n",
-		mon, mon, u64, mon, mon);
+		"static void %s(struct ha_clocks_%s *clk, %s deadline_ns);\n"
+		"static void %s(struct ha_clocks_%s *clk);\n\n",
+		id[RV_ID_HA_ARM], mon, u64, id[RV_ID_HA_CANCEL], mon);
 
 	fputs("/* Absolute ns at which STATE's invariant is violated; 0: no invariant. */\n",
 	      out);
-	snprintf(head, sizeof(head), "static inline %s ha_deadline_%s", u64, mon);
+	snprintf(head, sizeof(head), "static inline %s %s", u64,
+		 id[RV_ID_HA_DEADLINE]);
 	snprintf(a, sizeof(a), "const struct ha_clocks_%s *clk", mon);
 	proto(out, head, a, "unsigned int state");
 	fputs("{\n\tswitch (state) {\n", out);
@@ -195,7 +194,7 @@ int emit_ha(const struct model *m, FILE *out, const struct ha_flavour *f)
 
 	fputs("/* Whether STATE's invariant holds at NOW (true: no invariant). */\n",
 	      out);
-	snprintf(head, sizeof(head), "static inline bool ha_invariant_holds_%s", mon);
+	snprintf(head, sizeof(head), "static inline bool %s", id[RV_ID_HA_HOLDS]);
 	snprintf(b, sizeof(b), "unsigned int state, %s now", u64);
 	proto(out, head, a, b);
 	fputs("{\n\tswitch (state) {\n", out);
@@ -204,7 +203,7 @@ int emit_ha(const struct model *m, FILE *out, const struct ha_flavour *f)
 
 	fputs("/* Clock reset and timer action of CURR x EVENT; nothing if not allowed. */\n",
 	      out);
-	snprintf(head, sizeof(head), "static inline void ha_step_%s", mon);
+	snprintf(head, sizeof(head), "static inline void %s", id[RV_ID_HA_STEP]);
 	snprintf(a, sizeof(a), "struct ha_clocks_%s *clk, unsigned int curr", mon);
 	snprintf(b, sizeof(b), "unsigned int event, %s now", u64);
 	proto(out, head, a, b);
@@ -212,26 +211,30 @@ int emit_ha(const struct model *m, FILE *out, const struct ha_flavour *f)
 		"{\n"
 		"\tunsigned int next, env;\n"
 		"\n"
-		"\tif (curr >= state_max_%s || event >= event_max_%s)\n"
+		"\tif (curr >= %s || event >= %s)\n"
 		"\t\treturn;\n"
-		"\tnext = automaton_%s.function[curr][event];\n"
-		"\tif (next == INVALID_STATE_%s)\n"
+		"\tnext = %s.function[curr][event];\n"
+		"\tif (next == %s)\n"
 		"\t\treturn;\n"
-		"\tenv = automaton_%s.reset_env[curr][event];\n"
-		"\tif (env < env_max_%s)\n"
+		"\tenv = %s.reset_env[curr][event];\n"
+		"\tif (env < %s)\n"
 		"\t\tclk->start[env] = now;\n"
-		"\tswitch (automaton_%s.timer[curr][event]) {\n"
-		"\tcase timer_arm_%s:\n"
-		"\t\tha_arm_%s(clk, ha_deadline_%s(clk, next));\n"
+		"\tswitch (%s.timer[curr][event]) {\n"
+		"\tcase %s:\n"
+		"\t\t%s(clk, %s(clk, next));\n"
 		"\t\tbreak;\n"
-		"\tcase timer_cancel_%s:\n"
-		"\t\tha_cancel_%s(clk);\n"
+		"\tcase %s:\n"
+		"\t\t%s(clk);\n"
 		"\t\tbreak;\n"
 		"\tdefault:\n"
 		"\t\tbreak;\n"
 		"\t}\n"
 		"}\n\n",
-		mon, mon, mon, upper, mon, mon, mon, mon, mon, mon, mon, mon);
-	emit_guard(out, f->file_fmt, mon, false);
+		id[RV_ID_STATE_MAX], id[RV_ID_EVENT_MAX], id[RV_ID_AUTOMATON],
+		id[RV_ID_INVALID_STATE], id[RV_ID_AUTOMATON], id[RV_ID_ENV_MAX],
+		id[RV_ID_AUTOMATON], id[RV_ID_TIMER_ARM], id[RV_ID_HA_ARM],
+		id[RV_ID_HA_DEADLINE], id[RV_ID_TIMER_CANCEL],
+		id[RV_ID_HA_CANCEL]);
+	emit_guard(out, id[f->guard], false);
 	return ferror(out) ? -1 : 0;
 }

@@ -12,6 +12,7 @@
 struct ha_flavour {
 	const char *what;	/* "the kernel", "BPF programs" */
 	const char *file_fmt;	/* "%s_model_ha.h" */
+	enum rv_id guard;	/* its include guard */
 	const char *u64;	/* "u64", "__u64" */
 	const char *includes;	/* printed before the model header include */
 };

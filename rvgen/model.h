@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "names.h"
+
 /* Generated enums are unsigned char tables; INVALID is state_max. */
 #define RV_MAX_STATES	254
 #define RV_MAX_EVENTS	254
@@ -95,6 +97,7 @@ struct model {
 	struct rv_env *envs;	/* sorted */
 	int nenvs;
 	struct rv_cell *cells;	/* nstates * nevents, row-major */
+	char ids[RV_NIDS][RV_ID_LEN];	/* the generated identifiers */
 	bool validated;
 };
 
