@@ -30,7 +30,7 @@ void list_item(struct list_out *l, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void list_end(struct list_out *l);
 
-/* "NAME_model.h" and friends: the upper-case guard of a file name. */
-void emit_guard(FILE *out, const char *fmt, const char *name, bool open);
+/* Opens or closes the include guard GUARD (from model->ids). */
+void emit_guard(FILE *out, const char *guard, bool open);
 
 #endif /* RVGEN_EMIT_H */

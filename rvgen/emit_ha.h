@@ -12,9 +12,9 @@
 struct ha_flavour {
 	const char *what;	/* "the kernel", "BPF programs" */
 	const char *file_fmt;	/* "%s_model_ha.h" */
+	enum rv_id guard;	/* its include guard */
 	const char *u64;	/* "u64", "__u64" */
 	const char *includes;	/* printed before the model header include */
-	const char *model_fmt;	/* "\"%s_model.h\"" */
 };
 
 int emit_ha(const struct model *m, FILE *out, const struct ha_flavour *f);

@@ -4,10 +4,10 @@
 
 static const struct ha_flavour kernel = {
 	.what = "the kernel module",
+	.guard = RV_ID_GUARD_KERNEL_HA,
 	.file_fmt = "%s_model_ha.h",
 	.u64 = "u64",
 	.includes = "#include <linux/types.h>\n",
-	.model_fmt = "\"%s_model.h\"",
 };
 
 int emit_kernel_ha(const struct model *m, FILE *out)

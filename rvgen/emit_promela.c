@@ -13,7 +13,9 @@
  *    that the state is not the initial one; spin interleaves it at every
  *    point of every run, so pan reporting the assertion as violated proves
  *    the initial state reachable from START.
- * Guards are not modelled: a guarded transition may always be taken.
+ * Guards are not modelled; rvgen refuses a model with guards for this
+ * kind (main.c) rather than let spin check transitions that the guards
+ * would block.
  */
 #include <string.h>
 
@@ -22,6 +24,7 @@
 int emit_promela(const struct model *m, FILE *out)
 {
 	const char *mon = m->name, *init = m->states[m->initial].name;
+	char ev[RV_ID_LEN], en[RV_ID_LEN];
 	int s, e, i;
 
 	fputs("/* SPDX-License-Identifier: GPL-2.0 */\n", out);
@@ -41,14 +44,16 @@ int emit_promela(const struct model *m, FILE *out)
 		fprintf(out, "#define %s_%s\t%d\n", m->states[s].name, mon, s);
 	fputc('\n', out);
 	for (e = 0; e < m->nevents; e++)
-		fprintf(out, "#define ev_%s_%s\t%d\n", m->events[e], mon, e);
+		fprintf(out, "#define %s\t%d\n",
+			rv_event_id(ev, RV_EID_EV, m->events[e], mon), e);
 	fprintf(out, "\n#ifndef START\n#define START %s_%s\n#endif\n\n", init, mon);
 
 	/* which states allow each event */
 	for (e = 0; e < m->nevents; e++) {
 		const char *sep = "";
 
-		fprintf(out, "#define en_%s_%s\t(", m->events[e], mon);
+		fprintf(out, "#define %s\t(",
+			rv_event_id(en, RV_EID_EN, m->events[e], mon));
 		for (s = 0; s < m->nstates; s++) {
 			if (model_cell(m, s, e)->next < 0)
 				continue;
@@ -67,8 +72,9 @@ int emit_promela(const struct model *m, FILE *out)
 		m->nevents);
 	fprintf(out, "active proctype %s()\n{\n\tbyte n, next;\n\n\tdo\n", mon);
 	for (e = 0; e < m->nevents; e++) {
-		fprintf(out, "\t:: en_%s_%s ->\n\t\tatomic {\n\t\t\tn = 0;\n",
-			m->events[e], mon);
+		rv_event_id(ev, RV_EID_EV, m->events[e], mon);
+		fprintf(out, "\t:: %s ->\n\t\tatomic {\n\t\t\tn = 0;\n",
+			rv_event_id(en, RV_EID_EN, m->events[e], mon));
 		for (i = 0; i < m->ntrans; i++) {
 			const struct rv_transition *t = &m->trans[i];
 
@@ -81,8 +87,8 @@ int emit_promela(const struct model *m, FILE *out)
 		fprintf(out,
 			"\t\t\tassert(n == 1);\n"
 			"\t\t\tstate = next;\n"
-			"\t\t\tevent = ev_%s_%s\n"
-			"\t\t}\n", m->events[e], mon);
+			"\t\t\tevent = %s\n"
+			"\t\t}\n", ev);
 	}
 	fprintf(out,
 		"\tod\n"

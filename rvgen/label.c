@@ -76,7 +76,20 @@ struct cmp {
 	char *env;
 	enum rv_op op;
 	char *value;	/* the bound as C */
+	bool number;	/* value is a number, of ns ns */
+	uint64_t ns;
 };
+
+/*
+ * The largest number an invariant may bound a clock with: 2^62 - 1 ns
+ * (about 146 years). The glue computes START + BOUND (+ 1 for '<=') in
+ * u64, and the kernel arms an hrtimer at that sum, whose expiry is a
+ * signed 64-bit ktime_t. START is a monotonic timestamp, below 2^62 ns
+ * for 146 years of uptime; with BOUND below 2^62 too the sum stays at
+ * most 2^63 - 1 (KTIME_MAX), so it overflows neither. A named bound
+ * (BUDGET_NS()) is the monitor's to limit: tlob takes 1 us to 1 h.
+ */
+#define MAX_BOUND_NS ((UINT64_C(1) << 62) - 1)
 
 static const struct {
 	const char *s;
@@ -98,10 +111,15 @@ static const struct {
  * converted to nanoseconds), a constant or parameter name, or a macro or
  * function call without arguments. Returns the end or NULL with why set.
  */
-static const char *scan_value(const char *p, char **c_value, const char **why)
+static const char *scan_value(const char *p, struct cmp *c, const char **why)
 {
+	char **c_value = &c->value;
 	const char *s = p, *e;
 
+	if (*p == '-' && isdigit((unsigned char)p[1])) {
+		*why = "a negative number: clocks count ns from their reset and are never negative";
+		return NULL;
+	}
 	if (isdigit((unsigned char)*p)) {
 		uint64_t v = 0, mult = 1;
 		char unit[3] = "";
@@ -134,8 +152,9 @@ static const char *scan_value(const char *p, char **c_value, const char **why)
 			*why = "number too large";
 			return NULL;
 		}
-		if (asprintf(c_value, "%lluULL",
-			     (unsigned long long)(v * mult)) < 0) {
+		c->number = true;
+		c->ns = v * mult;
+		if (asprintf(c_value, "%lluULL", (unsigned long long)c->ns) < 0) {
 			*why = "out of memory";
 			return NULL;
 		}
@@ -191,7 +210,7 @@ static const char *scan_cmp(const char *p, struct cmp *c, const char **why)
 	}
 	c->op = ops[i].op;
 	p = skip_blank(p + strlen(ops[i].s));
-	p = scan_value(p, &c->value, why);
+	p = scan_value(p, c, why);
 	if (!p)
 		return NULL;
 	return skip_blank(p);
@@ -260,6 +279,15 @@ int label_state(const char *node, const char *label, int line,
 		rv_error_set(err, line,
 			     "state '%s': invariant '%s' is not a clock bound 'CLOCK < BOUND' or 'CLOCK <= BOUND': %s",
 			     node, inv->text, why);
+		goto out;
+	}
+	if (c.number && !c.ns && c.op == RV_LT)
+		why = "can never hold: a clock is never below 0, so the state would be violated as it is entered";
+	else if (c.number && c.ns > MAX_BOUND_NS)
+		why = "has a bound above 2^62 - 1 ns (146 years): the deadline, reset time + bound, could overflow the kernel's 64-bit time";
+	if (why) {
+		rv_error_set(err, line, "state '%s': invariant '%s' %s", node,
+			     inv->text, why);
 		goto out;
 	}
 	inv->present = true;

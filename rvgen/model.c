@@ -62,9 +62,9 @@ const char *rv_timer_str(enum rv_timer t)
 }
 
 /*
- * cgraph reports a syntax error through its error callback, in pieces
- * ("Error", ": ", "syntax error in line N near 'x'"). Collect them so the
- * message can be turned into "file:N: ...".
+ * cgraph reports errors and warnings through its error callback, in pieces
+ * ("Error", ": ", "syntax error in line N near 'x'\n"). Collect them so the
+ * first message can be turned into "file:N: ...".
  */
 static char cg_msg[1024];
 
@@ -76,30 +76,37 @@ static int cg_collect(char *msg)
 	return 0;
 }
 
-static void syntax_error(struct rv_error *err)
+/*
+ * cgraph's own reason, whatever it is: "syntax error near 'x'", "memory
+ * exhausted near '{'" (its parser's stack is full) or a warning such as a
+ * badly delimited number, which cgraph reads as two tokens. Its "in line
+ * N" becomes the line of the message.
+ */
+static void cgraph_error(struct rv_error *err)
 {
-	const char *p = strstr(cg_msg, "line ");
-	char *nl, *what;
+	char *msg = cg_msg, *at, *rest;
 	int line = 1;
 
-	if (p)
-		line = atoi(p + 5);
-	what = strstr(cg_msg, "syntax error");
-	if (!what)
-		what = cg_msg;
-	nl = strchr(what, '\n');
-	if (nl)
-		*nl = '\0';
-	if (p && what == strstr(cg_msg, "syntax error")) {
-		/* "syntax error in line N near 'x'" -> "syntax error near 'x'" */
-		const char *rest = p + 5;
-
-		while (isdigit((unsigned char)*rest))
-			rest++;
-		rv_error_set(err, line, "DOT syntax error%s", rest);
-	} else {
-		rv_error_set(err, line, "DOT error: %s", *what ? what : "unreadable");
+	at = strstr(msg, ": ");
+	if (at && (!strncmp(msg, "Error", 5) || !strncmp(msg, "Warning", 7)))
+		msg = at + 2;
+	at = strchr(msg, '\n');
+	if (at)
+		*at = '\0';
+	at = strstr(msg, " in line ");
+	if (at) {
+		line = atoi(at + 9);
+		for (rest = at + 9; isdigit((unsigned char)*rest); rest++)
+			;
+		if (!*rest || !strncmp(rest, " near", 5))
+			memmove(at, rest, strlen(rest) + 1);
 	}
+	if (!strncmp(msg, "syntax error", 12))
+		rv_error_set(err, line, "DOT syntax error%s", msg + 12);
+	else
+		rv_error_set(err, line, "DOT error: %s%s", *msg ? msg : "unreadable",
+			     strncmp(msg, "memory exhausted", 16) ? "" :
+			     " (cgraph's parser ran out of stack: the graph nests too deeply)");
 }
 
 static char *xstrdup(const char *s)
@@ -413,11 +420,15 @@ struct model *model_parse(const char *text, const char *file, const char *name,
 	agseterrf(cg_collect);
 	agreadline(1);
 	g = agmemread(text);
+	/* cgraph may return a graph after an error (memory exhausted) */
+	if (cg_msg[0]) {
+		if (g)
+			agclose(g);
+		cgraph_error(err);
+		goto fail;
+	}
 	if (!g) {
-		if (cg_msg[0])
-			syntax_error(err);
-		else
-			rv_error_set(err, 1, "no graph in the file");
+		rv_error_set(err, 1, "no graph in the file");
 		goto fail;
 	}
 	if (build(g, m, &src, err)) {

@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "names.h"
+
 /* Generated enums are unsigned char tables; INVALID is state_max. */
 #define RV_MAX_STATES	254
 #define RV_MAX_EVENTS	254
@@ -95,6 +97,7 @@ struct model {
 	struct rv_env *envs;	/* sorted */
 	int nenvs;
 	struct rv_cell *cells;	/* nstates * nevents, row-major */
+	char ids[RV_NIDS][RV_ID_LEN];	/* the generated identifiers */
 	bool validated;
 };
 
@@ -112,6 +115,9 @@ struct model *model_parse(const char *text, const char *file,
 /* Checks the model and builds the tables; 0 or -1 with err set. */
 int model_validate(struct model *m, struct rv_error *err);
 void model_free(struct model *m);
+/* -1 with err at the first guard: for kinds whose output ignores guards. */
+int model_refuse_guards(const struct model *m, const char *kind,
+			struct rv_error *err);
 
 bool rv_is_identifier(const char *s);
 const char *rv_op_str(enum rv_op op);

@@ -17,11 +17,6 @@
 #include "label.h"
 #include "model.h"
 
-static const char * const reserved[] = {
-	"state_max", "event_max", "env_max", "timer_keep", "timer_arm",
-	"timer_cancel",
-};
-
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char * const *)a, *(char * const *)b);
@@ -59,7 +54,7 @@ static int set_add(char ***v, int *n, const char *s)
 
 static int check_names(struct model *m, struct rv_error *err)
 {
-	int i, j;
+	int i;
 
 	if (m->nstates > RV_MAX_STATES) {
 		rv_error_set(err, m->states[RV_MAX_STATES].line,
@@ -75,24 +70,98 @@ static int check_names(struct model *m, struct rv_error *err)
 			return -1;
 		}
 	}
-	for (i = 0; i < m->nstates; i++)
-		for (j = 0; j < (int)(sizeof(reserved) / sizeof(reserved[0])); j++)
-			if (!strcmp(m->states[i].name, reserved[j]))
-				goto clash_state;
-	for (i = 0; i < m->ntrans; i++)
-		for (j = 0; j < (int)(sizeof(reserved) / sizeof(reserved[0])); j++)
-			if (!strcmp(m->trans[i].event, reserved[j])) {
-				rv_error_set(err, m->trans[i].line,
-					     "event name '%s' is reserved: rvgen generates '%s_%s' itself",
-					     reserved[j], reserved[j], m->name);
-				return -1;
-			}
 	return 0;
-clash_state:
-	rv_error_set(err, m->states[i].line,
-		     "state name '%s' is reserved: rvgen generates '%s_%s' itself",
-		     reserved[j], reserved[j], m->name);
+}
+
+/*
+ * Whether rvgen generates, in SCOPE, the name that the enumerator of NAME
+ * would have (NAME_MON); what it is then goes into WHAT. The identifiers
+ * come from the table the emitters print them from (names.h).
+ */
+static bool generated(const struct model *m, const char *name,
+			     unsigned int scope, char *what, size_t size)
+{
+	char enumerator[RV_ID_LEN], id[RV_ID_LEN];
+	int i, e;
+
+	snprintf(enumerator, sizeof(enumerator), "%s_%s", name, m->name);
+	for (i = 0; i < RV_NIDS; i++) {
+		if ((rv_ids[i].scope & scope) && !strcmp(m->ids[i], enumerator)) {
+			snprintf(what, size, "%s", rv_ids[i].what);
+			return true;
+		}
+	}
+	for (i = 0; i < RV_NEIDS; i++) {
+		if (!(rv_event_ids[i].scope & scope))
+			continue;
+		for (e = 0; e < m->nevents; e++) {
+			rv_event_id(id, i, m->events[e], m->name);
+			if (!strcmp(id, enumerator)) {
+				snprintf(what, size, rv_event_ids[i].what,
+					 m->events[e]);
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+static int reserved(const struct model *m, const char *kind, const char *name,
+		    unsigned int scope, int line, struct rv_error *err)
+{
+	char what[RV_ID_LEN + 64];
+
+	if (!generated(m, name, scope, what, sizeof(what)))
+		return 0;
+	rv_error_set(err, line,
+		     "%s name '%s' is reserved: rvgen generates '%s_%s' itself (%s)",
+		     kind, name, name, m->name, what);
 	return -1;
+}
+
+/* The first line that mentions ENV: an invariant, a reset or a guard. */
+static int env_line(const struct model *m, const char *env)
+{
+	int i, line = 0;
+
+	for (i = 0; i < m->nstates; i++)
+		if (m->states[i].inv.present &&
+		    !strcmp(m->states[i].inv.env_name, env) &&
+		    (!line || m->states[i].inv.line < line))
+			line = m->states[i].inv.line;
+	for (i = 0; i < m->ntrans; i++)
+		if (((m->trans[i].reset && !strcmp(m->trans[i].reset, env)) ||
+		     (m->trans[i].guard && strstr(m->trans[i].guard, env))) &&
+		    (!line || m->trans[i].line < line))
+			line = m->trans[i].line;
+	return line;
+}
+
+/*
+ * Every name of the model becomes an enumerator NAME_MON, in the C outputs
+ * (states, events, envs) and in Promela (states): none may be an
+ * identifier that rvgen generates there.
+ */
+static int check_reserved(struct model *m, struct rv_error *err)
+{
+	int i;
+
+	for (i = 0; i < RV_NIDS; i++)
+		rv_id_format(m->ids[i], i, m->name);
+	for (i = 0; i < m->nstates; i++)
+		if (reserved(m, "state", m->states[i].name,
+			     RV_SCOPE_C | RV_SCOPE_PML, m->states[i].line, err))
+			return -1;
+	for (i = 0; i < m->ntrans; i++)
+		if (reserved(m, "event", m->trans[i].event, RV_SCOPE_C,
+			     m->trans[i].line, err))
+			return -1;
+	for (i = 0; i < m->nenvs; i++)
+		if (reserved(m, m->envs[i].clock ? "clock" : "variable",
+			     m->envs[i].name, RV_SCOPE_C,
+			     env_line(m, m->envs[i].name), err))
+			return -1;
+	return 0;
 }
 
 static int add_env(struct model *m, const char *name, bool clock)
@@ -416,7 +485,8 @@ int model_validate(struct model *m, struct rv_error *err)
 	bool any_final = false;
 
 	err->file = m->file;
-	if (check_names(m, err) || collect(m, err) || check_clashes(m, err) ||
+	if (check_names(m, err) || collect(m, err) ||
+	    check_reserved(m, err) || check_clashes(m, err) ||
 	    check_clocks(m, err))
 		return -1;
 	if (sort_states(m)) {
@@ -432,5 +502,24 @@ int model_validate(struct model *m, struct rv_error *err)
 		m->states[m->initial].final = true;
 	timer_actions(m);
 	m->validated = true;
+	return 0;
+}
+
+int model_refuse_guards(const struct model *m, const char *kind,
+			struct rv_error *err)
+{
+	int i;
+
+	err->file = m->file;
+	for (i = 0; i < m->ntrans; i++) {
+		const struct rv_transition *t = &m->trans[i];
+
+		if (!t->guard)
+			continue;
+		rv_error_set(err, t->line,
+			     "event '%s': guard '%s' is not evaluated by --kind %s, whose output would take the transition whenever the event comes: remove the guard (md, svg and dump show guards)",
+			     t->event, t->guard, kind);
+		return -1;
+	}
 	return 0;
 }

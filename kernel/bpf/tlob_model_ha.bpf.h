@@ -26,7 +26,7 @@
 #ifndef _TLOB_MODEL_HA_BPF_H
 #define _TLOB_MODEL_HA_BPF_H
 
-#include "../tlob_model.h"
+#include "tlob_model.h"
 
 #ifndef BUDGET_NS
 #error "define BUDGET_NS() before including tlob_model_ha.bpf.h"

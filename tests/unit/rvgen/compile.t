@@ -66,6 +66,29 @@ EOF2
 	is($st, 0, 'clang -target bpf: tlob_model_ha.bpf.h with the target vmlinux.h') or diag($err);
 }
 
+# What rvgen writes into one output directory compiles from there: the BPF
+# and kernel glue include the model header by its name, found next to them
+# (the tree's BPF build finds kernel/tlob_model.h through -Ikernel).
+my $gen = "$dir/gen";
+mkdir($gen) or die;
+for my $kind (qw(header kernel-ha bpf-ha)) {
+	($st, undef, $err) = run(rvgen(), '-k', $kind, '-o', $gen, "$top/models/tlob.dot");
+	is($st, 0, "rvgen -k $kind -o DIR") or diag($err);
+}
+for my $h (qw(tlob_model_ha.h tlob_model_ha.bpf.h)) {
+	my $types = $h =~ /bpf/ ? "typedef unsigned long long __u64;\n" :
+		"typedef unsigned long long u64;\n#define _LINUX_TYPES_H\n";
+	my $src = write_file("from-dir-$h.c", "#include <stdbool.h>\n$types" .
+		"#define BUDGET_NS() 1000ULL\n#include \"$h\"\n" .
+		"static void ha_arm_tlob(struct ha_clocks_tlob *c, " . ($h =~ /bpf/ ? '__u64' : 'u64') .
+		" d) { (void)c; (void)d; }\nstatic void ha_cancel_tlob(struct ha_clocks_tlob *c) { (void)c; }\n" .
+		"int f(struct ha_clocks_tlob *c);\nint f(struct ha_clocks_tlob *c)\n{\n" .
+		"\tha_step_tlob(c, 0, 0, 1);\n\treturn ha_invariant_holds_tlob(c, 0, 1);\n}\n");
+	($st, undef, $err) = run('gcc', '-std=c11', '-Wall', '-Wextra', '-Werror', "-I$gen",
+				 '-c', '-o', "$dir/from-dir.o", $src);
+	is($st, 0, "$h compiles from the directory rvgen wrote it to") or diag($err);
+}
+
 my $checkpatch = $ENV{CHECKPATCH} || "$ENV{HOME}/.cache/tlob/checkpatch/checkpatch.pl";
 SKIP: {
 	skip("no checkpatch.pl at $checkpatch", 3) unless -e $checkpatch;

@@ -44,6 +44,21 @@ for my $c (@cases) {
 		or diag("got: $err");
 }
 
+# Guards are read, documented (md, svg, dump) and checked, but no
+# generated code evaluates them: the kinds whose output would take a guarded
+# transition unconditionally refuse the model, at the guard's line.
+my $guarded = fixtures() . '/malformed/guard-not-evaluated.dot';
+for my $kind (qw(header kernel-ha bpf-ha pml)) {
+	my ($st, $out, $err) = run(rvgen(), '--name', 'm', '-k', $kind, $guarded);
+	ok($st == 1 && $out eq '' &&
+	   $err =~ /^\Q$guarded\E:10: event 'done': guard 'clk > 5ms' is not evaluated by --kind $kind\b[^\n]*\n\z/,
+	   "guard: --kind $kind refuses it") or diag("status $st: $err");
+}
+for my $kind (qw(check dump md svg)) {
+	my ($st, undef, $err) = run(rvgen(), '--name', 'm', '-k', $kind, $guarded);
+	is($st, 0, "guard: --kind $kind accepts it") or diag($err);
+}
+
 # The monitor name defaults to the file name, which must then be an identifier.
 my $ok = top() . '/models/tlob.dot';
 system('cp', $ok, "$dir/bad-name.dot") == 0 or die;
