@@ -4,6 +4,12 @@
  * file) take: look the symbol up in .symtab, then .dynsym, and turn its
  * virtual address into a file offset through the PT_LOAD program header
  * that maps it. Works for PIE and non-PIE executables and shared libraries.
+ *
+ * Nothing that would probe the wrong code or break the program passes:
+ * the symbol must be a function (not data, not an IFUNC's resolver), of
+ * the version the dynamic linker binds a call to, and every offset must
+ * lie in executable code, inside its function and on an instruction
+ * boundary (decoded with capstone, x86-64).
  */
 #ifndef TLOB_ELFSYM_H
 #define TLOB_ELFSYM_H
@@ -11,14 +17,36 @@
 #include <stddef.h>
 #include <stdint.h>
 
+enum tlob_elf_flags {
+	/*
+	 * Accept an offset whose instruction boundary tlob cannot check (in
+	 * no function symbol, in a function of unknown size, bytes capstone
+	 * does not decode, not x86-64). Never one it knows is inside an
+	 * instruction.
+	 */
+	TLOB_ELF_FORCE = 1 << 0,
+};
+
 /*
- * Resolve "name" or "name+OFF" in the ELF file path. Returns 0, or
- * -ENOENT (no such symbol: err names the closest ones), -ENOEXEC (not an
- * ELF file, or the address is not in an executable PT_LOAD), -errno from
- * open(). err always gets a one-line reason on failure.
+ * Resolve "NAME[@VERSION|@@VERSION][+OFF]" in the ELF file path. NAME
+ * alone is the default version (what an unversioned call binds to);
+ * NAME@V is version V, NAME@@V version V if it is the default. Returns 0,
+ * -EINVAL (spec malformed: a usage error), -ENOENT (no such symbol or
+ * version: err names the closest), -ENOEXEC (not an ELF file, not code, or
+ * not in an executable PT_LOAD), -EILSEQ (OFF not on an instruction
+ * boundary), -ERANGE (OFF past the function's end), -ENOTSUP (cannot be
+ * checked), -errno from open(). err always gets one sentence on failure.
  */
-int tlob_elf_resolve(const char *path, const char *name, uint64_t *offset,
-		     char *err, size_t len);
+int tlob_elf_resolve(const char *path, const char *spec, unsigned int flags,
+		     uint64_t *offset, char *err, size_t len);
+
+/*
+ * Check a raw file offset of path as tlob_elf_resolve() checks NAME+OFF:
+ * an ELF file, an executable PT_LOAD, an instruction boundary of the
+ * function that contains it. Same returns.
+ */
+int tlob_elf_check_offset(const char *path, uint64_t offset, unsigned int flags,
+			  char *err, size_t len);
 
 /* Levenshtein distance between a and b (for "did you mean"). */
 unsigned int tlob_edit_distance(const char *a, const char *b);

@@ -11,7 +11,7 @@
 #include "section.h"
 #include "units.h"
 
-enum { OPT_BACKEND = 0x100, OPT_ROOT, OPT_STOP_VIOL, OPT_BUFFER };
+enum { OPT_BACKEND = 0x100, OPT_ROOT, OPT_STOP_VIOL, OPT_BUFFER, OPT_FORCE_OFFSET };
 
 static const struct option long_options[] = {
 	{ "bind",		required_argument,	NULL, 'b' },
@@ -24,6 +24,7 @@ static const struct option long_options[] = {
 	{ "all",		no_argument,		NULL, 'a' },
 	{ "quiet",		no_argument,		NULL, 'q' },
 	{ "buffer-size",	required_argument,	NULL, OPT_BUFFER },
+	{ "force-offset",	no_argument,		NULL, OPT_FORCE_OFFSET },
 	{ "backend",		required_argument,	NULL, OPT_BACKEND },
 	{ "root",		required_argument,	NULL, OPT_ROOT },
 	{ "help",		no_argument,		NULL, 'h' },
@@ -70,14 +71,16 @@ static unsigned int option_bit(int c)
 	case 'a': return TLOB_OPT_ALL;
 	case 'q': return TLOB_OPT_QUIET;
 	case OPT_BUFFER: return TLOB_OPT_BUFFER;
+	case OPT_FORCE_OFFSET: return TLOB_OPT_FORCE_OFFSET;
 	default: return 0;	/* common to all commands */
 	}
 }
 
 static void add_section(const struct tlob_command *cmd, struct tlob_params *params,
-			const char *arg)
+			const char *arg, bool force_offset)
 {
 	struct tlob_binding_spec *specs;
+	unsigned int flags = 0;
 	char err[1024];
 	int ret;
 
@@ -87,8 +90,11 @@ static void add_section(const struct tlob_command *cmd, struct tlob_params *para
 		exit(1);
 	}
 	params->specs = specs;
-	ret = tlob_section_parse(arg, cmd->section_start_only, &specs[params->nr_specs], err,
-				 sizeof(err));
+	if (cmd->section_start_only)
+		flags |= TLOB_SECTION_START_ONLY;
+	if (force_offset)
+		flags |= TLOB_SECTION_FORCE;
+	ret = tlob_section_parse(arg, flags, &specs[params->nr_specs], err, sizeof(err));
 	if (ret == TLOB_SECTION_SYNTAX)
 		tlob_usage_error("%s", err);
 	if (ret) {
@@ -113,9 +119,17 @@ static pid_t parse_pid_arg(const char *arg)
 void tlob_params_parse(const struct tlob_command *cmd, int argc, char **argv,
 		       struct tlob_params *params)
 {
+	/* Sections are parsed after the options, which may say how (--force-offset). */
+	const char **sections = calloc((size_t)argc, sizeof(*sections));
+	size_t nr_sections = 0;
+	bool force_offset = false;
 	char err[256];
 	int c;
 
+	if (!sections) {
+		fprintf(stderr, "tlob: out of memory\n");
+		exit(1);
+	}
 	memset(params, 0, sizeof(*params));
 	params->backend = getenv("TLOB_BACKEND") ? getenv("TLOB_BACKEND") : "auto";
 	optind = 1;
@@ -134,7 +148,10 @@ void tlob_params_parse(const struct tlob_command *cmd, int argc, char **argv,
 					 cmd->name, option_name(c), cmd->name);
 		switch (c) {
 		case 'b':
-			add_section(cmd, params, optarg);
+			sections[nr_sections++] = optarg;
+			break;
+		case OPT_FORCE_OFFSET:
+			force_offset = true;
 			break;
 		case 'd':
 			if (tlob_parse_duration(optarg, &params->duration_ns, err, sizeof(err)))
@@ -189,6 +206,9 @@ void tlob_params_parse(const struct tlob_command *cmd, int argc, char **argv,
 	if (optind < argc)
 		tlob_usage_error("%s: unexpected argument '%s' (see tlob %s -h)",
 				 cmd->name, argv[optind], cmd->name);
+	for (size_t i = 0; i < nr_sections; i++)
+		add_section(cmd, params, sections[i], force_offset);
+	free(sections);
 	/* -p narrows every section given on the command line to one process. */
 	for (size_t i = 0; params->pid && i < params->nr_specs; i++) {
 		if (!params->specs[i].pid && !params->specs[i].tgid)

@@ -25,6 +25,7 @@ enum tlob_opt {
 	TLOB_OPT_ALL		= 1 << 7,	/* -a, --all */
 	TLOB_OPT_QUIET		= 1 << 8,	/* -q: no per-record lines */
 	TLOB_OPT_BUFFER		= 1 << 9,	/* --buffer-size KB */
+	TLOB_OPT_FORCE_OFFSET	= 1 << 10,	/* --force-offset: offsets tlob cannot check */
 	/* --backend, --root, -h: every command */
 };
 

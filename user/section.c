@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* -b SPEC parsing: split, resolve each end with elfsym, parse the budget. */
+/* -b SPEC parsing: split, resolve and check each end with elfsym, parse the budget. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -15,8 +15,24 @@
 
 #define SECTION_HELP "expected PATH:START,STOP,BUDGET (e.g. /usr/bin/app:frame_begin,frame_end,10ms)"
 
-/* A number is a file offset; anything else is a symbol. */
-static int resolve_end(const char *path, const char *what, uint64_t *off,
+/* elfsym's verdict: a malformed NAME+OFF is a usage error, the rest is about the file. */
+static int elf_verdict(int ret)
+{
+	if (!ret)
+		return TLOB_SECTION_OK;
+	return ret == -EINVAL ? TLOB_SECTION_SYNTAX : TLOB_SECTION_LOOKUP;
+}
+
+static unsigned int elf_flags(unsigned int flags)
+{
+	return flags & TLOB_SECTION_FORCE ? TLOB_ELF_FORCE : 0;
+}
+
+/*
+ * A number is a file offset; anything else is a symbol. Either is checked
+ * (executable code, instruction boundary) unless it only names a binding.
+ */
+static int resolve_end(const char *path, const char *what, unsigned int flags, uint64_t *off,
 		       char *err, size_t len)
 {
 	char *end;
@@ -28,10 +44,25 @@ static int resolve_end(const char *path, const char *what, uint64_t *off,
 			snprintf(err, len, "invalid offset '%s' (decimal or 0x)", what);
 			return TLOB_SECTION_SYNTAX;
 		}
-		return TLOB_SECTION_OK;
+		if (flags & TLOB_SECTION_START_ONLY)
+			return TLOB_SECTION_OK;
+		return elf_verdict(tlob_elf_check_offset(path, *off, elf_flags(flags), err, len));
 	}
-	return tlob_elf_resolve(path, what, off, err, len) ? TLOB_SECTION_LOOKUP
-							    : TLOB_SECTION_OK;
+	return elf_verdict(tlob_elf_resolve(path, what, elf_flags(flags), off, err, len));
+}
+
+/* The kernel's own line names offsets: the same checks as PATH:0xOFF. */
+static int check_monline(const struct tlob_binding_spec *spec, unsigned int flags,
+			 char *err, size_t len)
+{
+	int ret;
+
+	if (flags & TLOB_SECTION_START_ONLY)
+		return TLOB_SECTION_OK;
+	ret = tlob_elf_check_offset(spec->path, spec->start, elf_flags(flags), err, len);
+	if (!ret && !spec->stop_is_ret)
+		ret = tlob_elf_check_offset(spec->path, spec->stop, elf_flags(flags), err, len);
+	return elf_verdict(ret);
 }
 
 /*
@@ -68,7 +99,7 @@ static int resolve_path(const char *path, struct tlob_binding_spec *spec, char *
 	return TLOB_SECTION_OK;
 }
 
-static int parse_friendly(char *s, bool start_only, struct tlob_binding_spec *spec,
+static int parse_friendly(char *s, unsigned int flags, struct tlob_binding_spec *spec,
 			  char *err, size_t len)
 {
 	char *colon = strrchr(s, ':'), *fields[4] = { 0 }, *save = NULL, *tok;
@@ -86,9 +117,9 @@ static int parse_friendly(char *s, bool start_only, struct tlob_binding_spec *sp
 		}
 		fields[n++] = tok;
 	}
-	if (start_only && n == 1) {
+	if ((flags & TLOB_SECTION_START_ONLY) && n == 1) {
 		ret = resolve_path(s, spec, err, len);
-		return ret ? ret : resolve_end(spec->path, fields[0], &spec->start, err, len);
+		return ret ? ret : resolve_end(spec->path, fields[0], flags, &spec->start, err, len);
 	}
 	if (n < 3) {
 		snprintf(err, len, "section '%s:...' needs START, STOP and BUDGET: %s",
@@ -110,13 +141,13 @@ static int parse_friendly(char *s, bool start_only, struct tlob_binding_spec *sp
 	ret = resolve_path(s, spec, err, len);
 	if (ret)
 		return ret;
-	ret = resolve_end(spec->path, fields[0], &spec->start, err, len);
+	ret = resolve_end(spec->path, fields[0], flags, &spec->start, err, len);
 	if (ret)
 		return ret;
 	if (!strcmp(fields[1], "ret")) {
 		spec->stop_is_ret = true;
 	} else {
-		ret = resolve_end(spec->path, fields[1], &spec->stop, err, len);
+		ret = resolve_end(spec->path, fields[1], flags, &spec->stop, err, len);
 		if (ret)
 			return ret;
 		if (spec->stop == spec->start) {
@@ -128,22 +159,24 @@ static int parse_friendly(char *s, bool start_only, struct tlob_binding_spec *sp
 	return TLOB_SECTION_OK;
 }
 
-int tlob_section_parse(const char *arg, bool start_only, struct tlob_binding_spec *spec,
+int tlob_section_parse(const char *arg, unsigned int flags, struct tlob_binding_spec *spec,
 		       char *err, size_t len)
 {
 	char *copy;
 	int ret;
 
 	memset(spec, 0, sizeof(*spec));
-	if (!strncmp(arg, "p ", 2))
-		return tlob_monline_parse(arg, spec, err, len) ? TLOB_SECTION_SYNTAX
-							       : TLOB_SECTION_OK;
+	if (!strncmp(arg, "p ", 2)) {
+		if (tlob_monline_parse(arg, spec, err, len))
+			return TLOB_SECTION_SYNTAX;
+		return check_monline(spec, flags, err, len);
+	}
 	copy = strdup(arg);
 	if (!copy) {
 		snprintf(err, len, "out of memory");
 		return TLOB_SECTION_LOOKUP;
 	}
-	ret = parse_friendly(copy, start_only, spec, err, len);
+	ret = parse_friendly(copy, flags, spec, err, len);
 	free(copy);
 	return ret;
 }

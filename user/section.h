@@ -4,6 +4,7 @@
  *   /path/app:frame_begin,frame_end,10ms[,tag=NAME]
  *   /path/app:process_frame,ret,5ms
  *   /path/app:0x1139,0x1150,250us        (file offsets)
+ *   /usr/lib/x86_64-linux-gnu/libc.so.6:sched_setaffinity@GLIBC_2.3.3,ret,1ms
  *   "p /path/app:0x1139 0x1150 threshold=250000"   (the kernel's own line)
  */
 #ifndef TLOB_SECTION_H
@@ -21,12 +22,23 @@ enum tlob_section_err {
 	TLOB_SECTION_LOOKUP,	/* file/ELF/symbol problem */
 };
 
+enum tlob_section_flags {
+	/*
+	 * "PATH:START" alone is enough: it names a binding to remove, so its
+	 * offsets are not checked (a binding of a replaced file stays removable).
+	 */
+	TLOB_SECTION_START_ONLY	= 1 << 0,
+	/* --force-offset: accept offsets whose instruction boundary cannot be checked */
+	TLOB_SECTION_FORCE	= 1 << 1,
+};
+
 /*
- * Parse SPEC into spec (symbols resolved, path made absolute). With
- * start_only, "PATH:START" alone is enough (to name a binding to remove).
- * Returns an enum tlob_section_err; err gets a one-line message.
+ * Parse SPEC into spec (symbols resolved, path made absolute, every
+ * offset checked by elfsym: executable code, inside its function, on an
+ * instruction boundary), flags from enum tlob_section_flags. Returns an
+ * enum tlob_section_err; err gets a one-line message.
  */
-int tlob_section_parse(const char *arg, bool start_only, struct tlob_binding_spec *spec,
+int tlob_section_parse(const char *arg, unsigned int flags, struct tlob_binding_spec *spec,
 		       char *err, size_t len);
 
 #endif /* TLOB_SECTION_H */

@@ -15,12 +15,14 @@
 #include "utils.h"
 
 static const char *const bind_usage[] = {
-	"usage: tlob bind -b SECTION... [-p PID] [-j] [--backend kmod|bpf|auto]",
+	"usage: tlob bind -b SECTION... [-p PID] [-j] [--force-offset] [--backend kmod|bpf|auto]",
 	"",
 	"  adds bindings that stay after tlob exits, and enables the monitor",
 	"  -b, --bind SECTION   /path/app:frame_begin,frame_end,10ms (see tlob mon -h)",
 	"  -p, --pid PID        only this process",
 	"  -j, --json           print the added bindings as JSON",
+	"      --force-offset   bind offsets tlob cannot check for an instruction",
+	"                       boundary (in no function symbol, not x86-64)",
 	NULL,
 };
 
@@ -126,7 +128,7 @@ static int unbind_run(struct tlob_params *params)
 const struct tlob_command tlob_cmd_bind = {
 	.name = "bind",
 	.usage = bind_usage,
-	.opts = TLOB_OPT_BIND | TLOB_OPT_PID | TLOB_OPT_JSON,
+	.opts = TLOB_OPT_BIND | TLOB_OPT_PID | TLOB_OPT_JSON | TLOB_OPT_FORCE_OFFSET,
 	.run = bind_run,
 };
 

@@ -22,13 +22,16 @@
 static const char *const mon_usage[] = {
 	"usage: tlob mon [-b SECTION]... [-d DURATION] [--stop-on-violation] [-t]",
 	"                [-r REACTOR] [-j] [-q] [-p PID] [--buffer-size KB]",
-	"                [--backend kmod|bpf|auto]",
+	"                [--force-offset] [--backend kmod|bpf|auto]",
 	"",
 	"  -b, --bind SECTION     monitor a section while tlob runs:",
 	"                           /path/app:frame_begin,frame_end,10ms",
 	"                           /path/app:process_frame,ret,5ms   (ret: until it returns)",
 	"                           /path/app:0x1139,0x1150,250us     (ELF file offsets)",
 	"                           \"p /path/app:0x1139 0x1150 threshold=250000\"",
+	"                         symbols: NAME, NAME+OFF, NAME@VERSION (default: the",
+	"                         version a call binds to); every offset must start an",
+	"                         instruction of executable code",
 	"                         budgets in ns, us, ms or s (1us..1h); append ,tag=NAME",
 	"                         without -b: the persistent bindings (tlob bind)",
 	"  -d, --duration D       stop after D (500ms, 30s, 2m, 1h)",
@@ -39,6 +42,8 @@ static const char *const mon_usage[] = {
 	"  -q, --quiet            no per-record lines, only the summary",
 	"  -p, --pid PID          only this process (for the sections given with -b)",
 	"      --buffer-size KB   trace buffer per CPU (kmod; default: the kernel's)",
+	"      --force-offset     bind offsets tlob cannot check for an instruction",
+	"                         boundary (in no function symbol, not x86-64)",
 	NULL,
 };
 
@@ -287,6 +292,6 @@ const struct tlob_command tlob_cmd_mon = {
 	.usage = mon_usage,
 	.opts = TLOB_OPT_BIND | TLOB_OPT_DURATION | TLOB_OPT_STOP_VIOL | TLOB_OPT_TRACE |
 		TLOB_OPT_REACTOR | TLOB_OPT_JSON | TLOB_OPT_PID | TLOB_OPT_QUIET |
-		TLOB_OPT_BUFFER,
+		TLOB_OPT_BUFFER | TLOB_OPT_FORCE_OFFSET,
 	.run = mon_run,
 };

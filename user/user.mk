@@ -5,7 +5,8 @@
 # the "BPF backend" section below adds (with TLOB_HAVE_BPF) when they exist;
 # without them `--backend bpf` says "built without the BPF backend".
 
-USER_PKGS := libtracefs libtraceevent libelf
+# capstone decodes instructions, so that no probe lands inside one (elfsym.c, insn.c).
+USER_PKGS := libtracefs libtraceevent libelf capstone
 USER_CFLAGS := -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror \
 	-I$(TOP)/user -I$(TOP)/kernel $(shell pkg-config --cflags $(USER_PKGS))
 USER_LDLIBS := $(shell pkg-config --libs $(USER_PKGS))
@@ -67,3 +68,24 @@ CHECK_DEPS += $(TOOL_TEST_BINS)
 
 .PHONY: tool
 tool: $(BUILD)/user/tlob $(TOOL_TEST_BINS)
+
+# Fixtures of the tool's unit tests, from tests/unit/tool/fixtures/: a
+# library with versioned symbols, an IFUNC and data (and a stripped copy),
+# an executable (and a stripped copy, whose code no symbol covers).
+TOOL_FIX := $(BUILD)/tests/unit/tool/fixtures
+TOOL_FIXTURES := $(TOOL_FIX)/libfix.so $(TOOL_FIX)/libfix-stripped.so \
+	$(TOOL_FIX)/app $(TOOL_FIX)/app-stripped
+$(TOOL_FIX)/libfix.so: tests/unit/tool/fixtures/libfix.c tests/unit/tool/fixtures/libfix2.c \
+		tests/unit/tool/fixtures/libfix.map
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -O1 -fPIC -shared -Wall -Wextra -Werror \
+		-Wl,--version-script=tests/unit/tool/fixtures/libfix.map -o $@ $(filter %.c,$^)
+$(TOOL_FIX)/app: tests/unit/tool/fixtures/app.c
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -O0 -fPIE -pie -Wall -Wextra -Werror -o $@ $<
+$(TOOL_FIX)/libfix-stripped.so: $(TOOL_FIX)/libfix.so
+	$(Q)strip --strip-all -o $@ $<
+$(TOOL_FIX)/app-stripped: $(TOOL_FIX)/app
+	$(Q)strip --strip-all -o $@ $<
+CHECK_DEPS += $(TOOL_FIXTURES)
+tool: $(TOOL_FIXTURES)

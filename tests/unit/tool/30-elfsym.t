@@ -9,6 +9,8 @@ use strict;
 use warnings;
 use File::Temp qw(tempdir);
 use FindBin;
+use lib $FindBin::Bin;
+use ElfFixture qw(expected);	# readelf's view: symbol value, then the executable PT_LOAD
 use Test::More;
 
 my $build = $ENV{BUILD} // "$FindBin::Bin/../../../build";
@@ -28,25 +30,6 @@ for my $f (sort keys %fixtures) {
 	system("gcc $fixtures{$f} -o $dir/$f $src") == 0 or BAIL_OUT("cannot build fixture $f");
 }
 system("strip --strip-all $dir/pie-stripped $dir/lib-stripped.so") == 0 or BAIL_OUT('strip');
-
-# readelf's view: symbol value, then the executable PT_LOAD that maps it.
-sub expected {
-	my ($file, $sym) = @_;
-	my ($value);
-	for (`readelf -sW $file`) {
-		my @c = split;
-		next unless @c >= 8 && $c[7] eq $sym && $c[6] ne 'UND';
-		$value = hex($c[1]);
-		last;
-	}
-	return undef unless defined $value;
-	for (`readelf -lW $file`) {
-		next unless /^\s*LOAD\s+(0x\S+)\s+(0x\S+)\s+0x\S+\s+(0x\S+)\s+0x\S+\s+(.*?)\s+0x/;
-		my ($off, $va, $fsz, $flg) = (hex($1), hex($2), hex($3), $4);
-		return $value - $va + $off if $value >= $va && $value < $va + $fsz && $flg =~ /E/;
-	}
-	return undef;
-}
 
 sub resolve {
 	my ($file, $sym) = @_;

@@ -5,7 +5,7 @@
 # root, no backend) exit 1 with a sentence a person understands.
 set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd)
-BUILD=${BUILD:-$top/build}
+BUILD=$(cd "${BUILD:-$top/build}" && pwd)	# absolute: a test below runs the tool from another directory
 TLOB=$BUILD/user/tlob
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

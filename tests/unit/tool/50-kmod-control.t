@@ -7,7 +7,7 @@
 # by the VM tests.
 set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd)
-BUILD=${BUILD:-$top/build}
+BUILD=$(cd "${BUILD:-$top/build}" && pwd)	# absolute: a test below runs the tool from another directory
 TLOB=$BUILD/user/tlob
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
