@@ -63,9 +63,9 @@ vm_run = k=$$(tests/vm/lane-kernel $(1) image) && \
 .PHONY: check-vm check-debug check-all vm-test vm-shell vm-selftest
 check-vm: $(foreach l,$(LANES),$(BUILD)/vm/$(l)/initramfs.cpio)
 	$(Q)$(foreach l,$(LANES),$(call vm_run,$(l));)
-	$(Q)prove -e 'tests/vm/report $(VM_RUNS)' \
+	$(Q)r=0; prove -e 'tests/vm/report $(VM_RUNS)' \
 		$(foreach l,$(LANES),$(addprefix $(l):,$(call lane_tests,$(l))) $(l):lane) \
-		tests/vm/selftest.t
+		tests/vm/selftest.t || r=$$?; tests/vm/lane-times $(VM_RUNS); exit $$r
 
 # Every lane, every script, the long soak (and the debug lane when its
 # kernel is cached, as make check).
