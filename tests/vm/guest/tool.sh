@@ -83,10 +83,5 @@ tool_cleanup() { rm -rf "$T"; }
 # mon_wait ERRFILE: until tlob mon says it is monitoring (120 s at most:
 # loading BPF programs under emulation on a busy host is slow).
 mon_wait() {
-	_i=0
-	while [ $_i -lt 1200 ] && ! grep -q monitoring "$1" 2>/dev/null; do
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	grep -q monitoring "$1"
+	wait_line "$1" monitoring 120 || { diag "mon_wait: no 'monitoring' after ${WAITED}s"; return 1; }
 }

@@ -95,13 +95,7 @@ e2e_expect() {
 # (30 s at most: loading the BPF objects is slow under emulation); 1 if
 # it died or never got there
 e2e_mon_wait() {
-	_i=0
-	while [ $_i -lt 300 ] && ! grep -q monitoring "$1" 2>/dev/null; do
-		kill -0 "$2" 2>/dev/null || return 1
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	grep -q monitoring "$1"
+	wait_line "$1" monitoring 30 "$2"
 }
 
 # e2e_run NAME BACKEND...: one run of the scenario's workload, monitored by

@@ -69,3 +69,20 @@ done_testing() {
 # SHORT with tlob.soak=short (make check and the debug lane: CI's time
 # budget, README "Test lanes"). The checks are the same either way.
 soak() { if [ "${TLOB_SOAK:-long}" = short ]; then echo "$2"; else echo "$1"; fi; }
+
+# wait_line FILE PATTERN SECONDS [PID]: until FILE holds a line matching
+# PATTERN (grep -E), at most SECONDS of uptime (a deadline, not a count of
+# sleeps: a loaded emulated guest stretches those), or until PID exits.
+# 0 when the line came; 1 otherwise, with how long it waited in
+# $WAITED.
+wait_line() {
+	_wl_end=$(($(cut -d. -f1 /proc/uptime) + $3))
+	_wl_t0=$(cut -d. -f1 /proc/uptime)
+	while ! grep -qE "$2" "$1" 2>/dev/null; do
+		WAITED=$(($(cut -d. -f1 /proc/uptime) - _wl_t0))
+		[ "$(cut -d. -f1 /proc/uptime)" -lt "$_wl_end" ] || return 1
+		[ -z "$4" ] || kill -0 "$4" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 0
+}
