@@ -120,6 +120,7 @@ struct rv_rec {
 	Agrec_t h;
 	int line;		/* line cgraph was reading when it created it */
 	int label_line;		/* same, when it set the label; 0: never */
+	char *label;		/* first label set (a cgraph string), or NULL */
 	int state;		/* index into model->states, -1 if none */
 };
 
@@ -140,6 +141,8 @@ static struct reader {
 	const char *text;
 	size_t pos;
 	int line;		/* line of the text handed to cgraph last */
+	struct rv_error *err;
+	bool failed;		/* err set by a callback below */
 } rd;
 
 static int rd_afread(void *chan, char *buf, int size)
@@ -160,6 +163,16 @@ static int rd_afread(void *chan, char *buf, int size)
 	return n;
 }
 
+static void rd_fail(int line, const char *kind, const char *name, int first)
+{
+	if (rd.failed)
+		return;
+	rd.failed = true;
+	rv_error_set(rd.err, line,
+		     "%s '%s' is labelled twice, differently (first on line %d): a second label would silently replace the first, invariant included; give it one label",
+		     kind, name, first);
+}
+
 static void cb_insert(Agraph_t *g, Agobj_t *obj, void *arg)
 {
 	struct rv_rec *r;
@@ -173,15 +186,23 @@ static void cb_insert(Agraph_t *g, Agobj_t *obj, void *arg)
 	r->state = -1;
 }
 
-/* Where a node's label is set: invariant errors point there. */
+/* A node's label set twice to different values: refuse the second one. */
 static void cb_node_update(Agraph_t *g, Agobj_t *obj, void *arg, Agsym_t *sym)
 {
 	struct rv_rec *r = rec_of(obj);
+	char *value = agxget(obj, sym);
+	const char *name = agnameof(obj);
 
-	(void)g;
 	(void)arg;
-	if (r && !strcmp(sym->name, "label"))
+	if (!r || strcmp(sym->name, "label"))
+		return;
+	if (!r->label) {
+		r->label = agstrdup(g, value);
 		r->label_line = rd.line;
+	} else if (strcmp(r->label, value)) {
+		rd_fail(rd.line, strncmp(name, INIT_MARKER, strlen(INIT_MARKER)) ?
+			"state" : "initial marker", name, r->label_line);
+	}
 }
 
 /* Edges are created once, with their label: their line is enough. */
@@ -464,16 +485,17 @@ static Agraph_t *read_graph(const char *text, struct rv_error *err)
 
 	io.afread = rd_afread;
 	id.idregister = rv_idregister;
-	rd = (struct reader){ .text = text };
+	rd = (struct reader){ .text = text, .err = err };
 	cg_msg[0] = '\0';
 	agseterrf(cg_collect);
 	agreadline(1);
 	g = agread(NULL, &disc);
 	/* cgraph may return a graph after an error (memory exhausted) */
-	if (cg_msg[0]) {
+	if (cg_msg[0] || rd.failed) {
 		if (g)
 			agclose(g);
-		cgraph_error(err);
+		if (cg_msg[0])
+			cgraph_error(err);
 		return NULL;
 	}
 	if (!g)
