@@ -141,6 +141,9 @@ static struct reader {
 	const char *text;
 	size_t pos;
 	int line;		/* line of the text handed to cgraph last */
+	bool eof;		/* cgraph asked for more after the end */
+	bool trailing;		/* reading past the first graph */
+	int trailing_line;	/* where a graph after the first one began */
 	struct rv_error *err;
 	bool failed;		/* err set by a callback below */
 } rd;
@@ -150,8 +153,10 @@ static int rd_afread(void *chan, char *buf, int size)
 	int n = 0;
 
 	(void)chan;
-	if (!rd.text[rd.pos])
+	if (!rd.text[rd.pos]) {
+		rd.eof = true;
 		return 0;
+	}
 	/* a chunk never spans lines, so it has one line number */
 	if (!rd.pos || rd.text[rd.pos - 1] == '\n')
 		rd.line++;
@@ -214,13 +219,20 @@ static Agcbdisc_t rv_callbacks = {
 /*
  * cgraph registers every object with the identifier discipline as it
  * creates it, the root graph first: the one moment to push the callbacks
- * onto a graph agread() opens itself.
+ * onto a graph agread() opens itself. Past the first graph, a graph being
+ * opened is text after the graph; note where.
  */
 static void rv_idregister(void *state, int objtype, void *obj)
 {
 	AgIdDisc.idregister(state, objtype, obj);
-	if (objtype == AGRAPH && agroot(obj) == obj)
-		agpushdisc(obj, &rv_callbacks, NULL);
+	if (objtype != AGRAPH || agroot(obj) != obj)
+		return;
+	if (rd.trailing) {
+		if (!rd.trailing_line)
+			rd.trailing_line = rd.line;
+		return;
+	}
+	agpushdisc(obj, &rv_callbacks, NULL);
 }
 
 static char *xstrdup(const char *s)
@@ -474,14 +486,18 @@ static int build(Agraph_t *g, struct model *m, const struct rv_source *src,
 
 /*
  * Reads the first graph of TEXT, with the line of every node, edge and
- * label recorded. NULL with err set on failure.
+ * label recorded, and refuses anything but blanks and comments after it.
+ * NULL with err set on failure. Every path reads TEXT to its end: cgraph's
+ * lexer keeps whatever it has not consumed for the next agread(), which
+ * would otherwise be the next model's beginning (the fuzzer parses many).
  */
 static Agraph_t *read_graph(const char *text, struct rv_error *err)
 {
 	Agiodisc_t io = AgIoDisc;
 	Agiddisc_t id = AgIdDisc;
 	Agdisc_t disc = { &AgMemDisc, &id, &io };
-	Agraph_t *g;
+	Agraph_t *g, *more;
+	bool failed = false;
 
 	io.afread = rd_afread;
 	id.idregister = rv_idregister;
@@ -491,15 +507,38 @@ static Agraph_t *read_graph(const char *text, struct rv_error *err)
 	agreadline(1);
 	g = agread(NULL, &disc);
 	/* cgraph may return a graph after an error (memory exhausted) */
-	if (cg_msg[0] || rd.failed) {
-		if (g)
-			agclose(g);
-		if (cg_msg[0])
-			cgraph_error(err);
-		return NULL;
-	}
-	if (!g)
+	if (cg_msg[0]) {
+		cgraph_error(err);
+		failed = true;
+	} else if (rd.failed) {
+		failed = true;
+	} else if (!g) {
 		rv_error_set(err, 1, "no graph in the file");
+		failed = true;
+	}
+	rd.trailing = true;
+	while (!rd.eof) {
+		int line = rd.line;
+
+		cg_msg[0] = '\0';
+		more = agread(NULL, &disc);
+		if (more)
+			agclose(more);
+		if (!failed && (more || cg_msg[0])) {
+			/* a second graph, or what cgraph could not parse */
+			if (more)
+				line = rd.trailing_line;
+			else if (strstr(cg_msg, " in line "))
+				line = atoi(strstr(cg_msg, " in line ") + 9);
+			rv_error_set(err, line,
+				     "text after the graph: a file holds one model, and cgraph would ignore the rest");
+			failed = true;
+		}
+	}
+	if (failed && g) {
+		agclose(g);
+		g = NULL;
+	}
 	return g;
 }
 
