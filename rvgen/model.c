@@ -4,8 +4,10 @@
  * this file walks its graph: "__init_X" marks the initial state X, every
  * other node is a state, a doublecircle or ellipse shape (on the node or
  * as the default of a node group it belongs to) marks a final state, and
- * every edge label holds one or more "\n"-separated events. Line numbers
- * come from srcline.c because cgraph keeps none.
+ * every edge label holds one or more "\n"-separated events. cgraph keeps
+ * no line numbers, so rvgen hands it the text one line at a time and
+ * records, as cgraph creates each node and edge and sets each label, the
+ * line it is reading (see struct reader).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -109,6 +111,130 @@ static void cgraph_error(struct rv_error *err)
 			     " (cgraph's parser ran out of stack: the graph nests too deeply)");
 }
 
+/*
+ * What rvgen learns about a node or an edge while cgraph reads it, bound
+ * to the object with agbindrec() so that looking it up costs nothing.
+ */
+#define RV_REC "rvgen"
+struct rv_rec {
+	Agrec_t h;
+	int line;		/* line cgraph was reading when it created it */
+	int label_line;		/* same, when it set the label; 0: never */
+	char *label;		/* first label set (a cgraph string), or NULL */
+	int state;		/* index into model->states, -1 if none */
+};
+
+static struct rv_rec *rec_of(void *obj)
+{
+	return (struct rv_rec *)aggetrec(obj, RV_REC, 0);
+}
+
+/*
+ * The input cgraph reads, one line per afread() call, so that the line
+ * being read is known when cgraph creates an object or sets an attribute.
+ * It is the line of the parser's lookahead token: for the usual "...];"
+ * statement the object's own line, else the line of the next token.
+ * cgraph's own state is global (its lexer and parser are), and its
+ * identifier discipline gets no closure of ours, hence one global reader.
+ */
+static struct reader {
+	const char *text;
+	size_t pos;
+	int line;		/* line of the text handed to cgraph last */
+	bool eof;		/* cgraph asked for more after the end */
+	bool trailing;		/* reading past the first graph */
+	int trailing_line;	/* where a graph after the first one began */
+	struct rv_error *err;
+	bool failed;		/* err set by a callback below */
+} rd;
+
+static int rd_afread(void *chan, char *buf, int size)
+{
+	int n = 0;
+
+	(void)chan;
+	if (!rd.text[rd.pos]) {
+		rd.eof = true;
+		return 0;
+	}
+	/* a chunk never spans lines, so it has one line number */
+	if (!rd.pos || rd.text[rd.pos - 1] == '\n')
+		rd.line++;
+	while (n < size && rd.text[rd.pos]) {
+		buf[n++] = rd.text[rd.pos];
+		if (rd.text[rd.pos++] == '\n')
+			break;
+	}
+	return n;
+}
+
+static void rd_fail(int line, const char *kind, const char *name, int first)
+{
+	if (rd.failed)
+		return;
+	rd.failed = true;
+	rv_error_set(rd.err, line,
+		     "%s '%s' is labelled twice, differently (first on line %d): a second label would silently replace the first, invariant included; give it one label",
+		     kind, name, first);
+}
+
+static void cb_insert(Agraph_t *g, Agobj_t *obj, void *arg)
+{
+	struct rv_rec *r;
+
+	(void)g;
+	(void)arg;
+	if (rec_of(obj))
+		return;		/* created once; this is it joining a subgraph */
+	r = agbindrec(obj, RV_REC, sizeof(*r), 0);
+	r->line = rd.line;
+	r->state = -1;
+}
+
+/* A node's label set twice to different values: refuse the second one. */
+static void cb_node_update(Agraph_t *g, Agobj_t *obj, void *arg, Agsym_t *sym)
+{
+	struct rv_rec *r = rec_of(obj);
+	char *value = agxget(obj, sym);
+	const char *name = agnameof(obj);
+
+	(void)arg;
+	if (!r || strcmp(sym->name, "label"))
+		return;
+	if (!r->label) {
+		r->label = agstrdup(g, value);
+		r->label_line = rd.line;
+	} else if (strcmp(r->label, value)) {
+		rd_fail(rd.line, strncmp(name, INIT_MARKER, strlen(INIT_MARKER)) ?
+			"state" : "initial marker", name, r->label_line);
+	}
+}
+
+/* Edges are created once, with their label: their line is enough. */
+static Agcbdisc_t rv_callbacks = {
+	.node = { cb_insert, cb_node_update, NULL },
+	.edge = { cb_insert, NULL, NULL },
+};
+
+/*
+ * cgraph registers every object with the identifier discipline as it
+ * creates it, the root graph first: the one moment to push the callbacks
+ * onto a graph agread() opens itself. Past the first graph, a graph being
+ * opened is text after the graph; note where.
+ */
+static void rv_idregister(void *state, int objtype, void *obj)
+{
+	AgIdDisc.idregister(state, objtype, obj);
+	if (objtype != AGRAPH || agroot(obj) != obj)
+		return;
+	if (rd.trailing) {
+		if (!rd.trailing_line)
+			rd.trailing_line = rd.line;
+		return;
+	}
+	agpushdisc(obj, &rv_callbacks, NULL);
+}
+
 static char *xstrdup(const char *s)
 {
 	return strdup(s ? s : "");
@@ -140,25 +266,15 @@ static void mark_final_by_group(Agraph_t *sub, struct model *m)
 
 		if (sym && shape_is_final(sym->defval)) {
 			for (n = agfstnode(s); n; n = agnxtnode(s, n)) {
-				int i;
+				struct rv_rec *r = rec_of(n);
 
-				for (i = 0; i < m->nstates; i++)
-					if (!strcmp(m->states[i].name, agnameof(n)))
-						m->states[i].final = true;
+				/* the node's record knows its state: no search */
+				if (r && r->state >= 0)
+					m->states[r->state].final = true;
 			}
 		}
 		mark_final_by_group(s, m);
 	}
-}
-
-static int find_state(const struct model *m, const char *name)
-{
-	int i;
-
-	for (i = 0; i < m->nstates; i++)
-		if (!strcmp(m->states[i].name, name))
-			return i;
-	return -1;
 }
 
 static int add_states(Agraph_t *g, struct model *m, const struct rv_source *src,
@@ -166,7 +282,7 @@ static int add_states(Agraph_t *g, struct model *m, const struct rv_source *src,
 {
 	int nnodes = agnnodes(g), init_line = 0;
 	const char *init_name = NULL;
-	Agnode_t *n;
+	Agnode_t *n, *target;
 
 	m->states = calloc(nnodes ? nnodes : 1, sizeof(*m->states));
 	if (!m->states) {
@@ -176,26 +292,28 @@ static int add_states(Agraph_t *g, struct model *m, const struct rv_source *src,
 	m->initial = -1;
 	for (n = agfstnode(g); n; n = agnxtnode(g, n)) {
 		const char *name = agnameof(n);
+		struct rv_rec *r = rec_of(n);
 		struct rv_state *st;
 
 		if (!strncmp(name, INIT_MARKER, strlen(INIT_MARKER))) {
 			if (init_name) {
-				rv_error_set(err, src_node_line(src, name),
+				rv_error_set(err, r->line,
 					     "second initial marker '%s': '%s' already marks the initial state",
 					     name, init_name);
 				return -1;
 			}
 			init_name = name;
-			init_line = src_node_line(src, name);
+			init_line = r->line;
 			continue;
 		}
+		r->state = m->nstates;
 		st = &m->states[m->nstates++];
 		st->name = xstrdup(name);
 		if (!st->name) {
 			rv_error_set(err, 1, "out of memory");
 			return -1;
 		}
-		st->line = src_node_line(src, name);
+		st->line = r->line;
 		st->final = shape_is_final(agget(n, "shape"));
 	}
 	if (!init_name) {
@@ -203,7 +321,8 @@ static int add_states(Agraph_t *g, struct model *m, const struct rv_source *src,
 			     "no initial state: mark it with a node \"__init_STATE\" and an edge \"__init_STATE\" -> \"STATE\"");
 		return -1;
 	}
-	m->initial = find_state(m, init_name + strlen(INIT_MARKER));
+	target = agnode(g, (char *)init_name + strlen(INIT_MARKER), 0);
+	m->initial = target ? rec_of(target)->state : -1;
 	if (m->initial < 0) {
 		rv_error_set(err, init_line,
 			     "initial marker '%s' names no state '%s'",
@@ -214,26 +333,20 @@ static int add_states(Agraph_t *g, struct model *m, const struct rv_source *src,
 	return 0;
 }
 
-static int add_state_labels(Agraph_t *g, struct model *m,
-			    const struct rv_source *src, struct rv_error *err)
+static int add_state_labels(Agraph_t *g, struct model *m, struct rv_error *err)
 {
 	int i;
 
 	for (i = 0; i < m->nstates; i++) {
 		struct rv_state *st = &m->states[i];
 		Agnode_t *n = agnode(g, st->name, 0);
+		struct rv_rec *r = rec_of(n);
 		char *label = agget(n, "label");
-		char **parts;
-		int cnt, line = st->line;
 
 		/* point invariant errors at the label, not the first mention */
-		parts = label ? label_split(label, &cnt) : NULL;
-		if (parts && cnt > 1)
-			line = src_node_text_line(src, st->name, parts[1]);
-		else if (label && *label)
-			line = src_node_text_line(src, st->name, "label");
-		label_free_split(parts);
-		if (label_state(st->name, label, line, &st->inv, err))
+		if (label_state(st->name, label,
+				r->label_line ? r->label_line : st->line,
+				&st->inv, err))
 			return -1;
 	}
 	return 0;
@@ -247,6 +360,7 @@ static int add_transition(struct model *m, int from, int to, const char *piece,
 	t->from = from;
 	t->to = to;
 	t->line = line;
+	t->order = m->ntrans;
 	if (label_event(piece, line, t, err)) {
 		free(t->event);
 		free(t->reset);
@@ -257,29 +371,15 @@ static int add_transition(struct model *m, int from, int to, const char *piece,
 	return 0;
 }
 
-/* How many edges TAIL -> HEAD come before E in cgraph's (creation) order. */
-static int edge_rank(Agraph_t *g, Agedge_t *e)
-{
-	Agedge_t *o;
-	int n = 0;
-
-	for (o = agfstout(g, agtail(e)); o && o != e; o = agnxtout(g, o))
-		if (aghead(o) == aghead(e))
-			n++;
-	return n;
-}
-
-static int add_edge(Agraph_t *g, Agedge_t *e, struct model *m,
-		    const struct rv_source *src, struct rv_error *err)
+static int add_edge(Agedge_t *e, struct model *m, struct rv_error *err)
 {
 	const char *tail = agnameof(agtail(e)), *head = agnameof(aghead(e));
 	char *label = agget(e, "label");
-	int from, to, cnt, i, line, nth = edge_rank(g, e);
+	int from, to, cnt, i, line = rec_of(e)->line;
 	char **parts;
 	void *grown;
 
 	if (!strncmp(tail, INIT_MARKER, strlen(INIT_MARKER))) {
-		line = src_edge_line(src, tail, head, nth, NULL);
 		if (strcmp(tail + strlen(INIT_MARKER), head)) {
 			rv_error_set(err, line,
 				     "initial marker '%s' points to '%s': it must point to '%s'",
@@ -289,15 +389,15 @@ static int add_edge(Agraph_t *g, Agedge_t *e, struct model *m,
 		return 0;
 	}
 	if (!strncmp(head, INIT_MARKER, strlen(INIT_MARKER))) {
-		rv_error_set(err, src_edge_line(src, tail, head, nth, NULL),
+		rv_error_set(err, line,
 			     "edge '%s' -> '%s' enters an initial marker", tail,
 			     head);
 		return -1;
 	}
-	from = find_state(m, tail);
-	to = find_state(m, head);
+	from = rec_of(agtail(e))->state;
+	to = rec_of(aghead(e))->state;
 	if (!label || !*label) {
-		rv_error_set(err, src_edge_line(src, tail, head, nth, NULL),
+		rv_error_set(err, line,
 			     "edge '%s' -> '%s' has no label: every edge needs at least one event",
 			     tail, head);
 		return -1;
@@ -315,13 +415,6 @@ static int add_edge(Agraph_t *g, Agedge_t *e, struct model *m,
 	}
 	m->trans = grown;
 	for (i = 0; i < cnt; i++) {
-		char *semi = strchr(parts[i], ';');
-		char *hint = strndup(parts[i], semi ? (size_t)(semi - parts[i]) :
-				     strlen(parts[i]));
-
-		line = src_edge_line(src, tail, head, nth,
-				     hint && *hint ? hint : NULL);
-		free(hint);
 		if (add_transition(m, from, to, parts[i], line, err)) {
 			label_free_split(parts);
 			return -1;
@@ -333,7 +426,7 @@ static int add_edge(Agraph_t *g, Agedge_t *e, struct model *m,
 
 /* Reports a marker without its edge; the edges themselves come later. */
 static int check_init_edge(Agraph_t *g, const struct model *m,
-			   const struct rv_source *src, struct rv_error *err)
+			   struct rv_error *err)
 {
 	Agnode_t *n;
 
@@ -343,7 +436,7 @@ static int check_init_edge(Agraph_t *g, const struct model *m,
 		if (strncmp(name, INIT_MARKER, strlen(INIT_MARKER)))
 			continue;
 		if (agdegree(g, n, 0, 1) != 1) {
-			rv_error_set(err, src_node_line(src, name),
+			rv_error_set(err, rec_of(n)->line,
 				     "initial marker '%s' needs exactly one edge, to '%s'",
 				     name, m->states[m->initial].name);
 			return -1;
@@ -352,11 +445,15 @@ static int check_init_edge(Agraph_t *g, const struct model *m,
 	return 0;
 }
 
+/* File order, so "first" and "second" in messages mean what they say. */
 static int cmp_trans_line(const void *a, const void *b)
 {
 	const struct rv_transition *x = a, *y = b;
 
-	return x->line - y->line;
+	if (x->line != y->line)
+		return x->line - y->line;
+	/* qsort is not stable: keep cgraph's order within a line */
+	return x->order - y->order;
 }
 
 static int build(Agraph_t *g, struct model *m, const struct rv_source *src,
@@ -375,17 +472,74 @@ static int build(Agraph_t *g, struct model *m, const struct rv_source *src,
 			     "the model is a strict digraph, which merges parallel edges: declare it as 'digraph'");
 		return -1;
 	}
-	if (add_states(g, m, src, err) || add_state_labels(g, m, src, err) ||
-	    check_init_edge(g, m, src, err))
+	if (add_states(g, m, src, err) || add_state_labels(g, m, err) ||
+	    check_init_edge(g, m, err))
 		return -1;
 	for (n = agfstnode(g); n; n = agnxtnode(g, n))
 		for (e = agfstout(g, n); e; e = agnxtout(g, e))
-			if (add_edge(g, e, m, src, err))
+			if (add_edge(e, m, err))
 				return -1;
-	/* file order, so "first" and "second" in messages mean what they say */
 	if (m->ntrans)
 		qsort(m->trans, m->ntrans, sizeof(*m->trans), cmp_trans_line);
 	return 0;
+}
+
+/*
+ * Reads the first graph of TEXT, with the line of every node, edge and
+ * label recorded, and refuses anything but blanks and comments after it.
+ * NULL with err set on failure. Every path reads TEXT to its end: cgraph's
+ * lexer keeps whatever it has not consumed for the next agread(), which
+ * would otherwise be the next model's beginning (the fuzzer parses many).
+ */
+static Agraph_t *read_graph(const char *text, struct rv_error *err)
+{
+	Agiodisc_t io = AgIoDisc;
+	Agiddisc_t id = AgIdDisc;
+	Agdisc_t disc = { &AgMemDisc, &id, &io };
+	Agraph_t *g, *more;
+	bool failed = false;
+
+	io.afread = rd_afread;
+	id.idregister = rv_idregister;
+	rd = (struct reader){ .text = text, .err = err };
+	cg_msg[0] = '\0';
+	agseterrf(cg_collect);
+	agreadline(1);
+	g = agread(NULL, &disc);
+	/* cgraph may return a graph after an error (memory exhausted) */
+	if (cg_msg[0]) {
+		cgraph_error(err);
+		failed = true;
+	} else if (rd.failed) {
+		failed = true;
+	} else if (!g) {
+		rv_error_set(err, 1, "no graph in the file");
+		failed = true;
+	}
+	rd.trailing = true;
+	while (!rd.eof) {
+		int line = rd.line;
+
+		cg_msg[0] = '\0';
+		more = agread(NULL, &disc);
+		if (more)
+			agclose(more);
+		if (!failed && (more || cg_msg[0])) {
+			/* a second graph, or what cgraph could not parse */
+			if (more)
+				line = rd.trailing_line;
+			else if (strstr(cg_msg, " in line "))
+				line = atoi(strstr(cg_msg, " in line ") + 9);
+			rv_error_set(err, line,
+				     "text after the graph: a file holds one model, and cgraph would ignore the rest");
+			failed = true;
+		}
+	}
+	if (failed && g) {
+		agclose(g);
+		g = NULL;
+	}
+	return g;
 }
 
 struct model *model_parse(const char *text, const char *file, const char *name,
@@ -416,21 +570,9 @@ struct model *model_parse(const char *text, const char *file, const char *name,
 		goto fail;
 	}
 
-	cg_msg[0] = '\0';
-	agseterrf(cg_collect);
-	agreadline(1);
-	g = agmemread(text);
-	/* cgraph may return a graph after an error (memory exhausted) */
-	if (cg_msg[0]) {
-		if (g)
-			agclose(g);
-		cgraph_error(err);
+	g = read_graph(text, err);
+	if (!g)
 		goto fail;
-	}
-	if (!g) {
-		rv_error_set(err, 1, "no graph in the file");
-		goto fail;
-	}
 	if (build(g, m, &src, err)) {
 		agclose(g);
 		goto fail;

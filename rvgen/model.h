@@ -62,6 +62,7 @@ struct rv_transition {
 	char *reset;		/* env name or NULL */
 	char *guard;		/* guard text or NULL */
 	int line;
+	int order;		/* parse order: ties of line keep it */
 };
 
 struct rv_env {

@@ -54,8 +54,10 @@ for my $id (sort keys %ids) {
 		state => "\t\"busy\" -> \"$id\" [ label = \"fail\" ];\n" .
 			 "\t\"$id\" -> \"idle\" [ label = \"back\" ];\n",
 		event => "\t\"busy\" -> \"idle\" [ label = \"$id\" ];\n",
-		clock => "\t\"idle\" -> \"idle\" [ label = \"tick;reset($id)\" ];\n" .
-			 "\t\"busy\" [label = \"busy\\n$id < 5ms\"];\n",
+		# a state of its own: relabelling "busy" would be refused
+		clock => "\t\"idle\" -> \"wait\" [ label = \"tick;reset($id)\" ];\n" .
+			 "\t\"wait\" [label = \"wait\\n$id < 5ms\"];\n" .
+			 "\t\"wait\" -> \"idle\" [ label = \"back\" ];\n",
 	);
 	my $kinds = join(', ', sort keys %{$ids{$id}});
 	delete @as{qw(event clock)} if $kinds eq 'pml';
