@@ -18,6 +18,9 @@ mon_run() {
 	_m=
 	while [ "$1" != -- ]; do _m="$_m $1"; shift; done
 	shift
+	# Emptied here, not by the redirection below: that runs in the
+	# background child, possibly after mon_wait has read the last run's.
+	: >"$T/$_n.err"
 	# shellcheck disable=SC2086
 	tlob mon $_m >"$T/$_n" 2>"$T/$_n.err" &
 	_mp=$!
@@ -133,6 +136,7 @@ for B in $BACKENDS; do
 	was=$(jget "$old" reactor)
 	case " $(jget "$old" reactors) " in
 	*" printk "*|*"[printk]"*)
+		: >"$T/r.err"
 		tlob mon -r printk --backend "$B" -b "$W:tlob_section_begin,tlob_section_end,1s" >/dev/null 2>"$T/r.err" &
 		mp=$!
 		mon_wait "$T/r.err"

@@ -24,6 +24,9 @@ for B in $BACKENDS; do
 
 	for run in 1 2 3; do
 		# -d: a safety net, so a missed violation fails instead of hanging.
+		# Emptied before, not by the background child's redirection,
+		# which can come after mon_wait read the last run's "monitoring".
+		: >"$T/err"
 		tlob mon --json --stop-on-violation -d 300 --backend "$B" \
 			-b "$W:tlob_section_begin,tlob_section_end,200ms" >"$T/out" 2>"$T/err" &
 		mp=$!

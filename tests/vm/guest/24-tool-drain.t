@@ -19,6 +19,7 @@ for B in $BACKENDS; do
 	backend_begin "$B" || continue
 
 	for sig in INT TERM; do
+		: >"$T/err"	# not in the background child: mon_wait may read first
 		tlob mon --json --backend "$B" -b "$W:tlob_section_begin,tlob_section_end,1s" \
 			>"$T/out" 2>"$T/err" &
 		mp=$!
@@ -54,6 +55,7 @@ for B in $BACKENDS; do
 	# small buffer and the reader stopped (SIGSTOP) while the kernel
 	# produces, printed + lost must still add up to what the kernel counted.
 	if [ "$B" = kmod ]; then
+		: >"$T/err"	# not in the background child: mon_wait may read first
 		tlob mon --json --buffer-size 8 --backend "$B" -b "$W:tlob_section_begin,tlob_section_end,1s" \
 			>"$T/out" 2>"$T/err" &
 		mp=$!

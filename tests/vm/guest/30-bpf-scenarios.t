@@ -60,6 +60,7 @@ scenario() {
 	be=$1 name=$2 secs=$3
 	shift 3
 	# shellcheck disable=SC2086
+	: >"$OUT/$be-$name.err"	# before the child: the wait below may read first
 	tlob mon --backend "$be" --json $secs >"$OUT/$be-$name.json" 2>"$OUT/$be-$name.err" &
 	mp=$!
 	mon_ready "$OUT/$be-$name.err" $mp

@@ -35,6 +35,7 @@ ready() { grep -q '^tlob: monitoring' "$1"; }
 
 # measure NAME DETECTOR WORKLOAD-MODE [BACKEND]: N windows under tlob mon
 measure() {
+	: >"$OUT/$1.err"	# before the child: ready() below may read first
 	TLOB_BPF_DETECTOR=$2 tlob mon --backend "${4:-bpf}" --json -b "$S1" \
 		>"$OUT/$1.json" 2>"$OUT/$1.err" &
 	mp=$!

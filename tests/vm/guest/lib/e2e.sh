@@ -113,6 +113,7 @@ e2e_run() {
 	# seconds), then the workload runs once all are monitoring.
 	for _be in "$@"; do
 		# shellcheck disable=SC2086
+		: >"$E2E_OUT/$_n.$_be.err"	# before the child: e2e_mon_wait may read first
 		tlob mon --backend "$_be" --json $_b >"$E2E_OUT/$_n.$_be.json" 2>"$E2E_OUT/$_n.$_be.err" &
 		echo $! >"$E2E_OUT/$_n.$_be.pid"
 		_pids="$_pids $!"
