@@ -26,6 +26,7 @@
 #include <bpf/libbpf.h>
 
 #include "backend.h"
+#include "monline.h"
 #include "tlob_bpf.h"
 #include "utils.h"
 #include "bpf/loader.h"
@@ -417,12 +418,13 @@ static int bpf_bind(struct tlob_backend *be, const struct tlob_binding_spec *spe
 	int fd[2], ret;
 	size_t n;
 
-	if (spec->budget_ns < TLOB_BUDGET_MIN_NS || spec->budget_ns > TLOB_BUDGET_MAX_NS)
-		return tlob_backend_err(be, ERANGE, "budget %llu ns is outside 1 us .. 1 h",
-					(unsigned long long)spec->budget_ns);
-	if (spec->path[0] != '/' || strlen(spec->path) >= TLOB_BPF_PATH_MAX ||
-	    (!spec->stop_is_ret && spec->start == spec->stop))
-		return tlob_backend_err(be, EINVAL, "malformed binding for %s", spec->path);
+	/* The module's rule (monline.h), so both backends take the same bindings. */
+	ret = tlob_spec_check(spec, be->err, sizeof(be->err));
+	if (ret)
+		return ret;
+	if (strlen(spec->path) >= TLOB_BPF_PATH_MAX)
+		return tlob_backend_err(be, ENAMETOOLONG, "the BPF backend takes paths of at "
+					"most %d bytes", TLOB_BPF_PATH_MAX - 1);
 	if (stat(spec->path, &st))
 		return tlob_backend_err(be, ENOENT, "%s: %s", spec->path, strerror(errno));
 	ret = ensure_loaded(be);

@@ -210,6 +210,10 @@ static int kmod_bind(struct tlob_backend *be, const struct tlob_binding_spec *sp
 	int ret;
 
 	*id = 0;
+	/* Only what the module reads back as asked (the BPF backend's rule too). */
+	ret = tlob_spec_check(spec, be->err, sizeof(be->err));
+	if (ret)
+		return ret;
 	ret = tlob_monline_format(spec, line, sizeof(line) - 1);
 	if (ret)
 		return tlob_backend_err(be, -ret, "path too long: %s", spec->path);
@@ -248,6 +252,9 @@ static int kmod_unbind(struct tlob_backend *be, const struct tlob_binding_spec *
 	char line[PATH_MAX + 64];
 	int ret;
 
+	ret = tlob_path_check(spec->path, be->err, sizeof(be->err));
+	if (ret)
+		return ret;
 	ret = tlob_monline_format_remove(spec, line, sizeof(line) - 1);
 	if (ret)
 		return tlob_backend_err(be, -ret, "path too long: %s", spec->path);

@@ -59,12 +59,9 @@ static int resolve_path(const char *path, struct tlob_binding_spec *spec, char *
 		snprintf(err, len, "path too long: %s", path);
 		return TLOB_SECTION_SYNTAX;
 	}
-	/* The monitor file is whitespace-separated: such a path cannot be bound. */
-	if (strpbrk(spec->path, " \t\n\r")) {
-		snprintf(err, len, "'%s': tlob cannot bind a path with whitespace in it "
-			 "(use a symlink without it)", spec->path);
+	/* What a monitor line cannot carry, no backend binds (monline.h). */
+	if (tlob_path_check(spec->path, err, len))
 		return TLOB_SECTION_LOOKUP;
-	}
 	return TLOB_SECTION_OK;
 }
 
@@ -96,12 +93,13 @@ static int parse_friendly(char *s, bool start_only, struct tlob_binding_spec *sp
 		return TLOB_SECTION_SYNTAX;
 	}
 	if (fields[3]) {
-		if (strncmp(fields[3], "tag=", 4) || !fields[3][4] ||
-		    strlen(fields[3] + 4) >= sizeof(spec->tag)) {
+		if (strncmp(fields[3], "tag=", 4)) {
 			snprintf(err, len, "4th field must be tag=NAME (1..%d characters)",
 				 TLOB_TAG_LEN - 1);
 			return TLOB_SECTION_SYNTAX;
 		}
+		if (tlob_tag_check(fields[3] + 4, err, len))
+			return TLOB_SECTION_SYNTAX;
 		strcpy(spec->tag, fields[3] + 4);
 	}
 	if (tlob_parse_budget(fields[2], &spec->budget_ns, err, len))

@@ -55,6 +55,11 @@ expect 2 "invalid budget '10xs'" "budget with a bad unit" -- mon -b "$app:frame_
 expect 2 "needs START, STOP and BUDGET" "section without budget" -- mon -b "$app:frame_begin,frame_end"
 expect 2 "expected PATH:START,STOP,BUDGET" "section without colon" -- mon -b "frame_begin,frame_end,1ms"
 expect 2 "4th field must be tag=NAME" "bad 4th field" -- mon -b "$app:frame_begin,frame_end,1ms,color"
+expect 2 "invalid tag 'x tgid=1': a tag is 1..15 characters of A-Z a-z 0-9 _ . -" "a tag with a space (would be a tgid filter in the module)" -- mon -b "$app:frame_begin,frame_end,10ms,tag=x tgid=1"
+expect 2 "invalid tag 'a/b'" "a tag outside the set" -- bind -b "$app:frame_begin,frame_end,10ms,tag=a/b"
+expect 2 "invalid tag 'a\\\\x01b'" "a tag with a control byte, shown escaped" -- mon -b "$app:frame_begin,frame_end,10ms,tag=a$(printf '\001')b"
+expect 2 "invalid tag 'a/b'" "raw line: a tag outside the set" -- mon -b "p $app:0x10 0x20 threshold=5000 tag=a/b"
+expect 2 "tlob cannot bind a path with whitespace or control characters" "raw line: a control byte in the path" -- mon -b "p /a$(printf '\033')b:0x10 0x20 threshold=5000"
 expect 2 "same place" "START == STOP" -- mon -b "$app:frame_begin,frame_begin,1ms"
 expect 2 "threshold 999ns is out of range" "raw line with threshold below 1us" -- mon -b "p $app:0x10 0x20 threshold=999"
 expect 2 "missing STOP" "raw line without STOP" -- mon -b "p $app:0x10 threshold=5000"
@@ -69,7 +74,10 @@ expect 1 "$tmp/text: not an ELF file" "not an ELF file" -- mon -b "$tmp/text:mai
 expect 1 "symbol 'frame_begn' not found in $app; closest: frame_begin" "symbol not found, closest name" -- mon -b "$app:frame_begn,frame_end,1ms"
 expect 1 "cannot open $tmp/nope" "missing file" -- mon -b "$tmp/nope:main,ret,1ms"
 mkdir "$tmp/with space" && cp "$app" "$tmp/with space/app"
-expect 1 "tlob cannot bind a path with whitespace in it (use a symlink without it)" "path with whitespace" -- mon -b "$tmp/with space/app:frame_begin,ret,1ms"
+expect 1 "tlob cannot bind a path with whitespace or control characters in it (use a symlink without them)" "path with whitespace" -- mon -b "$tmp/with space/app:frame_begin,ret,1ms"
+ctl=$(printf 'ctl\001x')
+mkdir "$tmp/$ctl" && cp "$app" "$tmp/$ctl/app"
+expect 1 "'$tmp/ctl\\\\x01x/app': tlob cannot bind a path with whitespace or control" "path with a control byte, shown escaped" -- bind -b "$tmp/$ctl/app:frame_begin,ret,1ms"
 ln -s "$tmp/with space/app" "$tmp/link"
 expect 1 "$nodir/monitor does not exist" "a symlink to it passes" -- mon --backend kmod --root "$nodir" -b "$tmp/link:frame_begin,ret,1ms"
 (cd "$tmp" && "$TLOB" bind --backend kmod --root "$nodir" -b "app:frame_begin,ret,1ms" 2>&1 | grep -q "$nodir/monitor does not exist")
