@@ -19,21 +19,6 @@ static const char *const list_usage[] = {
 	NULL,
 };
 
-static void json_escape(const char *s, char *out, size_t len)
-{
-	size_t o = 0;
-
-	for (; *s && o + 7 < len; s++) {
-		if (*s == '"' || *s == '\\')
-			out[o++] = '\\';
-		if ((unsigned char)*s < 0x20)
-			o += (size_t)snprintf(out + o, len - o, "\\u%04x", *s);
-		else
-			out[o++] = *s;
-	}
-	out[o] = '\0';
-}
-
 static int list_run(struct tlob_params *params)
 {
 	tlob_require_root("tlob list");
@@ -46,7 +31,7 @@ static int list_run(struct tlob_params *params)
 		struct tlob_backend_opts opts = { .control_root = params->control_root };
 		struct tlob_binding_spec *specs = NULL;
 		struct tlob_backend be;
-		char why[sizeof(be.err)] = "", reactor[64] = "-", esc[1024];
+		char why[sizeof(be.err)] = "", reactor[64] = "-", esc[1024], reactor_esc[400];
 		char det[16] = "-", detail[512] = "", desc[sizeof(detail)], desc_esc[1024];
 		int enabled = -1;
 		size_t n = 0;
@@ -74,13 +59,14 @@ static int list_run(struct tlob_params *params)
 		/* What this kernel runs says more than the generic description. */
 		snprintf(desc, sizeof(desc), "%s", !usable ? why : *detail ? detail : ops->desc);
 		if (params->json) {
-			json_escape(usable ? ops->desc : why, esc, sizeof(esc));
-			json_escape(detail, desc_esc, sizeof(desc_esc));
+			tlob_json_escape(usable ? ops->desc : why, esc, sizeof(esc));
+			tlob_json_escape(detail, desc_esc, sizeof(desc_esc));
+			tlob_json_escape(reactor, reactor_esc, sizeof(reactor_esc));
 			printf("{\"type\":\"backend\",\"name\":\"%s\",\"usable\":%s,\"enabled\":%s,"
 			       "\"reactor\":\"%s\",\"bindings\":%zu,\"transitions\":%s,"
 			       "\"detector\":\"%s\",\"detector_detail\":\"%s\",\"%s\":\"%s\"}\n",
 			       ops->name, usable ? "true" : "false",
-			       enabled == 1 ? "true" : "false", reactor, n,
+			       enabled == 1 ? "true" : "false", reactor_esc, n,
 			       ops->caps & TLOB_CAP_TRANSITIONS ? "true" : "false",
 			       det, desc_esc, usable ? "description" : "reason", esc);
 			continue;
