@@ -3,19 +3,7 @@
 # The tool's command line: malformed arguments exit 2 with exactly one
 # line on stderr; errors found on the system (not ELF, no symbol, not
 # root, no backend) exit 1 with a sentence a person understands.
-set -u
-top=$(cd "$(dirname "$0")/../../.." && pwd)
-BUILD=${BUILD:-$top/build}
-TLOB=$BUILD/user/tlob
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
-failed=0
-
-ok() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); fi
-}
+. "$(dirname "$0")/tap.sh"
 
 # expect RC PATTERN NAME -- ARGS...: exit status, and stderr is one line matching PATTERN
 expect() {
@@ -107,5 +95,4 @@ ok $? "mon -h prints the usage on stdout, exit 0"
 [ $? -eq 2 ] && grep -q 'usage: tlob COMMAND' "$tmp/out"
 ok $? "no command: usage, exit 2"
 
-echo "1..$n"
-[ "$failed" -eq 0 ]
+tap_done
