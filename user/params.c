@@ -37,16 +37,30 @@ void tlob_usage(const char *const *lines, int code)
 	exit(code);
 }
 
+static void usage_vmsg(const char *fmt, va_list ap)
+{
+	fputs("tlob: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void tlob_usage_msg(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	usage_vmsg(fmt, ap);
+	va_end(ap);
+}
+
 void tlob_usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("tlob: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	usage_vmsg(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
-	exit(2);
+	exit(TLOB_EXIT_USAGE);
 }
 
 static const char *option_name(int c)

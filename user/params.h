@@ -14,6 +14,14 @@
 
 #include "backend.h"
 
+/* Exit statuses (user/README.md "Exit status"). */
+enum tlob_exit {
+	TLOB_EXIT_OK		= 0,
+	TLOB_EXIT_ERROR		= 1,	/* found on the system */
+	TLOB_EXIT_USAGE		= 2,	/* malformed command line */
+	TLOB_EXIT_VIOLATION	= 3,	/* mon --stop-on-violation stopped on one */
+};
+
 enum tlob_opt {
 	TLOB_OPT_BIND		= 1 << 0,	/* -b SPEC */
 	TLOB_OPT_DURATION	= 1 << 1,	/* -d DURATION */
@@ -65,5 +73,10 @@ void __attribute__((noreturn)) tlob_usage(const char *const *lines, int code);
 
 /* The one-line usage error: "tlob: MSG" on stderr, exit 2. */
 void __attribute__((noreturn, format(printf, 1, 2))) tlob_usage_error(const char *fmt, ...);
+/*
+ * The same line without exiting, for a command that has something to put
+ * back first; it then returns TLOB_EXIT_USAGE.
+ */
+void __attribute__((format(printf, 1, 2))) tlob_usage_msg(const char *fmt, ...);
 
 #endif /* TLOB_PARAMS_H */
