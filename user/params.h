@@ -33,7 +33,7 @@ enum tlob_opt {
 	TLOB_OPT_ALL		= 1 << 7,	/* -a, --all */
 	TLOB_OPT_QUIET		= 1 << 8,	/* -q: no per-record lines */
 	TLOB_OPT_BUFFER		= 1 << 9,	/* --buffer-size KB */
-	/* --backend, --root, -h: every command */
+	/* --backend, --root, -h, --version: every command */
 };
 
 struct tlob_params {
@@ -68,8 +68,15 @@ void tlob_params_parse(const struct tlob_command *cmd, int argc, char **argv,
 		       struct tlob_params *params);
 void tlob_params_free(struct tlob_params *params);
 
-/* Print usage lines (stdout), then exit(code). */
-void __attribute__((noreturn)) tlob_usage(const char *const *lines, int code);
+/*
+ * Print usage lines (stdout), then the help of the options shared by the
+ * commands that a command taking opts (enum tlob_opt; 0: the tool's own
+ * usage) takes, from params.c's one option table; then exit(code).
+ */
+void __attribute__((noreturn)) tlob_usage(const char *const *lines, unsigned int opts,
+					  int code);
+/* "tlob VERSION" on stdout (TLOB_VERSION from the build, user.mk), exit 0. */
+void __attribute__((noreturn)) tlob_version(void);
 
 /* The one-line usage error: "tlob: MSG" on stderr, exit 2. */
 void __attribute__((noreturn, format(printf, 1, 2))) tlob_usage_error(const char *fmt, ...);

@@ -19,12 +19,8 @@ static const char *const tlob_usage_lines[] = {
 	"  status    monitor state, reactor and current bindings",
 	"  stats     per-binding statistics and latency histograms",
 	"",
-	"every command takes:",
-	"  --backend kmod|bpf|auto   which backend (default: auto, or $TLOB_BACKEND)",
-	"  --root DIR                control directory (default /sys/kernel/tlob, else",
-	"                            an in-kernel RV tlob at " TLOB_RV_DIR ")",
-	"",
-	"run 'tlob COMMAND -h' for the command's options",
+	"run 'tlob COMMAND -h' for the command's options; an in-kernel RV tlob's",
+	"control directory is " TLOB_RV_DIR,
 	NULL,
 };
 
@@ -39,9 +35,11 @@ int main(int argc, char **argv)
 	int ret;
 
 	if (argc < 2)
-		tlob_usage(tlob_usage_lines, 2);
+		tlob_usage(tlob_usage_lines, 0, TLOB_EXIT_USAGE);
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help"))
-		tlob_usage(tlob_usage_lines, 0);
+		tlob_usage(tlob_usage_lines, 0, TLOB_EXIT_OK);
+	if (!strcmp(argv[1], "--version"))
+		tlob_version();
 
 	for (int i = 0; commands[i]; i++) {
 		if (strcmp(argv[1], commands[i]->name))

@@ -9,13 +9,13 @@
 #include "utils.h"
 
 static const char *const list_usage[] = {
-	"usage: tlob list [-j] [--root DIR]",
+	"usage: tlob list [common options]",
 	"",
 	"  lists the tlob backends, whether each is usable here (and why not),",
 	"  and for a usable one: enabled or not, reactor, number of bindings and",
 	"  the overrun detector it runs on this kernel (the BPF backend loads its",
 	"  programs to let the verifier decide, then unloads them)",
-	"  -j, --json   one JSON object per backend",
+	"  (with -j: one JSON object per backend; --backend does not narrow it)",
 	NULL,
 };
 

@@ -21,8 +21,7 @@
 
 static const char *const mon_usage[] = {
 	"usage: tlob mon [-b SECTION]... [-d DURATION] [--stop-on-violation] [-t]",
-	"                [-r REACTOR] [-j] [-q] [-p PID] [--buffer-size KB]",
-	"                [--backend kmod|bpf|auto]",
+	"                [-r REACTOR] [-q] [-p PID] [--buffer-size KB] [common options]",
 	"",
 	"  -b, --bind SECTION     monitor a section while tlob runs:",
 	"                           /path/app:frame_begin,frame_end,10ms",
@@ -37,7 +36,6 @@ static const char *const mon_usage[] = {
 	"  -t, --trace            also print every state transition",
 	"  -r, --reactor NAME     reactor while tlob runs, one the backend lists (kmod: nop,",
 	"                         printk, panic, signal[:N]; bpf: nop); else a usage error",
-	"  -j, --json             one JSON object per line",
 	"  -q, --quiet            no per-record lines, only the summary",
 	"  -p, --pid PID          only this process (for the sections given with -b)",
 	"      --buffer-size KB   trace buffer per CPU (kmod; default: the kernel's)",

@@ -9,9 +9,10 @@
 #include "utils.h"
 
 static const char *const status_usage[] = {
-	"usage: tlob status [-j] [--backend kmod|bpf|auto]",
+	"usage: tlob status [common options]",
 	"",
-	"  -j, --json   one JSON object for the state, then one per binding",
+	"  enabled, reactor and every binding (with -j: one JSON object for the",
+	"  state, then one per binding)",
 	NULL,
 };
 

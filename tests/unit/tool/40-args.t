@@ -91,6 +91,30 @@ fi
 "$TLOB" mon -h >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 0 ] && grep -q 'usage: tlob mon' "$tmp/out" && grep -q 'stop-on-violation' "$tmp/out"
 ok $? "mon -h prints the usage on stdout, exit 0"
+# Every command's -h lists the options every command takes, and each
+# parses (-h and --version end the parsing, so they are tried alone).
+want_version=$(sed -n 's/^#define TLOB_VERSION "\(.*\)"$/tlob \1/p' "$BUILD/user/version.h")
+for cmd in list mon bind unbind status stats; do
+	"$TLOB" $cmd -h >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	miss=
+	for o in '--backend kmod|bpf|auto' '--root DIR' '-j, --json' '-h, --help' '--version'; do
+		grep -q -- "^  .*$o  " "$tmp/out" || miss="$miss '$o'"
+	done
+	[ "$rc" -eq 0 ] && [ -z "$miss" ]
+	ok $? "$cmd -h lists the common options${miss:+ (missing:$miss)}"
+	"$TLOB" $cmd --backend kmod --root "$nodir" -j --version >"$tmp/out" 2>"$tmp/err"
+	[ $? -eq 0 ] && [ "$(cat "$tmp/out")" = "$want_version" ] && [ ! -s "$tmp/err" ]
+	ok $? "$cmd --version prints '$want_version' (with --backend, --root and -j given)" ||
+		sed 's/^/#   /' "$tmp/out" "$tmp/err"
+done
+"$TLOB" --version >"$tmp/out" 2>&1
+[ $? -eq 0 ] && [ "$(cat "$tmp/out")" = "$want_version" ] && [ -n "$want_version" ]
+ok $? "tlob --version: one line, from the build's TLOB_VERSION"
+"$TLOB" -h >"$tmp/out" 2>&1
+grep -q -- '--backend kmod|bpf|auto' "$tmp/out" && grep -q -- '--version' "$tmp/out"
+ok $? "tlob -h lists what every command takes"
+
 "$TLOB" >"$tmp/out" 2>&1
 [ $? -eq 2 ] && grep -q 'usage: tlob COMMAND' "$tmp/out"
 ok $? "no command: usage, exit 2"
