@@ -426,7 +426,8 @@ static int bpf_bind(struct tlob_backend *be, const struct tlob_binding_spec *spe
 		return tlob_backend_err(be, ENAMETOOLONG, "the BPF backend takes paths of at "
 					"most %d bytes", TLOB_BPF_PATH_MAX - 1);
 	if (stat(spec->path, &st))
-		return tlob_backend_err(be, ENOENT, "%s: %s", spec->path, strerror(errno));
+		return tlob_backend_err(be, ENOENT, "%s: %s", TLOB_SHOWN(spec->path),
+					strerror(errno));
 	ret = ensure_loaded(be);
 	if (ret)
 		return ret;
@@ -436,7 +437,7 @@ static int bpf_bind(struct tlob_backend *be, const struct tlob_binding_spec *spe
 	for (size_t i = 0; i < n && !ret; i++)
 		if (same_section(&v[i], spec->path, spec->start))
 			ret = tlob_backend_err(be, EEXIST, "%s:0x%llx is bound already (id %u)",
-					       spec->path, (unsigned long long)spec->start,
+					       TLOB_SHOWN(spec->path), (unsigned long long)spec->start,
 					       ids[i]);
 	free(ids);
 	free(v);
@@ -494,7 +495,8 @@ static int bpf_unbind(struct tlob_backend *be, const struct tlob_binding_spec *s
 
 	id = loaded(p) ? find_binding(p, spec->path, spec->start) : 0;
 	if (!id)
-		return tlob_backend_err(be, ENOENT, "%s:0x%llx is not bound", spec->path,
+		return tlob_backend_err(be, ENOENT, "%s:0x%llx is not bound",
+					TLOB_SHOWN(spec->path),
 					(unsigned long long)spec->start);
 	/* Probes first, so no window of the binding opens any more. */
 	for (int e = 0; e < 2; e++) {

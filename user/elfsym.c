@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "elfsym.h"
+#include "utils.h"
 
 #define SUGGEST_MAX	3
 
@@ -150,7 +151,8 @@ static void suggest(Elf *elf, const char *path, const char *name, char *err, siz
 	unsigned int limit = (unsigned int)strlen(name) / 2 + 2;
 
 	for_each_symbol(elf, suggest_cb, &s);
-	used = (size_t)snprintf(err, len, "symbol '%s' not found in %s", name, path);
+	used = (size_t)snprintf(err, len, "symbol '%s' not found in %s", name,
+				TLOB_SHOWN(path));
 	for (i = 0; i < s.count && used < len; i++) {
 		if (s.dist[i] > limit)
 			break;
@@ -223,12 +225,12 @@ int tlob_elf_resolve(const char *path, const char *spec, uint64_t *offset,
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		ret = -errno;
-		snprintf(err, len, "cannot open %s: %s", path, strerror(errno));
+		snprintf(err, len, "cannot open %s: %s", TLOB_SHOWN(path), strerror(errno));
 		return ret;
 	}
 	elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF) {
-		snprintf(err, len, "%s: not an ELF file", path);
+		snprintf(err, len, "%s: not an ELF file", TLOB_SHOWN(path));
 		ret = -ENOEXEC;
 		goto out;
 	}

@@ -12,6 +12,7 @@
 #include "monline.h"
 #include "section.h"
 #include "units.h"
+#include "utils.h"
 
 #define SECTION_HELP "expected PATH:START,STOP,BUDGET (e.g. /usr/bin/app:frame_begin,frame_end,10ms)"
 
@@ -46,7 +47,7 @@ static int resolve_path(const char *path, struct tlob_binding_spec *spec, char *
 	int n;
 
 	if (stat(path, &st)) {
-		snprintf(err, len, "cannot open %s: %s", path, strerror(errno));
+		snprintf(err, len, "cannot open %s: %s", TLOB_SHOWN(path), strerror(errno));
 		return TLOB_SECTION_LOOKUP;
 	}
 	if (path[0] == '/')
@@ -56,7 +57,8 @@ static int resolve_path(const char *path, struct tlob_binding_spec *spec, char *
 	else
 		n = -1;
 	if (n < 0 || (size_t)n >= sizeof(spec->path)) {
-		snprintf(err, len, "path too long: %s", path);
+		snprintf(err, len, "path too long (PATH_MAX is %d): %s", PATH_MAX,
+			 TLOB_SHOWN(path));
 		return TLOB_SECTION_SYNTAX;
 	}
 	/* What a monitor line cannot carry, no backend binds (monline.h). */
@@ -72,7 +74,7 @@ static int parse_friendly(char *s, bool start_only, struct tlob_binding_spec *sp
 	int n = 0, ret;
 
 	if (!colon || colon == s) {
-		snprintf(err, len, "section '%s': %s", s, SECTION_HELP);
+		snprintf(err, len, "section '%s': %s", TLOB_SHOWN(s), SECTION_HELP);
 		return TLOB_SECTION_SYNTAX;
 	}
 	*colon = '\0';
@@ -89,7 +91,7 @@ static int parse_friendly(char *s, bool start_only, struct tlob_binding_spec *sp
 	}
 	if (n < 3) {
 		snprintf(err, len, "section '%s:...' needs START, STOP and BUDGET: %s",
-			 s, SECTION_HELP);
+			 TLOB_SHOWN(s), SECTION_HELP);
 		return TLOB_SECTION_SYNTAX;
 	}
 	if (fields[3]) {

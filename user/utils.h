@@ -39,6 +39,8 @@ uint64_t tlob_now_ns(void);
  */
 #define TLOB_SHOWN_LEN	161
 const char *tlob_shown(const char *s, char *buf, size_t len);
+/* tlob_shown() into a buffer that lives as long as the enclosing block. */
+#define TLOB_SHOWN(s)	tlob_shown((s), (char[TLOB_SHOWN_LEN]){ 0 }, TLOB_SHOWN_LEN)
 
 /* Read a whole (small) file into a malloc'd NUL-terminated string; NULL + errno. */
 char *tlob_read_file(const char *path);

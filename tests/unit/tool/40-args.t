@@ -76,6 +76,20 @@ if "$TLOB" list --root "$nodir" 2>/dev/null | grep -q '^bpf  *yes'; then
 else
 	expect 1 "no backend usable: kmod: $nodir/monitor does not exist; bpf: " "auto: neither backend, both reasons" -- status --root "$nodir" --backend auto
 fi
+# A long path is shortened in the middle of a message, never its reason.
+long=$tmp
+for i in 1 2 3 4 5 6 7 8 9 10 11 12; do long=$long/$(printf 'd%.0s' $(seq 200))$i; done
+mkdir -p "$long" && cp "$app" "$long/app" && printf 'not elf' >"$long/text"
+# expect_short ...: as expect, and the line is short, with "..." in it
+expect_short() {
+	expect "$@"
+	[ "$(wc -c <"$tmp/err")" -lt 400 ] && grep -q '\.\.\.' "$tmp/err"
+	ok $? "... with the path shortened in the middle" || sed 's/^/#   /' "$tmp/err"
+}
+expect_short 1 "/app: No such file or directory$" "a long missing path keeps the reason" -- mon -b "$long/nope/app:main,ret,1ms"
+expect_short 1 "$tmp/d.*\.\.\..*d12/text: not an ELF file$" "a long path that is no ELF file keeps the reason" -- mon -b "$long/text:main,ret,1ms"
+expect_short 1 "not found in $tmp/d.*\.\.\..*/app; closest: frame_begin" "a misspelt symbol in a long path keeps the suggestion" -- mon -b "$long/app:frame_begn,ret,1ms"
+expect_short 1 "/monitor does not exist$" "a long --root keeps the reason" -- status --backend kmod --root "$long/nodir"
 TLOB_BACKEND=nope expect 2 "invalid backend 'nope'" "invalid TLOB_BACKEND" -- status
 TLOB_BACKEND=kmod expect 1 "$nodir/monitor does not exist" "TLOB_BACKEND picks the backend" -- stats --root "$nodir"
 
