@@ -105,4 +105,26 @@ struct tlob_record {
 	char tag[TLOB_TAG_LEN];	/* the binding's tag= or "" */
 };
 
+/*
+ * What a `monitor` line can carry, checked by the module's parser and by
+ * the tool (for both backends) with these two functions, so that a line
+ * the tool writes reads back as exactly what was asked:
+ * - a tag is 1..TLOB_TAG_LEN-1 characters of A-Z a-z 0-9 _ . -
+ * - a path is absolute and has no whitespace and no control byte
+ *   (0x00..0x20, 0x7f): the line is split at blanks and newlines. Any
+ *   other byte (UTF-8 included) is taken as it is.
+ */
+static inline int tlob_tag_char_ok(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
+}
+
+static inline int tlob_path_char_ok(char c)
+{
+	unsigned char u = (unsigned char)c;
+
+	return u > 0x20 && u != 0x7f;
+}
+
 #endif /* TLOB_ABI_H */

@@ -37,13 +37,21 @@ static int tlob_offset(const char *s, u64 *off)
 	return 0;
 }
 
-/* "PATH:OFFSET", split at the last ':'; PATH must be absolute. */
+/*
+ * "PATH:OFFSET", split at the last ':'; PATH must be absolute and hold
+ * only what a line can carry (tlob_path_char_ok(): no control byte, which
+ * the blanks between tokens already are not), so a hand-written line
+ * cannot name a file the tool could never show or bind.
+ */
 static int tlob_path_offset(char *tok, struct tlob_req *req)
 {
-	char *colon = strrchr(tok, ':');
+	char *colon = strrchr(tok, ':'), *p;
 
 	if (!colon || tok[0] != '/' || colon - tok >= PATH_MAX)
 		return -EINVAL;
+	for (p = tok; p < colon; p++)
+		if (!tlob_path_char_ok(*p))
+			return -EINVAL;
 	*colon = '\0';
 	req->path = tok;
 	return tlob_offset(colon + 1, &req->start);
@@ -55,14 +63,9 @@ static int tlob_tag(const char *v, struct tlob_req *req)
 
 	if (!len || len >= TLOB_TAG_LEN)
 		return -EINVAL;
-	for (i = 0; i < len; i++) {
-		char c = v[i];
-
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		      (c >= '0' && c <= '9') || c == '_' || c == '-' ||
-		      c == '.'))
+	for (i = 0; i < len; i++)
+		if (!tlob_tag_char_ok(v[i]))
 			return -EINVAL;
-	}
 	memcpy(req->tag, v, len + 1);
 	return 0;
 }

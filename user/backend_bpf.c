@@ -26,6 +26,7 @@
 #include <bpf/libbpf.h>
 
 #include "backend.h"
+#include "monline.h"
 #include "tlob_bpf.h"
 #include "utils.h"
 #include "bpf/loader.h"
@@ -417,14 +418,16 @@ static int bpf_bind(struct tlob_backend *be, const struct tlob_binding_spec *spe
 	int fd[2], ret;
 	size_t n;
 
-	if (spec->budget_ns < TLOB_BUDGET_MIN_NS || spec->budget_ns > TLOB_BUDGET_MAX_NS)
-		return tlob_backend_err(be, ERANGE, "budget %llu ns is outside 1 us .. 1 h",
-					(unsigned long long)spec->budget_ns);
-	if (spec->path[0] != '/' || strlen(spec->path) >= TLOB_BPF_PATH_MAX ||
-	    (!spec->stop_is_ret && spec->start == spec->stop))
-		return tlob_backend_err(be, EINVAL, "malformed binding for %s", spec->path);
+	/* The module's rule (monline.h), so both backends take the same bindings. */
+	ret = tlob_spec_check(spec, be->err, sizeof(be->err));
+	if (ret)
+		return ret;
+	if (strlen(spec->path) >= TLOB_BPF_PATH_MAX)
+		return tlob_backend_err(be, ENAMETOOLONG, "the BPF backend takes paths of at "
+					"most %d bytes", TLOB_BPF_PATH_MAX - 1);
 	if (stat(spec->path, &st))
-		return tlob_backend_err(be, ENOENT, "%s: %s", spec->path, strerror(errno));
+		return tlob_backend_err(be, ENOENT, "%s: %s", TLOB_SHOWN(spec->path),
+					strerror(errno));
 	ret = ensure_loaded(be);
 	if (ret)
 		return ret;
@@ -434,7 +437,7 @@ static int bpf_bind(struct tlob_backend *be, const struct tlob_binding_spec *spe
 	for (size_t i = 0; i < n && !ret; i++)
 		if (same_section(&v[i], spec->path, spec->start))
 			ret = tlob_backend_err(be, EEXIST, "%s:0x%llx is bound already (id %u)",
-					       spec->path, (unsigned long long)spec->start,
+					       TLOB_SHOWN(spec->path), (unsigned long long)spec->start,
 					       ids[i]);
 	free(ids);
 	free(v);
@@ -492,7 +495,8 @@ static int bpf_unbind(struct tlob_backend *be, const struct tlob_binding_spec *s
 
 	id = loaded(p) ? find_binding(p, spec->path, spec->start) : 0;
 	if (!id)
-		return tlob_backend_err(be, ENOENT, "%s:0x%llx is not bound", spec->path,
+		return tlob_backend_err(be, ENOENT, "%s:0x%llx is not bound",
+					TLOB_SHOWN(spec->path),
 					(unsigned long long)spec->start);
 	/* Probes first, so no window of the binding opens any more. */
 	for (int e = 0; e < 2; e++) {

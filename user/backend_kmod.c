@@ -49,7 +49,7 @@ static int kmod_probe(const char *root, char *why, size_t len)
 	if (root) {
 		if (has_monitor_file(root))
 			return 0;
-		snprintf(why, len, "%s/monitor does not exist", root);
+		snprintf(why, len, "%s/monitor does not exist", TLOB_SHOWN(root));
 		return -ENOENT;
 	}
 	if (default_root())
@@ -77,7 +77,8 @@ static char *ctl_read(struct tlob_backend *be, const char *file, int *err)
 	ctl_path(be, file, path, sizeof(path));
 	s = tlob_read_file(path);
 	if (!s)
-		*err = tlob_backend_err(be, errno, "cannot read %s: %s", path, strerror(errno));
+		*err = tlob_backend_err(be, errno, "cannot read %s: %s", TLOB_SHOWN(path),
+				       strerror(errno));
 	return s;
 }
 
@@ -146,7 +147,8 @@ static int kmod_set_enable(struct tlob_backend *be, bool on)
 
 	if (ret)
 		return tlob_backend_err(be, -ret, "cannot %s tlob (%s/enable): %s",
-					on ? "enable" : "disable", K(be)->root, strerror(-ret));
+					on ? "enable" : "disable", TLOB_SHOWN(K(be)->root),
+					strerror(-ret));
 	return 0;
 }
 
@@ -210,9 +212,13 @@ static int kmod_bind(struct tlob_backend *be, const struct tlob_binding_spec *sp
 	int ret;
 
 	*id = 0;
+	/* Only what the module reads back as asked (the BPF backend's rule too). */
+	ret = tlob_spec_check(spec, be->err, sizeof(be->err));
+	if (ret)
+		return ret;
 	ret = tlob_monline_format(spec, line, sizeof(line) - 1);
 	if (ret)
-		return tlob_backend_err(be, -ret, "path too long: %s", spec->path);
+		return tlob_backend_err(be, -ret, "path too long: %s", TLOB_SHOWN(spec->path));
 	strcat(line, "\n");
 	ret = ctl_write(be, "monitor", line);
 	switch (ret) {
@@ -223,12 +229,13 @@ static int kmod_bind(struct tlob_backend *be, const struct tlob_binding_spec *sp
 	case -ENOSPC:
 		return ret;	/* the tool words these the same for every backend */
 	case -ENOENT:
-		return tlob_backend_err(be, ENOENT, "the kernel cannot find %s", spec->path);
+		return tlob_backend_err(be, ENOENT, "the kernel cannot find %s",
+					TLOB_SHOWN(spec->path));
 	case -EINVAL:
 		line[strcspn(line, "\n")] = '\0';
 		return tlob_backend_err(be, EINVAL,
 			"the kernel rejected '%s' (offset not in the file's text, or malformed)",
-			line);
+			TLOB_SHOWN(line));
 	default:
 		return tlob_backend_err(be, -ret, "cannot add binding: %s", strerror(-ret));
 	}
@@ -248,16 +255,19 @@ static int kmod_unbind(struct tlob_backend *be, const struct tlob_binding_spec *
 	char line[PATH_MAX + 64];
 	int ret;
 
+	ret = tlob_path_check(spec->path, be->err, sizeof(be->err));
+	if (ret)
+		return ret;
 	ret = tlob_monline_format_remove(spec, line, sizeof(line) - 1);
 	if (ret)
-		return tlob_backend_err(be, -ret, "path too long: %s", spec->path);
+		return tlob_backend_err(be, -ret, "path too long: %s", TLOB_SHOWN(spec->path));
 	strcat(line, "\n");
 	ret = ctl_write(be, "monitor", line);
 	if (ret == -ENOENT)
 		return ret;	/* worded by the tool */
 	if (ret)
 		return tlob_backend_err(be, -ret, "cannot remove binding %s:0x%" PRIx64 ": %s",
-					spec->path, spec->start, strerror(-ret));
+					TLOB_SHOWN(spec->path), spec->start, strerror(-ret));
 	return 0;
 }
 
@@ -300,7 +310,8 @@ static int stats_line(struct tlob_backend *be, const char *line, void *ctx)
 	if (!st)
 		return -ENOMEM;
 	if (tlob_kmod_stats_parse(line, st))
-		return tlob_backend_err(be, EPROTO, "cannot parse stats line: %s", line);
+		return tlob_backend_err(be, EPROTO, "cannot parse stats line: %s",
+					TLOB_SHOWN(line));
 	return 0;
 }
 
@@ -314,7 +325,8 @@ static int kmod_stats(struct tlob_backend *be, struct tlob_binding_stats **out, 
 	ctl_path(be, "stats", path, sizeof(path));
 	if (stat(path, &sb))
 		return tlob_backend_err(be, EOPNOTSUPP,
-			"%s has no statistics (%s missing)", K(be)->root, path);
+			"%s has no statistics (%s missing)", TLOB_SHOWN(K(be)->root),
+			TLOB_SHOWN(path));
 	ret = for_each_line(be, "stats", stats_line, &v);
 	if (ret) {
 		free(v.items);
@@ -334,7 +346,7 @@ static int monitor_line(struct tlob_backend *be, const char *line, void *ctx)
 		return -ENOMEM;
 	if (tlob_monline_parse(line, spec, err, sizeof(err)))
 		return tlob_backend_err(be, EPROTO, "cannot parse monitor line '%s': %s",
-					line, err);
+					TLOB_SHOWN(line), err);
 	return 0;
 }
 

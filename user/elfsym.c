@@ -20,6 +20,7 @@
 
 #include "elfsym.h"
 #include "insn.h"
+#include "utils.h"
 
 #define SUGGEST_MAX	3
 #define IMPLS_MAX	6
@@ -82,12 +83,12 @@ static int elf_file_open(struct elf_file *f, const char *path, char *err, size_t
 	f->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (f->fd < 0) {
 		ret = -errno;
-		snprintf(err, len, "cannot open %s: %s", path, strerror(errno));
+		snprintf(err, len, "cannot open %s: %s", TLOB_SHOWN(path), strerror(errno));
 		return ret;
 	}
 	f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
 	if (!f->elf || elf_kind(f->elf) != ELF_K_ELF || !gelf_getehdr(f->elf, &ehdr)) {
-		snprintf(err, len, "%s: not an ELF file", path);
+		snprintf(err, len, "%s: not an ELF file", TLOB_SHOWN(path));
 		return -ENOEXEC;
 	}
 	f->machine = ehdr.e_machine;
@@ -291,7 +292,8 @@ static void suggest(const struct elf_file *f, const char *name, char *err, size_
 	unsigned int limit = (unsigned int)strlen(name) / 2 + 2;
 
 	for_each_symbol(f->elf, suggest_cb, &s);
-	used = (size_t)snprintf(err, len, "symbol '%s' not found in %s", name, f->path);
+	used = (size_t)snprintf(err, len, "symbol '%s' not found in %s", name,
+				TLOB_SHOWN(f->path));
 	for (i = 0; i < s.count && used < len; i++) {
 		if (s.dist[i] > limit)
 			break;
@@ -359,11 +361,11 @@ static bool version_error(const struct elf_file *f, const char *name, const char
 	if (!v.list.count)
 		return false;
 	if (versioned)
-		snprintf(err, len, "'%s' not found in %s; its versions: %s", spec, f->path,
+		snprintf(err, len, "'%s' not found in %s; its versions: %s", spec, TLOB_SHOWN(f->path),
 			 v.list.buf);
 	else
 		snprintf(err, len, "'%s' in %s has no default version, so no unversioned call "
-			 "reaches it; name one: %s", name, f->path, v.list.buf);
+			 "reaches it; name one: %s", name, TLOB_SHOWN(f->path), v.list.buf);
 	return true;
 }
 
@@ -401,7 +403,7 @@ static int ifunc_error(const struct elf_file *f, const char *name, const GElf_Sy
 	for_each_symbol(f->elf, impls_cb, &c);
 	used = (size_t)snprintf(err, len, "'%s' in %s is an IFUNC: its address is the resolver "
 				"that picks an implementation when the program loads, not the "
-				"code a call runs", name, f->path);
+				"code a call runs", name, TLOB_SHOWN(f->path));
 	if (used >= len)
 		return -ENOEXEC;
 	if (!c.list.count)
@@ -438,7 +440,7 @@ static int check_kind(const struct elf_file *f, const char *name, const GElf_Sym
 		what = "not a function";
 		break;
 	}
-	snprintf(err, len, "'%s' in %s is %s, not code: tlob binds functions", name, f->path,
+	snprintf(err, len, "'%s' in %s is %s, not code: tlob binds functions", name, TLOB_SHOWN(f->path),
 		 what);
 	return -ENOEXEC;
 }
@@ -537,7 +539,7 @@ static int check_boundary(const struct func *fn, uint64_t vaddr, unsigned int fl
 	case -EILSEQ:
 		snprintf(err, len, "%s in %s is not on an instruction boundary: it falls inside "
 			 "'%s'; the nearest boundaries are %s, where that instruction starts, "
-			 "and %s", what, fn->f->path, insn.text,
+			 "and %s", what, TLOB_SHOWN(fn->f->path), insn.text,
 			 func_where(fn, insn.addr, lo, sizeof(lo)),
 			 func_where(fn, insn.next, hi, sizeof(hi)));
 		return -EILSEQ;
@@ -546,7 +548,7 @@ static int check_boundary(const struct func *fn, uint64_t vaddr, unsigned int fl
 			return 0;
 		snprintf(err, len, "%s in %s cannot be checked for an instruction boundary: "
 			 "tlob decodes x86-64 code and this is %s; bind a function's start, or "
-			 FORCE_HINT, what, fn->f->path,
+			 FORCE_HINT, what, TLOB_SHOWN(fn->f->path),
 			 tlob_insn_machine_name(fn->f->machine, mach, sizeof(mach)));
 		return -ENOTSUP;
 	case -ENOMEM:
@@ -557,7 +559,7 @@ static int check_boundary(const struct func *fn, uint64_t vaddr, unsigned int fl
 			return 0;
 		snprintf(err, len, "%s in %s cannot be checked for an instruction boundary: the "
 			 "bytes at %s do not decode as x86-64 instructions; " FORCE_HINT,
-			 what, fn->f->path, func_where(fn, insn.addr, at, sizeof(at)));
+			 what, TLOB_SHOWN(fn->f->path), func_where(fn, insn.addr, at, sizeof(at)));
 		return -ENOTSUP;
 	}
 }
@@ -659,12 +661,12 @@ static int place(const struct elf_file *f, const struct lookup *l, const char *s
 	if (l->addend && !s->st_size && !(flags & TLOB_ELF_FORCE)) {
 		snprintf(err, len, "%s in %s: the symbol table gives %s no size, so tlob cannot "
 			 "tell whether the offset is inside it; bind %s, or " FORCE_HINT,
-			 what, f->path, l->name, l->name);
+			 what, TLOB_SHOWN(f->path), l->name, l->name);
 		return -ENOTSUP;
 	}
 	if (s->st_size && l->addend >= s->st_size) {
 		int n = snprintf(err, len, "%s in %s is past the end of %s, which is 0x%" PRIx64
-				 " bytes long", what, f->path, l->name, (uint64_t)s->st_size);
+				 " bytes long", what, TLOB_SHOWN(f->path), l->name, (uint64_t)s->st_size);
 
 		if (exec_segment(f->elf, s->st_value, false, &fn.ph) &&
 		    func_decode(&fn, UINT64_MAX, &insn) == -ERANGE && n > 0 && (size_t)n < len)
@@ -674,7 +676,7 @@ static int place(const struct elf_file *f, const struct lookup *l, const char *s
 	}
 	if (!exec_segment(f->elf, vaddr, false, &fn.ph)) {
 		snprintf(err, len, "%s: '%s' (address 0x%" PRIx64 ") is not in an executable "
-			 "segment", f->path, spec, vaddr);
+			 "segment", TLOB_SHOWN(f->path), spec, vaddr);
 		return -ENOEXEC;
 	}
 	if (l->addend) {
@@ -697,7 +699,7 @@ static void ambiguous(const struct elf_file *f, const struct lookup *l, char *er
 		if (exec_segment(f->elf, at[i], false, &ph))
 			at[i] = at[i] - ph.p_vaddr + ph.p_offset;
 	snprintf(err, len, "'%s' names more than one symbol in %s (at file offsets 0x%" PRIx64
-		 " and 0x%" PRIx64 "); bind the one you mean by its offset", l->name, f->path,
+		 " and 0x%" PRIx64 "); bind the one you mean by its offset", l->name, TLOB_SHOWN(f->path),
 		 at[0], at[1]);
 }
 
@@ -789,7 +791,7 @@ int tlob_elf_check_offset(const char *path, uint64_t offset, unsigned int flags,
 	if (!exec_segment(f.elf, offset, true, &fn.ph)) {
 		exec_ranges(f.elf, ranges, sizeof(ranges));
 		snprintf(err, len, "%s of %s is not in its executable code (file offsets %s)",
-			 what, path, ranges[0] ? ranges : "none");
+			 what, TLOB_SHOWN(path), ranges[0] ? ranges : "none");
 		ret = -ENOEXEC;
 		goto out;
 	}
@@ -799,7 +801,7 @@ int tlob_elf_check_offset(const char *path, uint64_t offset, unsigned int flags,
 	if (!c.have) {
 		if (!(flags & TLOB_ELF_FORCE)) {
 			snprintf(err, len, "%s of %s is in no function symbol, so tlob cannot check "
-				 "that an instruction starts there; " FORCE_HINT, what, path);
+				 "that an instruction starts there; " FORCE_HINT, what, TLOB_SHOWN(path));
 			ret = -ENOTSUP;
 		}
 		goto out;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "monline.h"
+#include "utils.h"
 
 static int parse_u64(const char *s, uint64_t *v)
 {
@@ -32,6 +33,65 @@ static int parse_pid(const char *s, pid_t *pid)
 	if (parse_u64(s, &v) || !v || v > INT32_MAX)
 		return -EINVAL;
 	*pid = (pid_t)v;
+	return 0;
+}
+
+int tlob_tag_check(const char *tag, char *err, size_t len)
+{
+	char shown[TLOB_SHOWN_LEN];
+	size_t n = strlen(tag);
+	bool bad = !n || n >= TLOB_TAG_LEN;
+
+	for (size_t i = 0; i < n && !bad; i++)
+		bad = !tlob_tag_char_ok(tag[i]);
+	if (!bad)
+		return 0;
+	snprintf(err, len, "invalid tag '%s': a tag is 1..%d characters of "
+		 "A-Z a-z 0-9 _ . -", tlob_shown(tag, shown, sizeof(shown)), TLOB_TAG_LEN - 1);
+	return -EINVAL;
+}
+
+int tlob_path_check(const char *path, char *err, size_t len)
+{
+	char shown[TLOB_SHOWN_LEN];
+
+	tlob_shown(path, shown, sizeof(shown));
+	if (path[0] != '/') {
+		snprintf(err, len, "'%s' is not an absolute path", shown);
+		return -EINVAL;
+	}
+	for (const char *p = path; *p; p++) {
+		if (tlob_path_char_ok(*p))
+			continue;
+		snprintf(err, len, "'%s': tlob cannot bind a path with whitespace or control "
+			 "characters in it (use a symlink without them)", shown);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int tlob_spec_check(const struct tlob_binding_spec *spec, char *err, size_t len)
+{
+	int ret = tlob_path_check(spec->path, err, len);
+
+	if (ret)
+		return ret;
+	if (spec->tag[0] && (ret = tlob_tag_check(spec->tag, err, len)))
+		return ret;
+	if (spec->budget_ns < TLOB_BUDGET_MIN_NS || spec->budget_ns > TLOB_BUDGET_MAX_NS) {
+		snprintf(err, len, "budget %" PRIu64 "ns is out of range (1us..1h)",
+			 spec->budget_ns);
+		return -ERANGE;
+	}
+	if (!spec->stop_is_ret && spec->stop == spec->start) {
+		snprintf(err, len, "START and STOP are the same offset "
+			 "(use 'ret' for the function's return)");
+		return -EINVAL;
+	}
+	if (spec->pid < 0 || spec->tgid < 0 || (spec->pid && spec->tgid)) {
+		snprintf(err, len, "pid= and tgid= exclude each other");
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -62,6 +122,10 @@ int tlob_monline_parse(const char *line, struct tlob_binding_spec *spec,
 	*colon = '\0';
 	if (strlen(tok) >= sizeof(spec->path))
 		FAIL("path too long");
+	if (tlob_path_check(tok, err, len)) {
+		ret = -EINVAL;
+		goto out;
+	}
 	strcpy(spec->path, tok);
 	if (parse_u64(colon + 1, &spec->start))
 		FAIL("invalid START offset '%s' (decimal or 0x)", colon + 1);
@@ -96,8 +160,10 @@ int tlob_monline_parse(const char *line, struct tlob_binding_spec *spec,
 			spec->budget_ns = ns;
 			have_threshold = true;
 		} else if (!strcmp(tok, "tag")) {
-			if (!*val || strlen(val) >= sizeof(spec->tag))
-				FAIL("tag must be 1..%d characters", TLOB_TAG_LEN - 1);
+			if (tlob_tag_check(val, err, len)) {
+				ret = -EINVAL;
+				goto out;
+			}
 			strcpy(spec->tag, val);
 		} else if (!strcmp(tok, "pid")) {
 			if (parse_pid(val, &spec->pid))
@@ -123,6 +189,8 @@ int tlob_monline_format(const struct tlob_binding_spec *spec, char *buf, size_t 
 	char stop[32], filter[32] = "", tag[TLOB_TAG_LEN + 6] = "";
 	int n;
 
+	if (tlob_spec_check(spec, NULL, 0))
+		return -EINVAL;
 	if (spec->stop_is_ret)
 		snprintf(stop, sizeof(stop), "ret");
 	else
@@ -141,7 +209,10 @@ int tlob_monline_format(const struct tlob_binding_spec *spec, char *buf, size_t 
 int tlob_monline_format_remove(const struct tlob_binding_spec *spec,
 			       char *buf, size_t len)
 {
-	int n = snprintf(buf, len, "-%s:0x%" PRIx64, spec->path, spec->start);
+	int n;
 
+	if (tlob_path_check(spec->path, NULL, 0))
+		return -EINVAL;
+	n = snprintf(buf, len, "-%s:0x%" PRIx64, spec->path, spec->start);
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }

@@ -19,10 +19,28 @@
 int tlob_monline_parse(const char *line, struct tlob_binding_spec *spec,
 		       char *err, size_t len);
 
-/* spec -> canonical add line (no newline). -ENAMETOOLONG if it does not fit. */
+/*
+ * What a line can carry (the rule is kernel/tlob_abi.h's, which the
+ * module's parser applies too; user/README.md "Sections"): 0, or -EINVAL
+ * with one sentence in err (NULL allowed with len 0).
+ * tlob_tag_check: 1..TLOB_TAG_LEN-1 characters of A-Z a-z 0-9 _ . -
+ * tlob_path_check: absolute, no whitespace, no control byte
+ * tlob_spec_check: both, and the budget (-ERANGE), START != STOP, at
+ * most one of pid/tgid. Every backend binds only a spec that passes, so
+ * what the BPF backend takes is what the module would read.
+ */
+int tlob_tag_check(const char *tag, char *err, size_t len);
+int tlob_path_check(const char *path, char *err, size_t len);
+int tlob_spec_check(const struct tlob_binding_spec *spec, char *err, size_t len);
+
+/*
+ * spec -> canonical add line (no newline): one the module's parser reads
+ * back as exactly spec. -EINVAL if tlob_spec_check() refuses spec,
+ * -ENAMETOOLONG if it does not fit.
+ */
 int tlob_monline_format(const struct tlob_binding_spec *spec, char *buf, size_t len);
 
-/* spec -> "-PATH:0xSTART" */
+/* spec -> "-PATH:0xSTART"; -EINVAL / -ENAMETOOLONG as above. */
 int tlob_monline_format_remove(const struct tlob_binding_spec *spec,
 			       char *buf, size_t len);
 

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Output formats. JSON is written by hand because the objects are flat
- * and every value is a number or a short string; json_str() escapes per
- * RFC 8259 so a comm or path with quotes or control bytes stays valid.
+ * and every value is a number or a short string; json_chars() escapes per
+ * RFC 8259 so a comm or path with quotes or control bytes stays valid,
+ * and replaces what is not UTF-8 (a comm the kernel cut inside a
+ * character, a path in another encoding) with U+FFFD, so every line is
+ * valid UTF-8 (RFC 8259 section 8.1).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -40,21 +43,96 @@ static void jprintf(struct jbuf *j, const char *fmt, ...)
 	j->used += (size_t)n;
 }
 
-/* "key":"escaped", at most max bytes of s (fixed-size char arrays). */
+/*
+ * The length of the well-formed UTF-8 sequence at s[0..n) (Unicode's
+ * table 3-7: no overlong form, no surrogate, nothing above U+10FFFF), or
+ * 0 with *bad = the length of its maximal ill-formed subpart (the lead
+ * byte and the continuation bytes that were still possible), which is
+ * what gets one U+FFFD: Unicode's recommended practice, as Python's
+ * "replace" and the WHATWG decoder do it.
+ */
+static size_t utf8_seq(const unsigned char *s, size_t n, size_t *bad)
+{
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t need, k;
+
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		need = 1;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		need = 2;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		need = 3;
+	else
+		need = 0;
+	if (s[0] == 0xe0)
+		lo = 0xa0;
+	else if (s[0] == 0xed)
+		hi = 0x9f;
+	else if (s[0] == 0xf0)
+		lo = 0x90;
+	else if (s[0] == 0xf4)
+		hi = 0x8f;
+	for (k = 1; need && k <= need; k++) {
+		if (k >= n || s[k] < lo || s[k] > hi) {
+			*bad = k;
+			return 0;
+		}
+		lo = 0x80;
+		hi = 0xbf;
+	}
+	if (!need) {
+		*bad = 1;
+		return 0;
+	}
+	return need + 1;
+}
+
+/* At most max bytes of s (fixed-size char arrays), escaped, without quotes. */
+static void json_chars(struct jbuf *j, const char *str, size_t max)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t n = strnlen(str, max), i = 0, len, bad;
+
+	while (i < n) {
+		unsigned char c = s[i];
+
+		if (c < 0x80) {
+			if (c == '"' || c == '\\')
+				jprintf(j, "\\%c", c);
+			else if (c < 0x20 || c == 0x7f)
+				jprintf(j, "\\u%04x", c);
+			else
+				jprintf(j, "%c", c);
+			i++;
+			continue;
+		}
+		len = utf8_seq(s + i, n - i, &bad);
+		if (len)
+			jprintf(j, "%.*s", (int)len, str + i);
+		else
+			jprintf(j, "\xef\xbf\xbd");	/* U+FFFD */
+		i += len ? len : bad;
+	}
+}
+
+/* "key":"escaped", at most max bytes of s. */
 static void json_str(struct jbuf *j, const char *key, const char *s, size_t max)
 {
 	jprintf(j, "%s\"%s\":\"", j->used > 1 ? "," : "", key);
-	for (size_t i = 0; i < max && s[i]; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c == '"' || c == '\\')
-			jprintf(j, "\\%c", c);
-		else if (c < 0x20 || c == 0x7f)
-			jprintf(j, "\\u%04x", c);
-		else
-			jprintf(j, "%c", c);
-	}
+	json_chars(j, s, max);
 	jprintf(j, "\"");
+}
+
+const char *tlob_json_escape(const char *s, char *out, size_t len)
+{
+	struct jbuf j = { out, len, 0, false };
+
+	if (!len)
+		return out;
+	json_chars(&j, s, strlen(s));
+	/* Cut after the last whole character or escape, never inside one. */
+	out[j.used] = '\0';
+	return out;
 }
 
 static void json_u64(struct jbuf *j, const char *key, uint64_t v)

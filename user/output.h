@@ -22,6 +22,14 @@ int tlob_transition_json(const struct tlob_transition *tr, char *buf, size_t len
 int tlob_stats_json(const struct tlob_binding_stats *st, char *buf, size_t len);
 int tlob_spec_json(const struct tlob_binding_spec *spec, char *buf, size_t len);
 
+/*
+ * s as the inside of a JSON string (no quotes), in out: RFC 8259 escapes,
+ * and every ill-formed UTF-8 sequence replaced by U+FFFD (the same
+ * writer as the objects above). A string that does not fit is cut after
+ * its last whole character. Returns out.
+ */
+const char *tlob_json_escape(const char *s, char *out, size_t len);
+
 /* One readable line each, with a newline. */
 void tlob_record_print(FILE *f, const struct tlob_record *rec);
 void tlob_transition_print(FILE *f, const struct tlob_transition *tr);

@@ -8,72 +8,131 @@
 #include <string.h>
 
 #include "params.h"
+#include "version.h"
 #include "section.h"
 #include "units.h"
 
-enum { OPT_BACKEND = 0x100, OPT_ROOT, OPT_STOP_VIOL, OPT_BUFFER, OPT_FORCE_OFFSET };
+enum { OPT_BACKEND = 0x100, OPT_ROOT, OPT_STOP_VIOL, OPT_BUFFER, OPT_FORCE_OFFSET,
+       OPT_VERSION };
 
-static const struct option long_options[] = {
-	{ "bind",		required_argument,	NULL, 'b' },
-	{ "duration",		required_argument,	NULL, 'd' },
-	{ "stop-on-violation",	no_argument,		NULL, OPT_STOP_VIOL },
-	{ "trace",		no_argument,		NULL, 't' },
-	{ "reactor",		required_argument,	NULL, 'r' },
-	{ "json",		no_argument,		NULL, 'j' },
-	{ "pid",		required_argument,	NULL, 'p' },
-	{ "all",		no_argument,		NULL, 'a' },
-	{ "quiet",		no_argument,		NULL, 'q' },
-	{ "buffer-size",	required_argument,	NULL, OPT_BUFFER },
-	{ "force-offset",	no_argument,		NULL, OPT_FORCE_OFFSET },
-	{ "backend",		required_argument,	NULL, OPT_BACKEND },
-	{ "root",		required_argument,	NULL, OPT_ROOT },
-	{ "help",		no_argument,		NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+/*
+ * Every option of every command, once: getopt's tables, which command
+ * takes which (bit; 0: every command) and, for the options the commands
+ * share, the help line -h prints (so it cannot drift from what parses).
+ * Options with no help here are described by each command's own usage.
+ */
+static const struct {
+	const char *name;
+	int has_arg;
+	int val;		/* the short option, or OPT_* */
+	unsigned int bit;	/* enum tlob_opt; 0: every command */
+	const char *arg;	/* shown in the help line */
+	const char *help;
+} options[] = {
+	{ "bind",		required_argument, 'b', TLOB_OPT_BIND, NULL, NULL },
+	{ "duration",		required_argument, 'd', TLOB_OPT_DURATION, NULL, NULL },
+	{ "stop-on-violation",	no_argument, OPT_STOP_VIOL, TLOB_OPT_STOP_VIOL, NULL, NULL },
+	{ "trace",		no_argument, 't', TLOB_OPT_TRACE, NULL, NULL },
+	{ "reactor",		required_argument, 'r', TLOB_OPT_REACTOR, NULL, NULL },
+	{ "pid",		required_argument, 'p', TLOB_OPT_PID, NULL, NULL },
+	{ "all",		no_argument, 'a', TLOB_OPT_ALL, NULL, NULL },
+	{ "quiet",		no_argument, 'q', TLOB_OPT_QUIET, NULL, NULL },
+	{ "buffer-size",	required_argument, OPT_BUFFER, TLOB_OPT_BUFFER, NULL, NULL },
+	{ "force-offset",	no_argument, OPT_FORCE_OFFSET, TLOB_OPT_FORCE_OFFSET, NULL, NULL },
+	{ "json",		no_argument, 'j', TLOB_OPT_JSON, NULL,
+	  "JSON output, one object per line" },
+	{ "backend",		required_argument, OPT_BACKEND, 0, "kmod|bpf|auto",
+	  "which backend (default: auto, or $TLOB_BACKEND)" },
+	{ "root",		required_argument, OPT_ROOT, 0, "DIR",
+	  "control directory (default " TLOB_SYSFS_DIR ", else RV's)" },
+	{ "help",		no_argument, 'h', 0, NULL, "this help" },
+	{ "version",		no_argument, OPT_VERSION, 0, NULL, "print the version of tlob" },
 };
 
-void tlob_usage(const char *const *lines, int code)
+#define NR_OPTIONS	(sizeof(options) / sizeof(options[0]))
+
+void tlob_usage(const char *const *lines, unsigned int opts, int code)
 {
 	for (; *lines; lines++)
 		printf("%s\n", *lines);
+	printf("\n%s:\n", opts ? "common options" : "every command takes");
+	for (size_t i = 0; i < NR_OPTIONS; i++) {
+		char left[64];
+
+		if (!options[i].help || (options[i].bit && !(options[i].bit & opts)))
+			continue;
+		snprintf(left, sizeof(left), "%c%c%c --%s%s%s",
+			 options[i].val < 0x100 ? '-' : ' ',
+			 options[i].val < 0x100 ? options[i].val : ' ',
+			 options[i].val < 0x100 ? ',' : ' ', options[i].name,
+			 options[i].arg ? " " : "", options[i].arg ? options[i].arg : "");
+		printf("  %-28s %s\n", left, options[i].help);
+	}
 	exit(code);
+}
+
+void tlob_version(void)
+{
+	printf("tlob %s\n", TLOB_VERSION);
+	exit(0);
+}
+
+static void usage_vmsg(const char *fmt, va_list ap)
+{
+	fputs("tlob: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void tlob_usage_msg(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	usage_vmsg(fmt, ap);
+	va_end(ap);
 }
 
 void tlob_usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("tlob: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	usage_vmsg(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
-	exit(2);
+	exit(TLOB_EXIT_USAGE);
 }
 
 static const char *option_name(int c)
 {
-	for (const struct option *o = long_options; o->name; o++)
-		if (o->val == c)
-			return o->name;
+	for (size_t i = 0; i < NR_OPTIONS; i++)
+		if (options[i].val == c)
+			return options[i].name;
 	return "?";
 }
 
 static unsigned int option_bit(int c)
 {
-	switch (c) {
-	case 'b': return TLOB_OPT_BIND;
-	case 'd': return TLOB_OPT_DURATION;
-	case OPT_STOP_VIOL: return TLOB_OPT_STOP_VIOL;
-	case 't': return TLOB_OPT_TRACE;
-	case 'r': return TLOB_OPT_REACTOR;
-	case 'j': return TLOB_OPT_JSON;
-	case 'p': return TLOB_OPT_PID;
-	case 'a': return TLOB_OPT_ALL;
-	case 'q': return TLOB_OPT_QUIET;
-	case OPT_BUFFER: return TLOB_OPT_BUFFER;
-	case OPT_FORCE_OFFSET: return TLOB_OPT_FORCE_OFFSET;
-	default: return 0;	/* common to all commands */
+	for (size_t i = 0; i < NR_OPTIONS; i++)
+		if (options[i].val == c)
+			return options[i].bit;
+	return 0;
+}
+
+/* getopt_long()'s two views of the table. */
+static void getopt_tables(struct option *lo, char *shorts)
+{
+	*shorts++ = ':';	/* a missing argument is ':', not '?' */
+	for (size_t i = 0; i < NR_OPTIONS; i++) {
+		lo[i] = (struct option){ options[i].name, options[i].has_arg, NULL, options[i].val };
+		if (options[i].val >= 0x100)
+			continue;
+		*shorts++ = (char)options[i].val;
+		if (options[i].has_arg == required_argument)
+			*shorts++ = ':';
 	}
+	*shorts = '\0';
+	lo[NR_OPTIONS] = (struct option){ NULL, 0, NULL, 0 };
 }
 
 static void add_section(const struct tlob_command *cmd, struct tlob_params *params,
@@ -123,7 +182,8 @@ void tlob_params_parse(const struct tlob_command *cmd, int argc, char **argv,
 	const char **sections = calloc((size_t)argc, sizeof(*sections));
 	size_t nr_sections = 0;
 	bool force_offset = false;
-	char err[256];
+	struct option long_options[NR_OPTIONS + 1];
+	char err[256], shorts[2 * NR_OPTIONS + 2];
 	int c;
 
 	if (!sections) {
@@ -132,9 +192,10 @@ void tlob_params_parse(const struct tlob_command *cmd, int argc, char **argv,
 	}
 	memset(params, 0, sizeof(*params));
 	params->backend = getenv("TLOB_BACKEND") ? getenv("TLOB_BACKEND") : "auto";
+	getopt_tables(long_options, shorts);
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":b:d:tr:jp:aqh", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, shorts, long_options, NULL)) != -1) {
 		unsigned int bit = option_bit(c);
 
 		if (c == '?')
@@ -197,7 +258,9 @@ void tlob_params_parse(const struct tlob_command *cmd, int argc, char **argv,
 			params->control_root = optarg;
 			break;
 		case 'h':
-			tlob_usage(cmd->usage, 0);
+			tlob_usage(cmd->usage, cmd->opts, 0);
+		case OPT_VERSION:
+			tlob_version();
 		}
 	}
 	if (strcmp(params->backend, "kmod") && strcmp(params->backend, "bpf") &&

@@ -14,6 +14,14 @@
 
 #include "backend.h"
 
+/* Exit statuses (user/README.md "Exit status"). */
+enum tlob_exit {
+	TLOB_EXIT_OK		= 0,
+	TLOB_EXIT_ERROR		= 1,	/* found on the system */
+	TLOB_EXIT_USAGE		= 2,	/* malformed command line */
+	TLOB_EXIT_VIOLATION	= 3,	/* mon --stop-on-violation stopped on one */
+};
+
 enum tlob_opt {
 	TLOB_OPT_BIND		= 1 << 0,	/* -b SPEC */
 	TLOB_OPT_DURATION	= 1 << 1,	/* -d DURATION */
@@ -26,7 +34,7 @@ enum tlob_opt {
 	TLOB_OPT_QUIET		= 1 << 8,	/* -q: no per-record lines */
 	TLOB_OPT_BUFFER		= 1 << 9,	/* --buffer-size KB */
 	TLOB_OPT_FORCE_OFFSET	= 1 << 10,	/* --force-offset: offsets tlob cannot check */
-	/* --backend, --root, -h: every command */
+	/* --backend, --root, -h, --version: every command */
 };
 
 struct tlob_params {
@@ -61,10 +69,22 @@ void tlob_params_parse(const struct tlob_command *cmd, int argc, char **argv,
 		       struct tlob_params *params);
 void tlob_params_free(struct tlob_params *params);
 
-/* Print usage lines (stdout), then exit(code). */
-void __attribute__((noreturn)) tlob_usage(const char *const *lines, int code);
+/*
+ * Print usage lines (stdout), then the help of the options shared by the
+ * commands that a command taking opts (enum tlob_opt; 0: the tool's own
+ * usage) takes, from params.c's one option table; then exit(code).
+ */
+void __attribute__((noreturn)) tlob_usage(const char *const *lines, unsigned int opts,
+					  int code);
+/* "tlob VERSION" on stdout (TLOB_VERSION from the build, user.mk), exit 0. */
+void __attribute__((noreturn)) tlob_version(void);
 
 /* The one-line usage error: "tlob: MSG" on stderr, exit 2. */
 void __attribute__((noreturn, format(printf, 1, 2))) tlob_usage_error(const char *fmt, ...);
+/*
+ * The same line without exiting, for a command that has something to put
+ * back first; it then returns TLOB_EXIT_USAGE.
+ */
+void __attribute__((format(printf, 1, 2))) tlob_usage_msg(const char *fmt, ...);
 
 #endif /* TLOB_PARAMS_H */

@@ -12,6 +12,7 @@
 #include "monline.h"
 #include "section.h"
 #include "units.h"
+#include "utils.h"
 
 #define SECTION_HELP "expected PATH:START,STOP,BUDGET (e.g. /usr/bin/app:frame_begin,frame_end,10ms)"
 
@@ -77,7 +78,7 @@ static int resolve_path(const char *path, struct tlob_binding_spec *spec, char *
 	int n;
 
 	if (stat(path, &st)) {
-		snprintf(err, len, "cannot open %s: %s", path, strerror(errno));
+		snprintf(err, len, "cannot open %s: %s", TLOB_SHOWN(path), strerror(errno));
 		return TLOB_SECTION_LOOKUP;
 	}
 	if (path[0] == '/')
@@ -87,15 +88,13 @@ static int resolve_path(const char *path, struct tlob_binding_spec *spec, char *
 	else
 		n = -1;
 	if (n < 0 || (size_t)n >= sizeof(spec->path)) {
-		snprintf(err, len, "path too long: %s", path);
+		snprintf(err, len, "path too long (PATH_MAX is %d): %s", PATH_MAX,
+			 TLOB_SHOWN(path));
 		return TLOB_SECTION_SYNTAX;
 	}
-	/* The monitor file is whitespace-separated: such a path cannot be bound. */
-	if (strpbrk(spec->path, " \t\n\r")) {
-		snprintf(err, len, "'%s': tlob cannot bind a path with whitespace in it "
-			 "(use a symlink without it)", spec->path);
+	/* What a monitor line cannot carry, no backend binds (monline.h). */
+	if (tlob_path_check(spec->path, err, len))
 		return TLOB_SECTION_LOOKUP;
-	}
 	return TLOB_SECTION_OK;
 }
 
@@ -106,7 +105,7 @@ static int parse_friendly(char *s, unsigned int flags, struct tlob_binding_spec 
 	int n = 0, ret;
 
 	if (!colon || colon == s) {
-		snprintf(err, len, "section '%s': %s", s, SECTION_HELP);
+		snprintf(err, len, "section '%s': %s", TLOB_SHOWN(s), SECTION_HELP);
 		return TLOB_SECTION_SYNTAX;
 	}
 	*colon = '\0';
@@ -123,16 +122,17 @@ static int parse_friendly(char *s, unsigned int flags, struct tlob_binding_spec 
 	}
 	if (n < 3) {
 		snprintf(err, len, "section '%s:...' needs START, STOP and BUDGET: %s",
-			 s, SECTION_HELP);
+			 TLOB_SHOWN(s), SECTION_HELP);
 		return TLOB_SECTION_SYNTAX;
 	}
 	if (fields[3]) {
-		if (strncmp(fields[3], "tag=", 4) || !fields[3][4] ||
-		    strlen(fields[3] + 4) >= sizeof(spec->tag)) {
+		if (strncmp(fields[3], "tag=", 4)) {
 			snprintf(err, len, "4th field must be tag=NAME (1..%d characters)",
 				 TLOB_TAG_LEN - 1);
 			return TLOB_SECTION_SYNTAX;
 		}
+		if (tlob_tag_check(fields[3] + 4, err, len))
+			return TLOB_SECTION_SYNTAX;
 		strcpy(spec->tag, fields[3] + 4);
 	}
 	if (tlob_parse_budget(fields[2], &spec->budget_ns, err, len))

@@ -30,6 +30,23 @@ int tlob_open_backend(const struct tlob_params *params, struct tlob_backend *be,
 void tlob_binding_error(const struct tlob_backend *be, bool unbind,
 			const struct tlob_binding_spec *spec, int err);
 
+/* When tlob mon stopped on a violation: its detection and when tlob read it. */
+struct tlob_mon_stop {
+	uint64_t seen_ns;	/* 0: it did not stop on one */
+	uint64_t read_ns;
+};
+
+/*
+ * tlob mon on an open backend: refuses an unknown -r reactor and having
+ * nothing to watch (usage errors, before anything is changed), then binds,
+ * enables, prints records until a stop condition and puts back every
+ * setting it changed. Returns an enum tlob_exit (TLOB_EXIT_VIOLATION:
+ * --stop-on-violation stopped on one). Apart from opening the backend so
+ * that tests/unit/tool/ can drive it with a fake one.
+ */
+int tlob_mon_session(struct tlob_backend *be, const struct tlob_params *params,
+		     struct tlob_mon_stop *stop);
+
 /* "tlob: <be->err or strerror(-err)>" on stderr. */
 void tlob_print_error(const struct tlob_backend *be, int err, const char *what);
 

@@ -15,23 +15,24 @@
 #include "utils.h"
 
 static const char *const bind_usage[] = {
-	"usage: tlob bind -b SECTION... [-p PID] [-j] [--force-offset] [--backend kmod|bpf|auto]",
+	"usage: tlob bind -b SECTION... [-p PID] [--force-offset] [common options]",
 	"",
 	"  adds bindings that stay after tlob exits, and enables the monitor",
 	"  -b, --bind SECTION   /path/app:frame_begin,frame_end,10ms (see tlob mon -h)",
 	"  -p, --pid PID        only this process",
-	"  -j, --json           print the added bindings as JSON",
 	"      --force-offset   bind offsets tlob cannot check for an instruction",
 	"                       boundary (in no function symbol, not x86-64)",
+	"  prints the bindings it added (with -j: one JSON object each)",
 	NULL,
 };
 
 static const char *const unbind_usage[] = {
-	"usage: tlob unbind (-b SECTION... | -a) [--backend kmod|bpf|auto]",
+	"usage: tlob unbind (-b SECTION... | -a) [common options]",
 	"",
 	"  -b, --bind SECTION   the binding to remove: PATH:START is enough",
 	"                       (/path/app:frame_begin), a whole SECTION works too",
 	"  -a, --all            remove every binding and disable the monitor",
+	"  prints the bindings it removed (with -j: one JSON object each)",
 	NULL,
 };
 

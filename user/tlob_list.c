@@ -9,30 +9,15 @@
 #include "utils.h"
 
 static const char *const list_usage[] = {
-	"usage: tlob list [-j] [--root DIR]",
+	"usage: tlob list [common options]",
 	"",
 	"  lists the tlob backends, whether each is usable here (and why not),",
 	"  and for a usable one: enabled or not, reactor, number of bindings and",
 	"  the overrun detector it runs on this kernel (the BPF backend loads its",
 	"  programs to let the verifier decide, then unloads them)",
-	"  -j, --json   one JSON object per backend",
+	"  (with -j: one JSON object per backend; --backend does not narrow it)",
 	NULL,
 };
-
-static void json_escape(const char *s, char *out, size_t len)
-{
-	size_t o = 0;
-
-	for (; *s && o + 7 < len; s++) {
-		if (*s == '"' || *s == '\\')
-			out[o++] = '\\';
-		if ((unsigned char)*s < 0x20)
-			o += (size_t)snprintf(out + o, len - o, "\\u%04x", *s);
-		else
-			out[o++] = *s;
-	}
-	out[o] = '\0';
-}
 
 static int list_run(struct tlob_params *params)
 {
@@ -46,7 +31,7 @@ static int list_run(struct tlob_params *params)
 		struct tlob_backend_opts opts = { .control_root = params->control_root };
 		struct tlob_binding_spec *specs = NULL;
 		struct tlob_backend be;
-		char why[sizeof(be.err)] = "", reactor[64] = "-", esc[1024];
+		char why[sizeof(be.err)] = "", reactor[64] = "-", esc[1024], reactor_esc[400];
 		char det[16] = "-", detail[512] = "", desc[sizeof(detail)], desc_esc[1024];
 		int enabled = -1;
 		size_t n = 0;
@@ -74,13 +59,14 @@ static int list_run(struct tlob_params *params)
 		/* What this kernel runs says more than the generic description. */
 		snprintf(desc, sizeof(desc), "%s", !usable ? why : *detail ? detail : ops->desc);
 		if (params->json) {
-			json_escape(usable ? ops->desc : why, esc, sizeof(esc));
-			json_escape(detail, desc_esc, sizeof(desc_esc));
+			tlob_json_escape(usable ? ops->desc : why, esc, sizeof(esc));
+			tlob_json_escape(detail, desc_esc, sizeof(desc_esc));
+			tlob_json_escape(reactor, reactor_esc, sizeof(reactor_esc));
 			printf("{\"type\":\"backend\",\"name\":\"%s\",\"usable\":%s,\"enabled\":%s,"
 			       "\"reactor\":\"%s\",\"bindings\":%zu,\"transitions\":%s,"
 			       "\"detector\":\"%s\",\"detector_detail\":\"%s\",\"%s\":\"%s\"}\n",
 			       ops->name, usable ? "true" : "false",
-			       enabled == 1 ? "true" : "false", reactor, n,
+			       enabled == 1 ? "true" : "false", reactor_esc, n,
 			       ops->caps & TLOB_CAP_TRANSITIONS ? "true" : "false",
 			       det, desc_esc, usable ? "description" : "reason", esc);
 			continue;

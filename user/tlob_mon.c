@@ -21,8 +21,8 @@
 
 static const char *const mon_usage[] = {
 	"usage: tlob mon [-b SECTION]... [-d DURATION] [--stop-on-violation] [-t]",
-	"                [-r REACTOR] [-j] [-q] [-p PID] [--buffer-size KB]",
-	"                [--force-offset] [--backend kmod|bpf|auto]",
+	"                [-r REACTOR] [-q] [-p PID] [--buffer-size KB] [--force-offset]",
+	"                [common options]",
 	"",
 	"  -b, --bind SECTION     monitor a section while tlob runs:",
 	"                           /path/app:frame_begin,frame_end,10ms",
@@ -33,17 +33,21 @@ static const char *const mon_usage[] = {
 	"                         version a call binds to); every offset must start an",
 	"                         instruction of executable code",
 	"                         budgets in ns, us, ms or s (1us..1h); append ,tag=NAME",
-	"                         without -b: the persistent bindings (tlob bind)",
+	"                         without -b: the persistent bindings (tlob bind); with",
+	"                         neither there is nothing to monitor (usage error)",
 	"  -d, --duration D       stop after D (500ms, 30s, 2m, 1h)",
-	"      --stop-on-violation  stop at the first violation",
+	"      --stop-on-violation  stop at the first violation, then exit 3",
 	"  -t, --trace            also print every state transition",
-	"  -r, --reactor NAME     reactor while tlob runs (nop, printk, panic, signal[:N])",
-	"  -j, --json             one JSON object per line",
+	"  -r, --reactor NAME     reactor while tlob runs, one the backend lists (kmod: nop,",
+	"                         printk, panic, signal[:N]; bpf: nop); else a usage error",
 	"  -q, --quiet            no per-record lines, only the summary",
 	"  -p, --pid PID          only this process (for the sections given with -b)",
 	"      --buffer-size KB   trace buffer per CPU (kmod; default: the kernel's)",
 	"      --force-offset     bind offsets tlob cannot check for an instruction",
 	"                         boundary (in no function symbol, not x86-64)",
+	"",
+	"exit status: 0 stopped by Ctrl-C or -d; 1 an error; 2 a usage error;",
+	"             3 --stop-on-violation stopped on a violation",
 	NULL,
 };
 
@@ -188,7 +192,90 @@ static void mon_summary(struct tlob_backend *be, const struct tlob_params *param
 		fprintf(stderr, "tlob: %" PRIu64 " events were lost (ring buffer overrun)\n", lost);
 }
 
-static int mon_run(struct tlob_params *params)
+/*
+ * -r NAME against the backend's own list ("[nop] printk panic signal"):
+ * a name in it, or signal:N where it has signal.
+ */
+static bool reactor_known(const char *list, const char *name)
+{
+	size_t base = strcspn(name, ":");
+	const char *p = list;
+
+	if (name[base]) {
+		char *end;
+		long sig;
+
+		errno = 0;
+		sig = strtol(name + base + 1, &end, 10);
+		if (errno || *end || end == name + base + 1 || sig < 1 || sig > 64 ||
+		    strncmp(name, "signal", base) || base != 6)
+			return false;
+	}
+	while (*p) {
+		size_t len;
+
+		p += strspn(p, " [");
+		len = strcspn(p, " ]");
+		if (len && len == base && !strncmp(p, name, base))
+			return true;
+		p += len;
+		p += strspn(p, "]");
+	}
+	return false;
+}
+
+/*
+ * What can be refused before anything is changed: -r with a reactor the
+ * backend does not have (usage), and nothing to watch, i.e. no -b and no
+ * persistent binding (usage). Returns TLOB_EXIT_OK to go on.
+ */
+static int mon_check(struct tlob_backend *be, const struct tlob_params *params)
+{
+	struct tlob_binding_spec *specs = NULL;
+	char all[512], shown[512];
+	size_t n = 0;
+	int ret;
+
+	if (params->reactor) {
+		if (!be->ops->set_reactor || !be->ops->get_reactor || !be->ops->list_reactors) {
+			fprintf(stderr, "tlob: the %s backend has no reactors\n", be->ops->name);
+			return TLOB_EXIT_ERROR;
+		}
+		ret = be->ops->list_reactors(be, all, sizeof(all));
+		if (ret) {
+			tlob_print_error(be, ret, "listing the reactors");
+			return TLOB_EXIT_ERROR;
+		}
+		if (!reactor_known(all, params->reactor)) {
+			size_t o = 0;
+
+			for (const char *p = all; *p && o + 1 < sizeof(shown); p++)
+				if (*p != '[' && *p != ']')
+					shown[o++] = *p;
+			shown[o] = '\0';
+			tlob_usage_msg("mon: unknown reactor '%s' (available: %s; the %s backend)",
+				       params->reactor, shown, be->ops->name);
+			return TLOB_EXIT_USAGE;
+		}
+	}
+	if (params->nr_specs)
+		return TLOB_EXIT_OK;
+	ret = be->ops->list(be, &specs, &n);
+	free(specs);
+	if (ret) {
+		tlob_print_error(be, ret, "listing bindings");
+		return TLOB_EXIT_ERROR;
+	}
+	if (!n) {
+		tlob_usage_msg("mon: nothing to monitor: give -b SECTION, or bind sections first "
+			       "(tlob bind)");
+		return TLOB_EXIT_USAGE;
+	}
+	return TLOB_EXIT_OK;
+}
+
+int tlob_mon_session(struct tlob_backend *be, const struct tlob_params *params,
+		     struct tlob_mon_stop *stop)
 {
 	struct mon_ctx ctx = { .params = params };
 	struct tlob_sink sink = {
@@ -197,9 +284,84 @@ static int mon_run(struct tlob_params *params)
 		.ctx = &ctx,
 	};
 	char old_reactor[64] = "";
-	struct tlob_backend be;
 	size_t bound = 0;
-	int was_enabled, ret = 1;
+	int was_enabled, ret = TLOB_EXIT_ERROR;
+
+	memset(stop, 0, sizeof(*stop));
+	was_enabled = be->ops->get_enable(be);
+	if (was_enabled < 0) {
+		tlob_print_error(be, was_enabled, "reading enable");
+		return TLOB_EXIT_ERROR;
+	}
+	ret = mon_check(be, params);
+	if (ret)
+		return ret;
+	ret = TLOB_EXIT_ERROR;
+	if (params->reactor) {
+		if (be->ops->get_reactor(be, old_reactor, sizeof(old_reactor)) ||
+		    be->ops->set_reactor(be, params->reactor)) {
+			tlob_print_error(be, -EINVAL, "setting the reactor");
+			old_reactor[0] = '\0';
+			return TLOB_EXIT_ERROR;
+		}
+	}
+	tlob_verbose("backend open, adding %zu binding(s)", params->nr_specs);
+	for (; bound < params->nr_specs; bound++) {
+		int err = be->ops->bind(be, &params->specs[bound], &params->specs[bound].id);
+
+		if (err) {
+			tlob_binding_error(be, false, &params->specs[bound], err);
+			goto out_unbind;
+		}
+	}
+	tlob_verbose("bindings added, enabling");
+	if (!was_enabled && be->ops->set_enable(be, true)) {
+		tlob_print_error(be, -EIO, "enabling");
+		goto out_unbind;
+	}
+
+	/* On stderr also with --json: scripts wait for this line to start a workload. */
+	fprintf(stderr, "tlob: monitoring %zu section(s)%s; Ctrl-C to stop\n",
+		bound, bound ? "" : " (the persistent bindings)");
+	ret = mon_loop(be, &ctx, &sink) ? TLOB_EXIT_ERROR : TLOB_EXIT_OK;
+	mon_drain(be, &ctx, &sink);
+	mon_summary(be, params, &ctx);
+	tlob_verbose("drained, summary printed; restoring settings");
+
+	if (!was_enabled && be->ops->set_enable(be, false)) {
+		tlob_print_error(be, -EIO, "restoring enable=0");
+		ret = TLOB_EXIT_ERROR;
+	}
+out_unbind:
+	tlob_verbose("removing %zu binding(s)", bound);
+	while (bound--) {
+		int err = be->ops->unbind(be, &params->specs[bound]);
+
+		if (err) {
+			tlob_binding_error(be, true, &params->specs[bound], err);
+			ret = TLOB_EXIT_ERROR;
+		}
+	}
+	tlob_verbose("bindings removed");
+	if (old_reactor[0] && be->ops->set_reactor(be, old_reactor)) {
+		tlob_print_error(be, -EIO, "restoring the reactor");
+		ret = TLOB_EXIT_ERROR;
+	}
+	if (ctx.violation_seen_ns) {
+		stop->seen_ns = ctx.violation_seen_ns;
+		stop->read_ns = ctx.violation_read_ns;
+	}
+	/* Stopped on a violation, and everything put back: say so (an error wins). */
+	if (ret == TLOB_EXIT_OK && ctx.stop)
+		ret = TLOB_EXIT_VIOLATION;
+	return ret;
+}
+
+static int mon_run(struct tlob_params *params)
+{
+	struct tlob_mon_stop stop;
+	struct tlob_backend be;
+	int ret;
 
 	tlob_require_root("tlob mon");
 	tlob_signals_setup();
@@ -207,71 +369,11 @@ static int mon_run(struct tlob_params *params)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	tlob_verbose("opening the %s backend", params->backend);
 	if (tlob_open_backend(params, &be, true, params->trace, false))
-		return 1;
-
-	was_enabled = be.ops->get_enable(&be);
-	if (was_enabled < 0) {
-		tlob_print_error(&be, was_enabled, "reading enable");
-		goto out_close;
-	}
-	if (params->reactor) {
-		if (!be.ops->set_reactor || !be.ops->get_reactor) {
-			fprintf(stderr, "tlob: the %s backend has no reactors\n", be.ops->name);
-			goto out_close;
-		}
-		if (be.ops->get_reactor(&be, old_reactor, sizeof(old_reactor)) ||
-		    be.ops->set_reactor(&be, params->reactor)) {
-			tlob_print_error(&be, -EINVAL, "setting the reactor");
-			old_reactor[0] = '\0';
-			goto out_close;
-		}
-	}
-	tlob_verbose("backend open, adding %zu binding(s)", params->nr_specs);
-	for (; bound < params->nr_specs; bound++) {
-		int err = be.ops->bind(&be, &params->specs[bound], &params->specs[bound].id);
-
-		if (err) {
-			tlob_binding_error(&be, false, &params->specs[bound], err);
-			goto out_unbind;
-		}
-	}
-	tlob_verbose("bindings added, enabling");
-	if (!was_enabled && be.ops->set_enable(&be, true)) {
-		tlob_print_error(&be, -EIO, "enabling");
-		goto out_unbind;
-	}
-
-	/* On stderr also with --json: scripts wait for this line to start a workload. */
-	fprintf(stderr, "tlob: monitoring %zu section(s)%s; Ctrl-C to stop\n",
-		bound, bound ? "" : " (the persistent bindings)");
-	ret = mon_loop(&be, &ctx, &sink) ? 1 : 0;
-	mon_drain(&be, &ctx, &sink);
-	mon_summary(&be, params, &ctx);
-	tlob_verbose("drained, summary printed; restoring settings");
-
-	if (!was_enabled && be.ops->set_enable(&be, false)) {
-		tlob_print_error(&be, -EIO, "restoring enable=0");
-		ret = 1;
-	}
-out_unbind:
-	tlob_verbose("removing %zu binding(s)", bound);
-	while (bound--) {
-		int err = be.ops->unbind(&be, &params->specs[bound]);
-
-		if (err) {
-			tlob_binding_error(&be, true, &params->specs[bound], err);
-			ret = 1;
-		}
-	}
-out_close:
-	tlob_verbose("bindings removed");
-	if (old_reactor[0] && be.ops->set_reactor(&be, old_reactor)) {
-		tlob_print_error(&be, -EIO, "restoring the reactor");
-		ret = 1;
-	}
+		return TLOB_EXIT_ERROR;
+	ret = tlob_mon_session(&be, params, &stop);
 	tlob_backend_close(&be);
 	fflush(stdout);
-	if (ctx.violation_seen_ns) {
+	if (stop.seen_ns) {
 		uint64_t now = tlob_now_ns();
 
 		/*
@@ -280,9 +382,8 @@ out_close:
 		 */
 		fprintf(stderr, "tlob: exited %" PRIu64 "us after the violation was detected "
 			"(read after %" PRIu64 "us)\n",
-			(now > ctx.violation_seen_ns ? now - ctx.violation_seen_ns : 0) / 1000,
-			(ctx.violation_read_ns > ctx.violation_seen_ns ?
-			 ctx.violation_read_ns - ctx.violation_seen_ns : 0) / 1000);
+			(now > stop.seen_ns ? now - stop.seen_ns : 0) / 1000,
+			(stop.read_ns > stop.seen_ns ? stop.read_ns - stop.seen_ns : 0) / 1000);
 	}
 	return ret;
 }

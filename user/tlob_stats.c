@@ -9,11 +9,11 @@
 #include "utils.h"
 
 static const char *const stats_usage[] = {
-	"usage: tlob stats [-j] [--backend kmod|bpf|auto]",
+	"usage: tlob stats [common options]",
 	"",
 	"  windows, violations, model errors, aborted windows, min/mean/max",
 	"  elapsed and a log2 histogram of elapsed time, per binding",
-	"  -j, --json   one JSON object per binding",
+	"  (with -j: one JSON object per binding)",
 	NULL,
 };
 

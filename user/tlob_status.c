@@ -9,9 +9,10 @@
 #include "utils.h"
 
 static const char *const status_usage[] = {
-	"usage: tlob status [-j] [--backend kmod|bpf|auto]",
+	"usage: tlob status [common options]",
 	"",
-	"  -j, --json   one JSON object for the state, then one per binding",
+	"  enabled, reactor and every binding (with -j: one JSON object for the",
+	"  state, then one per binding)",
 	NULL,
 };
 
@@ -42,13 +43,18 @@ static int status_run(struct tlob_params *params)
 		tlob_backend_close(&be);
 		return 1;
 	}
-	if (params->json)
+	if (params->json) {
+		char r_esc[sizeof(reactor) * 6], rs_esc[sizeof(reactors) * 6];
+
 		printf("{\"type\":\"status\",\"backend\":\"%s\",\"enabled\":%s,\"reactor\":\"%s\","
 		       "\"reactors\":\"%s\",\"bindings\":%zu}\n", be.ops->name,
-		       enabled ? "true" : "false", reactor, reactors, n);
-	else
+		       enabled ? "true" : "false",
+		       tlob_json_escape(reactor, r_esc, sizeof(r_esc)),
+		       tlob_json_escape(reactors, rs_esc, sizeof(rs_esc)), n);
+	} else {
 		printf("backend: %s\nenabled: %s\nreactor: %s (of %s)\nbindings: %zu\n",
 		       be.ops->name, enabled ? "yes" : "no", reactor, reactors, n);
+	}
 	for (size_t i = 0; i < n; i++) {
 		if (params->json) {
 			if (tlob_spec_json(&specs[i], buf, sizeof(buf)) > 0)

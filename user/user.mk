@@ -11,6 +11,24 @@ USER_CFLAGS := -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror \
 	-I$(TOP)/user -I$(TOP)/kernel $(shell pkg-config --cflags $(USER_PKGS))
 USER_LDLIBS := $(shell pkg-config --libs $(USER_PKGS))
 
+# The version tlob --version prints, set in one place: TLOB_VERSION, and
+# where the tree is a git checkout, the commit it was built from. (Not
+# VERSION: a command-line VERSION= would reach the kernel's kbuild.)
+TLOB_VERSION ?= 0.1
+TLOB_GIT := $(shell git -C $(TOP) describe --always --dirty 2>/dev/null)
+TLOB_VERSION_STRING := $(TLOB_VERSION)$(if $(TLOB_GIT), (git $(TLOB_GIT)))
+USER_CFLAGS += -I$(BUILD)/user
+
+# Rewritten only when the string changes, so a build that changes nothing
+# relinks nothing.
+$(BUILD)/user/version.h: FORCE
+	$(Q)mkdir -p $(@D)
+	$(Q)echo '#define TLOB_VERSION "$(TLOB_VERSION_STRING)"' >$@.tmp
+	$(Q)if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+$(BUILD)/user/params.o: $(BUILD)/user/version.h
+.PHONY: FORCE
+FORCE:
+
 USER_SRCS := $(filter-out user/backend_bpf.c,$(wildcard user/*.c))
 # Sources, generated headers and libraries the BPF backend brings.
 USER_BPF_SRCS :=

@@ -140,3 +140,58 @@ int tlob_write_file(const char *path, const char *s)
 	close(fd);
 	return ret;
 }
+
+static size_t shown_width(char c)
+{
+	unsigned char u = (unsigned char)c;
+
+	return u < 0x20 || u == 0x7f ? 4 : 1;
+}
+
+static bool utf8_continuation(char c)
+{
+	return ((unsigned char)c & 0xc0) == 0x80;
+}
+
+static char *shown_copy(char *o, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (shown_width(s[i]) == 1)
+			*o++ = s[i];
+		else
+			o += sprintf(o, "\\x%02x", (unsigned char)s[i]);
+	}
+	*o = '\0';
+	return o;
+}
+
+const char *tlob_shown(const char *s, char *buf, size_t len)
+{
+	size_t n = strlen(s), width = 0, room, head = 0, tail = n, hw = 0, tw = 0;
+	char *o;
+
+	if (len < 8) {
+		if (len)
+			buf[0] = '\0';
+		return buf;
+	}
+	for (size_t i = 0; i < n; i++)
+		width += shown_width(s[i]);
+	if (width < len) {
+		shown_copy(buf, s, n);
+		return buf;
+	}
+	room = len - 1 - 3;	/* "..." */
+	while (head < n && hw + shown_width(s[head]) <= room / 2)
+		hw += shown_width(s[head++]);
+	while (head > 0 && utf8_continuation(s[head]))
+		hw -= shown_width(s[--head]);
+	while (tail > head && tw + shown_width(s[tail - 1]) <= room - hw)
+		tw += shown_width(s[--tail]);
+	while (tail < n && utf8_continuation(s[tail]))
+		tw -= shown_width(s[tail++]);
+	o = shown_copy(buf, s, head);
+	o = stpcpy(o, "...");
+	shown_copy(o, s + tail, n - tail);
+	return buf;
+}

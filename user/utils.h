@@ -5,6 +5,7 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* Exit 1 with "tlob: <cmd> needs root" unless euid 0. */
@@ -29,6 +30,17 @@ void tlob_verbose(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* CLOCK_MONOTONIC now, in ns (the clock of struct tlob_record). */
 uint64_t tlob_now_ns(void);
+
+/*
+ * s as a message shows it, in buf (len bytes, NUL included): control bytes
+ * as \xNN, and, when that does not fit, the middle cut out as "..." at
+ * UTF-8 character boundaries, so a long path never pushes out the reason
+ * after it. TLOB_SHOWN_LEN is the size messages use. Returns buf.
+ */
+#define TLOB_SHOWN_LEN	161
+const char *tlob_shown(const char *s, char *buf, size_t len);
+/* tlob_shown() into a buffer that lives as long as the enclosing block. */
+#define TLOB_SHOWN(s)	tlob_shown((s), (char[TLOB_SHOWN_LEN]){ 0 }, TLOB_SHOWN_LEN)
 
 /* Read a whole (small) file into a malloc'd NUL-terminated string; NULL + errno. */
 char *tlob_read_file(const char *path);

@@ -16,6 +16,7 @@
 #include <bpf/bpf.h>
 
 #include "loader.h"
+#include "utils.h"
 
 static int read_sysfs(const char *path, const char *fmt, int *val)
 {
@@ -56,14 +57,14 @@ int tb_attach_uprobe(int prog_fd, const char *path, uint64_t offset, bool ret,
 		int e = errno;
 
 		snprintf(err, len, "cannot place a %s at %s:0x%llx: %s",
-			 ret ? "uretprobe" : "uprobe", path, (unsigned long long)offset,
+			 ret ? "uretprobe" : "uprobe", TLOB_SHOWN(path), (unsigned long long)offset,
 			 strerror(e));
 		return -e;
 	}
 	lfd = bpf_link_create(prog_fd, pfd, BPF_PERF_EVENT, &opts);
 	if (lfd < 0)
 		snprintf(err, len, "cannot attach the BPF program to %s:0x%llx: %s",
-			 path, (unsigned long long)offset, strerror(-lfd));
+			 TLOB_SHOWN(path), (unsigned long long)offset, strerror(-lfd));
 	close(pfd);
 	return lfd;
 }

@@ -86,6 +86,9 @@ int main(void)
 		  0x10, 0x20, 0, 5000, "t", TLOB_FILTER_TGID, 7 },
 		{ "p /a:0 1 threshold=5000", 0, "/a", 0, 1, 0, 5000, "",
 		  TLOB_FILTER_NONE, 0 },
+		/* a path may hold any byte but blanks and control bytes */
+		{ "p /opt/\xc3\xbc=#,/app:1 2 threshold=5000", 0,
+		  "/opt/\xc3\xbc=#,/app", 1, 2, 0, 5000, "", TLOB_FILTER_NONE, 0 },
 	};
 	static const char * const einval[] = {
 		/* upstream */
@@ -131,6 +134,15 @@ int main(void)
 		"p",
 		"p/a:1 2 threshold=5000",
 		"P /a:1 2 threshold=5000",
+		/* what a line cannot carry: control bytes in a path or tag */
+		"p /a\x01" "b:1 2 threshold=5000",
+		"p /a\vb:1 2 threshold=5000",
+		"p /a\fb:1 2 threshold=5000",
+		"p /a\x7f:1 2 threshold=5000",
+		"p /a\x1b[2J:1 2 threshold=5000",
+		"-/a\x01" "b:1",
+		"p /a:1 2 threshold=5000 tag=a\vb",
+		"p /a:1 2 threshold=5000 tag=\xc3\xbc",
 	};
 	static const char * const erange[] = {
 		"p /usr/bin/myapp:0x100 0x200 threshold=0",

@@ -3,19 +3,7 @@
 # The tool's command line: malformed arguments exit 2 with exactly one
 # line on stderr; errors found on the system (not ELF, no symbol, not
 # root, no backend) exit 1 with a sentence a person understands.
-set -u
-top=$(cd "$(dirname "$0")/../../.." && pwd)
-BUILD=$(cd "${BUILD:-$top/build}" && pwd)	# absolute: a test below runs the tool from another directory
-TLOB=$BUILD/user/tlob
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
-failed=0
-
-ok() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); fi
-}
+. "$(dirname "$0")/tap.sh"
 
 # expect RC PATTERN NAME -- ARGS...: exit status, and stderr is one line matching PATTERN
 expect() {
@@ -55,6 +43,11 @@ expect 2 "invalid budget '10xs'" "budget with a bad unit" -- mon -b "$app:frame_
 expect 2 "needs START, STOP and BUDGET" "section without budget" -- mon -b "$app:frame_begin,frame_end"
 expect 2 "expected PATH:START,STOP,BUDGET" "section without colon" -- mon -b "frame_begin,frame_end,1ms"
 expect 2 "4th field must be tag=NAME" "bad 4th field" -- mon -b "$app:frame_begin,frame_end,1ms,color"
+expect 2 "invalid tag 'x tgid=1': a tag is 1..15 characters of A-Z a-z 0-9 _ . -" "a tag with a space (would be a tgid filter in the module)" -- mon -b "$app:frame_begin,frame_end,10ms,tag=x tgid=1"
+expect 2 "invalid tag 'a/b'" "a tag outside the set" -- bind -b "$app:frame_begin,frame_end,10ms,tag=a/b"
+expect 2 "invalid tag 'a\\\\x01b'" "a tag with a control byte, shown escaped" -- mon -b "$app:frame_begin,frame_end,10ms,tag=a$(printf '\001')b"
+expect 2 "invalid tag 'a/b'" "raw line: a tag outside the set" -- mon -b "p $app:0x10 0x20 threshold=5000 tag=a/b"
+expect 2 "tlob cannot bind a path with whitespace or control characters" "raw line: a control byte in the path" -- mon -b "p /a$(printf '\033')b:0x10 0x20 threshold=5000"
 expect 2 "same place" "START == STOP" -- mon -b "$app:frame_begin,frame_begin,1ms"
 expect 2 "threshold 999ns is out of range" "raw line with threshold below 1us" -- mon -b "p $app:0x10 0x20 threshold=999"
 expect 2 "missing STOP" "raw line without STOP" -- mon -b "p $app:0x10 threshold=5000"
@@ -69,7 +62,10 @@ expect 1 "$tmp/text: not an ELF file" "not an ELF file" -- mon -b "$tmp/text:mai
 expect 1 "symbol 'frame_begn' not found in $app; closest: frame_begin" "symbol not found, closest name" -- mon -b "$app:frame_begn,frame_end,1ms"
 expect 1 "cannot open $tmp/nope" "missing file" -- mon -b "$tmp/nope:main,ret,1ms"
 mkdir "$tmp/with space" && cp "$app" "$tmp/with space/app"
-expect 1 "tlob cannot bind a path with whitespace in it (use a symlink without it)" "path with whitespace" -- mon -b "$tmp/with space/app:frame_begin,ret,1ms"
+expect 1 "tlob cannot bind a path with whitespace or control characters in it (use a symlink without them)" "path with whitespace" -- mon -b "$tmp/with space/app:frame_begin,ret,1ms"
+ctl=$(printf 'ctl\001x')
+mkdir "$tmp/$ctl" && cp "$app" "$tmp/$ctl/app"
+expect 1 "'$tmp/ctl\\\\x01x/app': tlob cannot bind a path with whitespace or control" "path with a control byte, shown escaped" -- bind -b "$tmp/$ctl/app:frame_begin,ret,1ms"
 ln -s "$tmp/with space/app" "$tmp/link"
 expect 1 "$nodir/monitor does not exist" "a symlink to it passes" -- mon --backend kmod --root "$nodir" -b "$tmp/link:frame_begin,ret,1ms"
 (cd "$tmp" && "$TLOB" bind --backend kmod --root "$nodir" -b "app:frame_begin,ret,1ms" 2>&1 | grep -q "$nodir/monitor does not exist")
@@ -80,6 +76,20 @@ if "$TLOB" list --root "$nodir" 2>/dev/null | grep -q '^bpf  *yes'; then
 else
 	expect 1 "no backend usable: kmod: $nodir/monitor does not exist; bpf: " "auto: neither backend, both reasons" -- status --root "$nodir" --backend auto
 fi
+# A long path is shortened in the middle of a message, never its reason.
+long=$tmp
+for i in 1 2 3 4 5 6 7 8 9 10 11 12; do long=$long/$(printf 'd%.0s' $(seq 200))$i; done
+mkdir -p "$long" && cp "$app" "$long/app" && printf 'not elf' >"$long/text"
+# expect_short ...: as expect, and the line is short, with "..." in it
+expect_short() {
+	expect "$@"
+	[ "$(wc -c <"$tmp/err")" -lt 400 ] && grep -q '\.\.\.' "$tmp/err"
+	ok $? "... with the path shortened in the middle" || sed 's/^/#   /' "$tmp/err"
+}
+expect_short 1 "/app: No such file or directory$" "a long missing path keeps the reason" -- mon -b "$long/nope/app:main,ret,1ms"
+expect_short 1 "$tmp/d.*\.\.\..*d12/text: not an ELF file$" "a long path that is no ELF file keeps the reason" -- mon -b "$long/text:main,ret,1ms"
+expect_short 1 "not found in $tmp/d.*\.\.\..*/app; closest: frame_begin" "a misspelt symbol in a long path keeps the suggestion" -- mon -b "$long/app:frame_begn,ret,1ms"
+expect_short 1 "/monitor does not exist$" "a long --root keeps the reason" -- status --backend kmod --root "$long/nodir"
 TLOB_BACKEND=nope expect 2 "invalid backend 'nope'" "invalid TLOB_BACKEND" -- status
 TLOB_BACKEND=kmod expect 1 "$nodir/monitor does not exist" "TLOB_BACKEND picks the backend" -- stats --root "$nodir"
 
@@ -95,9 +105,32 @@ fi
 "$TLOB" mon -h >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 0 ] && grep -q 'usage: tlob mon' "$tmp/out" && grep -q 'stop-on-violation' "$tmp/out"
 ok $? "mon -h prints the usage on stdout, exit 0"
+# Every command's -h lists the options every command takes, and each
+# parses (-h and --version end the parsing, so they are tried alone).
+want_version=$(sed -n 's/^#define TLOB_VERSION "\(.*\)"$/tlob \1/p' "$BUILD/user/version.h")
+for cmd in list mon bind unbind status stats; do
+	"$TLOB" $cmd -h >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	miss=
+	for o in '--backend kmod|bpf|auto' '--root DIR' '-j, --json' '-h, --help' '--version'; do
+		grep -q -- "^  .*$o  " "$tmp/out" || miss="$miss '$o'"
+	done
+	[ "$rc" -eq 0 ] && [ -z "$miss" ]
+	ok $? "$cmd -h lists the common options${miss:+ (missing:$miss)}"
+	"$TLOB" $cmd --backend kmod --root "$nodir" -j --version >"$tmp/out" 2>"$tmp/err"
+	[ $? -eq 0 ] && [ "$(cat "$tmp/out")" = "$want_version" ] && [ ! -s "$tmp/err" ]
+	ok $? "$cmd --version prints '$want_version' (with --backend, --root and -j given)" ||
+		sed 's/^/#   /' "$tmp/out" "$tmp/err"
+done
+"$TLOB" --version >"$tmp/out" 2>&1
+[ $? -eq 0 ] && [ "$(cat "$tmp/out")" = "$want_version" ] && [ -n "$want_version" ]
+ok $? "tlob --version: one line, from the build's TLOB_VERSION"
+"$TLOB" -h >"$tmp/out" 2>&1
+grep -q -- '--backend kmod|bpf|auto' "$tmp/out" && grep -q -- '--version' "$tmp/out"
+ok $? "tlob -h lists what every command takes"
+
 "$TLOB" >"$tmp/out" 2>&1
 [ $? -eq 2 ] && grep -q 'usage: tlob COMMAND' "$tmp/out"
 ok $? "no command: usage, exit 2"
 
-echo "1..$n"
-[ "$failed" -eq 0 ]
+tap_done

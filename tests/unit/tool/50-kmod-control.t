@@ -5,22 +5,7 @@
 # status and stats read the kernel's canonical `monitor` and `stats`
 # listings and `reactors`. The kernel's own answers (errnos) are covered
 # by the VM tests.
-set -u
-top=$(cd "$(dirname "$0")/../../.." && pwd)
-BUILD=$(cd "${BUILD:-$top/build}" && pwd)	# absolute: a test below runs the tool from another directory
-TLOB=$BUILD/user/tlob
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
-failed=0
-ok() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); fi
-}
-is() {
-	[ "$1" = "$2" ]
-	ok $? "$3" || { echo "#   got:      '$1'"; echo "#   expected: '$2'"; }
-}
+. "$(dirname "$0")/tap.sh"
 
 if [ "$(id -u)" != 0 ]; then
 	echo "1..0 # SKIP needs root (the tool checks it first)"
@@ -81,5 +66,4 @@ is "$?" 1 "a listing the tool cannot parse: exit 1"
 grep -q "^tlob: cannot parse monitor line 'p $app:0x10': missing STOP" "$tmp/err"
 ok $? "... quoting the line and what is wrong" || cat "$tmp/err"
 
-echo "1..$n"
-[ "$failed" -eq 0 ]
+tap_done

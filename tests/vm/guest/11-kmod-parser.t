@@ -64,6 +64,13 @@ is "$(errno_of 'x /usr/bin/myapp:0x900 0xa00 threshold=1000000')" "$EINVAL" "unk
 is "$(errno_of 'p /usr/bin/myapp:0x900 0xa00 threshold=1000000 color=red')" "$EINVAL" "unknown option"
 is "$(errno_of 'p /usr/bin/myapp:0x900 0xa00 threshold=1000000 tag=0123456789abcdef')" "$EINVAL" "tag of 16 characters"
 is "$(errno_of 'p /usr/bin/myapp:0x900 0xa00 threshold=1000000 tag=a/b')" "$EINVAL" "tag with '/'"
+# what a line cannot carry (tlob_abi.h), even where the file exists
+ctl=$(printf 'my\001app')
+cp "$WL" "/usr/bin/$ctl"
+is "$(errno_of "p /usr/bin/$ctl:0x900 0xa00 threshold=1000000")" "$EINVAL" "a control byte in the path"
+is "$(errno_of "-/usr/bin/$ctl:0x900")" "$EINVAL" "a control byte in a removal's path"
+is "$(errno_of "p /usr/bin/myapp:0x900 0xa00 threshold=1000000 tag=a$(printf '\013')b")" "$EINVAL" "a control byte in a tag"
+rm -f "/usr/bin/$ctl"
 is "$(errno_of 'p /usr/bin/myapp:0x900 0xa00 threshold=1000000 pid=0')" "$EINVAL" "pid=0"
 is "$(errno_of 'p /usr/bin/myapp:0x900 0xa00 threshold=1000000 pid=12x')" "$EINVAL" "pid=12x"
 is "$(errno_of 'p /usr/bin/myapp:0x900 0xa00 threshold=1000000 pid=1 tgid=1')" "$EINVAL" "pid and tgid"

@@ -145,13 +145,13 @@ for B in $BACKENDS; do
 		wait $mp
 		is "$(jget "$(tlob status --json --backend "$B" | head -1)" reactor)" "$was" "$B: reactor restored to $was"
 		tlob mon -r nosuch -d 1 --backend "$B" >/dev/null 2>"$T/react.err"
-		is "$?" 1 "$B: -r with an unknown reactor fails"
+		is "$?" 2 "$B: -r with an unknown reactor is a usage error"
 		grep -q "unknown reactor 'nosuch' (available: " "$T/react.err"
 		ok $? "$B: ... naming the available ones" || cat "$T/react.err"
 		;;
 	*)
 		tlob mon -r printk -d 1 --backend "$B" >/dev/null 2>"$T/react.err"
-		is "$?" 1 "$B: -r printk fails where the backend has no printk reactor"
+		is "$?" 2 "$B: -r printk is a usage error where the backend has no printk reactor"
 		why=$(grep -v '^tlob: \[+' "$T/react.err" | tail -1)
 		ok $([ -n "$why" ]; echo $?) "$B: ... saying why: $why"
 		;;

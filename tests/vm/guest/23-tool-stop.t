@@ -43,7 +43,7 @@ for B in $BACKENDS; do
 		# grace periods of BPF trampolines) waiting, and the next run with it.
 		kill $wp 2>/dev/null
 		wait $wp
-		is "$rc" 0 "$B run $run: mon exits 0 after the violation"
+		is "$rc" 3 "$B run $run: mon exits 3 (stopped on a violation)"
 		is "$alive" 0 "$B run $run: ... while the over-budget window is still open"
 		is "$(jlines "$T/out" record kind_name violation | wc -l)" 1 "$B run $run: one violation printed"
 		is "$(jlines "$T/out" record kind_name window verdict_name ok | wc -l)" 2 "$B run $run: the two windows before it printed"

@@ -1,0 +1,76 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# tlob mon's session on a fake backend (mon_drv.c): the exit status of
+# --stop-on-violation, and the usage errors refused before anything is
+# changed (no section and no persistent binding; an unknown -r reactor).
+. "$(dirname "$0")/tap.sh"
+DRV=$BUILD/tests/unit/tool/mon_drv
+
+# run NAME DRIVER-ARGS... -- MON-ARGS...: out, err, rc (the session's status)
+run() {
+	name=$1
+	shift
+	timeout 20 "$DRV" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$(sed -n 's/^exit //p' "$tmp/out")
+}
+# expect RC NAME: rc, or the output as diagnostics
+expect() {
+	[ "${rc:-none}" = "$1" ]
+	ok $? "$2" || { echo "#   exit ${rc:-none} (want $1)"; sed 's/^/#   /' "$tmp/out" "$tmp/err"; }
+}
+# changes: the ops that changed something (op: lines)
+changes() { grep -c '^op:' "$tmp/out"; }
+# A section on real code: every offset is checked before mon runs (it must
+# start an instruction of executable code, tests/unit/tool/33-offsets.t).
+APP=$BUILD/tests/unit/tool/fixtures/app
+S="$APP:frame_begin,frame_end,5us"
+
+run stop -V oovo -- --stop-on-violation -d 10s -b "$S"
+expect 3 "--stop-on-violation stopped on a violation: exit 3"
+[ "$(grep '^window ok\|^VIOLATION' "$tmp/out" | cut -c1-9 | tr '\n' ' ')" = "window ok window ok VIOLATION window ok " ]
+ok $? "... printing the records before it, the violation, and what was still buffered" ||
+	sed 's/^/#   /' "$tmp/out"
+tail -n 3 "$tmp/out" | head -2 | tr '\n' ' ' | grep -q "^op: enable 0 op: unbind $APP \$"
+ok $? "... having put back what it changed" || sed 's/^/#   /' "$tmp/out"
+
+run nostop -V oo -- --stop-on-violation -d 50ms -b "$S"
+expect 0 "--stop-on-violation without a violation: exit 0 at the end of -d"
+run noflag -V ovo -- -d 50ms -b "$S"
+expect 0 "a violation without --stop-on-violation: exit 0"
+
+run nothing -- -d 50ms
+expect 2 "no -b and no persistent binding: usage error"
+grep -q "^tlob: mon: nothing to monitor: give -b SECTION, or bind sections first (tlob bind)$" "$tmp/err" &&
+	[ "$(wc -l <"$tmp/err")" = 1 ]
+ok $? "... one line saying so" || sed 's/^/#   /' "$tmp/err"
+is_none() { [ "$(changes)" = 0 ]; ok $? "$1" || sed 's/^/#   /' "$tmp/out"; }
+is_none "... nothing changed"
+run persistent -B 2 -- -d 50ms
+expect 0 "no -b but persistent bindings: mon reads them"
+grep -q "monitoring 0 section(s) (the persistent bindings)" "$tmp/err"
+ok $? "... saying so"
+
+run badreactor -- -r nosuch -d 50ms -b "$S"
+expect 2 "-r with an unknown reactor: usage error"
+grep -q "^tlob: mon: unknown reactor 'nosuch' (available: nop printk panic signal; the fake backend)$" "$tmp/err"
+ok $? "... naming the backend's reactors" || sed 's/^/#   /' "$tmp/err"
+is_none "... before anything is changed"
+run prefix -- -r print -d 50ms -b "$S"
+expect 2 "-r print (a prefix of printk) is unknown"
+run notthere -R "[nop]" -- -r printk -d 50ms -b "$S"
+expect 2 "-r printk where the backend has only nop"
+is_none "... nothing changed"
+run badsig -- -r signal:99 -d 50ms -b "$S"
+expect 2 "-r signal:99 is no signal"
+run nosig -R "[nop] printk" -- -r signal:9 -d 50ms -b "$S"
+expect 2 "-r signal:9 where the backend has no signal reactor"
+run sig -- -r signal:9 -d 50ms -b "$S"
+expect 0 "-r signal:9 where it has one"
+grep -q '^op: reactor signal:9$' "$tmp/out" && [ "$(grep '^op:' "$tmp/out" | tail -1)" = "op: reactor nop" ]
+ok $? "... set while mon runs, restored after"
+run cur -- -r "[nop]" -d 50ms -b "$S"
+expect 2 "-r with the list's brackets is no reactor name"
+run none -R - -- -r nop -d 50ms -b "$S"
+expect 1 "-r where the backend has no reactors: an error (exit 1)"
+
+tap_done

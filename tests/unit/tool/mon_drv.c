@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tlob mon's session (tlob_mon_session()) on a fake backend, so the exit
+ * status and what mon changes can be checked on the host:
+ *
+ *   mon_drv [-B BINDINGS] [-R REACTORS] [-V RECORDS] -- MON-ARGS...
+ *
+ * BINDINGS persistent bindings exist already (default 0); REACTORS is the
+ * backend's reactor list (default "[nop] printk panic signal", "-" none);
+ * RECORDS the records poll() delivers, one letter each: o a window in
+ * budget, v a violation. Every op that changes something is logged to
+ * stdout ("op: ..."), then "exit N" with the session's status.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "tlob.h"
+
+static const char *reactors = "[nop] printk panic signal";
+static const char *records = "";
+static size_t persistent;
+
+static int fake_get_enable(struct tlob_backend *be)
+{
+	(void)be;
+	return 0;
+}
+
+static int fake_set_enable(struct tlob_backend *be, bool on)
+{
+	(void)be;
+	printf("op: enable %d\n", on);
+	return 0;
+}
+
+static int fake_get_reactor(struct tlob_backend *be, char *buf, size_t len)
+{
+	(void)be;
+	snprintf(buf, len, "nop");
+	return 0;
+}
+
+static int fake_set_reactor(struct tlob_backend *be, const char *name)
+{
+	(void)be;
+	printf("op: reactor %s\n", name);
+	return 0;
+}
+
+static int fake_list_reactors(struct tlob_backend *be, char *buf, size_t len)
+{
+	(void)be;
+	snprintf(buf, len, "%s", reactors);
+	return 0;
+}
+
+static int fake_bind(struct tlob_backend *be, const struct tlob_binding_spec *spec,
+		     uint32_t *id)
+{
+	(void)be;
+	printf("op: bind %s\n", spec->path);
+	*id = 1;
+	return 0;
+}
+
+static int fake_unbind(struct tlob_backend *be, const struct tlob_binding_spec *spec)
+{
+	(void)be;
+	printf("op: unbind %s\n", spec->path);
+	return 0;
+}
+
+static int fake_list(struct tlob_backend *be, struct tlob_binding_spec **specs, size_t *n)
+{
+	(void)be;
+	*n = persistent;
+	*specs = calloc(persistent + 1, sizeof(**specs));
+	return *specs ? 0 : -ENOMEM;
+}
+
+static int fake_stats(struct tlob_backend *be, struct tlob_binding_stats **st, size_t *n)
+{
+	(void)be;
+	*st = NULL;
+	*n = 0;
+	return 0;
+}
+
+static int fake_poll(struct tlob_backend *be, int timeout_ms, const struct tlob_sink *sink)
+{
+	struct timespec ts = { 0, 5 * 1000000L };
+	int delivered = 0;
+
+	(void)be;
+	while (*records) {
+		struct tlob_record r = { .kind = TLOB_REC_WINDOW, .end_ns = 1 };
+		int ret;
+
+		if (*records == 'v') {
+			r.kind = TLOB_REC_VIOLATION;
+			r.verdict = TLOB_VERDICT_OVER_BUDGET;
+		}
+		records++;
+		delivered++;
+		ret = sink->record(&r, sink->ctx);
+		if (ret)
+			return ret;
+	}
+	if (!delivered && timeout_ms)
+		nanosleep(&ts, NULL);
+	return delivered;
+}
+
+static int fake_lost(struct tlob_backend *be, uint64_t *lost)
+{
+	(void)be;
+	*lost = 0;
+	return 0;
+}
+
+static struct tlob_backend_ops fake_ops = {
+	.name = "fake",
+	.get_enable = fake_get_enable,
+	.set_enable = fake_set_enable,
+	.get_reactor = fake_get_reactor,
+	.set_reactor = fake_set_reactor,
+	.list_reactors = fake_list_reactors,
+	.bind = fake_bind,
+	.unbind = fake_unbind,
+	.list = fake_list,
+	.stats = fake_stats,
+	.poll = fake_poll,
+	.lost = fake_lost,
+};
+
+int main(int argc, char **argv)
+{
+	struct tlob_backend be = { .ops = &fake_ops };
+	struct tlob_params params;
+	struct tlob_mon_stop stop;
+	int i, ret;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i += 2) {
+		if (i + 1 >= argc)
+			return 99;
+		if (!strcmp(argv[i], "-B"))
+			persistent = strtoul(argv[i + 1], NULL, 10);
+		else if (!strcmp(argv[i], "-R"))
+			reactors = argv[i + 1];
+		else if (!strcmp(argv[i], "-V"))
+			records = argv[i + 1];
+	}
+	if (!strcmp(reactors, "-")) {
+		fake_ops.set_reactor = NULL;
+		fake_ops.list_reactors = NULL;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	/* argv[i] is "--": the command's name for getopt's argv[0] */
+	tlob_params_parse(&tlob_cmd_mon, argc - i, argv + i, &params);
+	ret = tlob_mon_session(&be, &params, &stop);
+	printf("exit %d\n", ret);
+	tlob_params_free(&params);
+	return 0;
+}
