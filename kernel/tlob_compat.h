@@ -58,6 +58,12 @@ tlob_hrtimer_setup(struct hrtimer *timer,
  * nosync part and a sync part (which waits for running handlers).
  * tlob_uprobe_del() always returns with no handler of @uc running.
  */
+/* Both landed in v6.12; no kernel tlob was built for has only one. */
+#if defined(TLOB_HAVE_UPROBE_REGISTER_RETURNS_UPROBE) != \
+	defined(TLOB_HAVE_UPROBE_UNREGISTER_NOSYNC)
+#error "uprobe API between v6.12's two changes: no shim for it (kernel/compat/)"
+#endif
+
 struct tlob_uprobe {
 #ifdef TLOB_HAVE_UPROBE_REGISTER_RETURNS_UPROBE
 	struct uprobe *uprobe;
@@ -78,12 +84,9 @@ static inline int tlob_uprobe_add(struct tlob_uprobe *u, struct inode *inode,
 static inline void tlob_uprobe_del(struct tlob_uprobe *u, struct inode *inode,
 				   loff_t off, struct uprobe_consumer *uc)
 {
-#if defined(TLOB_HAVE_UPROBE_UNREGISTER_NOSYNC) && \
-	defined(TLOB_HAVE_UPROBE_REGISTER_RETURNS_UPROBE)
+#ifdef TLOB_HAVE_UPROBE_REGISTER_RETURNS_UPROBE
 	uprobe_unregister_nosync(u->uprobe, uc);
 	uprobe_unregister_sync();
-#elif defined(TLOB_HAVE_UPROBE_REGISTER_RETURNS_UPROBE)
-	uprobe_unregister(u->uprobe, uc);
 #else
 	/* Waits until no handler of @uc runs (register_rwsem). */
 	uprobe_unregister(inode, off, uc);
