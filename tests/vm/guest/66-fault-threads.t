@@ -12,7 +12,7 @@
 . /opt/tlob/tests/lib/kmod.sh
 . /opt/tlob/tests/lib/fault.sh
 
-DUR=$(soak 60 15)
+DUR=$(soak 60 10)
 T=256
 N=4
 kmod_load || bail_out "insmod failed"
