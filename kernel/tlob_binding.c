@@ -183,10 +183,12 @@ static int tlob_commit(struct tlob_op *ops, int n)
 		for (i -= 2; i >= 0; i--) {
 			if (!ops[i].add)
 				continue;
-			tlob_uprobe_unregister(ops[i].add);
+			tlob_uprobe_unregister_nosync(ops[i].add);
 			list_del(&ops[i].add->node);
 			tlob_nbindings--;
 		}
+		/* One grace period for all of them (tlob_compat.h). */
+		tlob_uprobe_sync();
 		tlob_sync_locked();
 		return ret;
 	}
@@ -198,16 +200,24 @@ static int tlob_commit(struct tlob_op *ops, int n)
 	for (i = 0; i < n; i++)
 		if (ops[i].add)
 			WRITE_ONCE(ops[i].add->live, true);
+	/*
+	 * Removed bindings: every probe first, one grace period for all of
+	 * them (tlob_compat.h), and only then, with no handler left that
+	 * could open one, their windows are aborted.
+	 */
 	for (i = 0; i < n; i++) {
-		struct tlob_binding *b = ops[i].del;
-
-		if (!b)
+		if (!ops[i].del)
 			continue;
-		list_del(&b->node);
+		list_del(&ops[i].del->node);
 		tlob_nbindings--;
-		tlob_uprobe_unregister(b);
-		tlob_abort_binding(b, TLOB_ABORT_UNBIND);
-		tlob_binding_free(b);
+		tlob_uprobe_unregister_nosync(ops[i].del);
+	}
+	tlob_uprobe_sync();
+	for (i = 0; i < n; i++) {
+		if (!ops[i].del)
+			continue;
+		tlob_abort_binding(ops[i].del, TLOB_ABORT_UNBIND);
+		tlob_binding_free(ops[i].del);
 	}
 	tlob_sync_locked();
 	return 0;
@@ -366,7 +376,8 @@ void tlob_bindings_unregister_all(void)
 
 	lockdep_assert_held(&tlob_ctl_mutex);
 	list_for_each_entry(b, &tlob_bindings, node)
-		tlob_uprobe_unregister(b);
+		tlob_uprobe_unregister_nosync(b);
+	tlob_uprobe_sync();
 }
 
 /* Module exit, after disable: no uprobe, no window, no probe left. */

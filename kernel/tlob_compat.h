@@ -56,7 +56,6 @@ tlob_hrtimer_setup(struct hrtimer *timer,
  * struct uprobe that unregistering takes;
  * compat/uprobe_unregister_nosync.c: unregistering is split into a
  * nosync part and a sync part (which waits for running handlers).
- * tlob_uprobe_del() always returns with no handler of @uc running.
  */
 /* Both landed in v6.12; no kernel tlob was built for has only one. */
 #if defined(TLOB_HAVE_UPROBE_REGISTER_RETURNS_UPROBE) != \
@@ -81,15 +80,28 @@ static inline int tlob_uprobe_add(struct tlob_uprobe *u, struct inode *inode,
 #endif
 }
 
-static inline void tlob_uprobe_del(struct tlob_uprobe *u, struct inode *inode,
-				   loff_t off, struct uprobe_consumer *uc)
+/*
+ * Removes @uc; handlers may still be running until tlob_uprobe_sync().
+ * The sync is one (tasks-trace) RCU grace period, slow on an idle
+ * PREEMPT_RT guest: callers remove several probes, then sync once.
+ */
+static inline void tlob_uprobe_del_nosync(struct tlob_uprobe *u,
+					  struct inode *inode, loff_t off,
+					  struct uprobe_consumer *uc)
 {
 #ifdef TLOB_HAVE_UPROBE_REGISTER_RETURNS_UPROBE
 	uprobe_unregister_nosync(u->uprobe, uc);
-	uprobe_unregister_sync();
 #else
-	/* Waits until no handler of @uc runs (register_rwsem). */
+	/* Already waits until no handler of @uc runs (register_rwsem). */
 	uprobe_unregister(inode, off, uc);
+#endif
+}
+
+/* After it, no handler of any consumer removed before it runs. */
+static inline void tlob_uprobe_sync(void)
+{
+#ifdef TLOB_HAVE_UPROBE_REGISTER_RETURNS_UPROBE
+	uprobe_unregister_sync();
 #endif
 }
 

@@ -71,8 +71,9 @@ int tlob_uprobe_register(struct tlob_binding *b)
 		ret = tlob_uprobe_add(&b->stop_up, b->inode, b->stop,
 				      &b->stop_uc);
 		if (ret) {
-			tlob_uprobe_del(&b->start_up, b->inode, b->start,
-					&b->start_uc);
+			tlob_uprobe_del_nosync(&b->start_up, b->inode, b->start,
+					       &b->start_uc);
+			tlob_uprobe_sync();
 			return ret;
 		}
 	}
@@ -80,12 +81,20 @@ int tlob_uprobe_register(struct tlob_binding *b)
 	return 0;
 }
 
-void tlob_uprobe_unregister(struct tlob_binding *b)
+/* Both probes, then one sync: no handler of @b runs after it. */
+void tlob_uprobe_unregister_nosync(struct tlob_binding *b)
 {
 	if (!b->registered)
 		return;
-	tlob_uprobe_del(&b->start_up, b->inode, b->start, &b->start_uc);
+	tlob_uprobe_del_nosync(&b->start_up, b->inode, b->start, &b->start_uc);
 	if (!b->stop_ret)
-		tlob_uprobe_del(&b->stop_up, b->inode, b->stop, &b->stop_uc);
+		tlob_uprobe_del_nosync(&b->stop_up, b->inode, b->stop,
+				       &b->stop_uc);
 	b->registered = false;
+}
+
+void tlob_uprobe_unregister(struct tlob_binding *b)
+{
+	tlob_uprobe_unregister_nosync(b);
+	tlob_uprobe_sync();
 }
