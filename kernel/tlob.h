@@ -98,7 +98,7 @@ void tlob_bindings_destroy(void);
 int tlob_uprobe_register(struct tlob_binding *b);
 void tlob_uprobe_unregister(struct tlob_binding *b);
 /* Handlers may still run until tlob_uprobe_sync() (tlob_compat.h). */
-void tlob_uprobe_unregister_nosync(struct tlob_binding *b);
+bool tlob_uprobe_unregister_nosync(struct tlob_binding *b);
 
 /* tlob_sched.c */
 int tlob_sched_attach(void);

@@ -159,6 +159,7 @@ static int tlob_check(struct tlob_op *ops, int i, int *count)
 /* Make the checked ops real; on a uprobe error undo the adds. */
 static int tlob_commit(struct tlob_op *ops, int n)
 {
+	bool sync = false;
 	int i, ret = 0;
 
 	for (i = 0; i < n && !ret; i++) {
@@ -183,12 +184,13 @@ static int tlob_commit(struct tlob_op *ops, int n)
 		for (i -= 2; i >= 0; i--) {
 			if (!ops[i].add)
 				continue;
-			tlob_uprobe_unregister_nosync(ops[i].add);
+			sync |= tlob_uprobe_unregister_nosync(ops[i].add);
 			list_del(&ops[i].add->node);
 			tlob_nbindings--;
 		}
 		/* One grace period for all of them (tlob_compat.h). */
-		tlob_uprobe_sync();
+		if (sync)
+			tlob_uprobe_sync();
 		tlob_sync_locked();
 		return ret;
 	}
@@ -210,9 +212,10 @@ static int tlob_commit(struct tlob_op *ops, int n)
 			continue;
 		list_del(&ops[i].del->node);
 		tlob_nbindings--;
-		tlob_uprobe_unregister_nosync(ops[i].del);
+		sync |= tlob_uprobe_unregister_nosync(ops[i].del);
 	}
-	tlob_uprobe_sync();
+	if (sync)
+		tlob_uprobe_sync();
 	for (i = 0; i < n; i++) {
 		if (!ops[i].del)
 			continue;
@@ -373,11 +376,13 @@ int tlob_bindings_register_all(void)
 void tlob_bindings_unregister_all(void)
 {
 	struct tlob_binding *b;
+	bool sync = false;
 
 	lockdep_assert_held(&tlob_ctl_mutex);
 	list_for_each_entry(b, &tlob_bindings, node)
-		tlob_uprobe_unregister_nosync(b);
-	tlob_uprobe_sync();
+		sync |= tlob_uprobe_unregister_nosync(b);
+	if (sync)
+		tlob_uprobe_sync();
 }
 
 /* Module exit, after disable: no uprobe, no window, no probe left. */

@@ -81,20 +81,26 @@ int tlob_uprobe_register(struct tlob_binding *b)
 	return 0;
 }
 
-/* Both probes, then one sync: no handler of @b runs after it. */
-void tlob_uprobe_unregister_nosync(struct tlob_binding *b)
+/*
+ * Both probes of @b, without waiting: true if there were any, and the
+ * caller then owes a tlob_uprobe_sync() (a binding never registered, e.g.
+ * bound while disabled, needs none).
+ */
+bool tlob_uprobe_unregister_nosync(struct tlob_binding *b)
 {
 	if (!b->registered)
-		return;
+		return false;
 	tlob_uprobe_del_nosync(&b->start_up, b->inode, b->start, &b->start_uc);
 	if (!b->stop_ret)
 		tlob_uprobe_del_nosync(&b->stop_up, b->inode, b->stop,
 				       &b->stop_uc);
 	b->registered = false;
+	return true;
 }
 
+/* Then one sync: no handler of @b runs after it. */
 void tlob_uprobe_unregister(struct tlob_binding *b)
 {
-	tlob_uprobe_unregister_nosync(b);
-	tlob_uprobe_sync();
+	if (tlob_uprobe_unregister_nosync(b))
+		tlob_uprobe_sync();
 }
