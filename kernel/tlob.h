@@ -96,7 +96,6 @@ void tlob_bindings_destroy(void);
 
 /* tlob_uprobe.c */
 int tlob_uprobe_register(struct tlob_binding *b);
-void tlob_uprobe_unregister(struct tlob_binding *b);
 /* Handlers may still run until tlob_uprobe_sync() (tlob_compat.h). */
 bool tlob_uprobe_unregister_nosync(struct tlob_binding *b);
 

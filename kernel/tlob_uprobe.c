@@ -11,8 +11,10 @@
  * under the uprobe's register_rwsem). Nothing is allocated there: the
  * monitor takes a preallocated window.
  *
- * Unregistering waits for running handlers of the consumer, so after
- * tlob_uprobe_unregister() no handler of the binding runs any more.
+ * Unregistering does not wait: after tlob_uprobe_unregister_nosync() of
+ * every binding it removes, a caller syncs once (tlob_uprobe_sync(), one
+ * grace period on 6.12+, where each is slow), and from then on no handler
+ * of those bindings runs any more.
  */
 #include <linux/sched.h>
 
@@ -98,9 +100,3 @@ bool tlob_uprobe_unregister_nosync(struct tlob_binding *b)
 	return true;
 }
 
-/* Then one sync: no handler of @b runs after it. */
-void tlob_uprobe_unregister(struct tlob_binding *b)
-{
-	if (tlob_uprobe_unregister_nosync(b))
-		tlob_uprobe_sync();
-}
