@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # The BPF backend's overrun detector on the running kernel, as `tlob list`
 # names it: bpf_timer where the verifier allows it, sampling where it does
-# not (PREEMPT_RT 6.1 and 6.12 refuse bpf_timer). Scripts key what they
+# not (PREEMPT_RT 6.1, 6.12 and 7.3 refuse bpf_timer). Scripts key what they
 # expect of the BPF backend on this, not on the lane's name.
 bpf_detector() {
 	tlob list --json 2>/dev/null |

@@ -76,11 +76,10 @@ soak() { if [ "${TLOB_SOAK:-long}" = short ]; then echo "$2"; else echo "$1"; fi
 # 0 when the line came; 1 otherwise, with how long it waited in
 # $WAITED.
 wait_line() {
-	_wl_end=$(($(cut -d. -f1 /proc/uptime) + $3))
 	_wl_t0=$(cut -d. -f1 /proc/uptime)
 	while ! grep -qE "$2" "$1" 2>/dev/null; do
 		WAITED=$(($(cut -d. -f1 /proc/uptime) - _wl_t0))
-		[ "$(cut -d. -f1 /proc/uptime)" -lt "$_wl_end" ] || return 1
+		[ "$WAITED" -lt "$3" ] || return 1
 		[ -z "$4" ] || kill -0 "$4" 2>/dev/null || return 1
 		sleep 0.1
 	done
