@@ -153,6 +153,7 @@ int tlob_pool_show(char *buf, size_t size);
 struct tlob_stats __percpu *tlob_stats_alloc(void);
 void tlob_stats_free(struct tlob_stats __percpu *s);
 void tlob_stats_account(struct tlob_stats __percpu *s, const struct tlob_record *r);
+void tlob_stats_dropped(struct tlob_stats __percpu *s);
 int tlob_stats_format(struct tlob_stats __percpu *s, char *buf, size_t size);
 
 /* tlob_reactor.c */

@@ -36,6 +36,12 @@ enum tlob_record_kind {
 	TLOB_REC_VIOLATION = 1,
 	/* A window ended (whatever its verdict); emitted exactly once. */
 	TLOB_REC_WINDOW = 2,
+	/*
+	 * A START opened no window: none was free (the module's pool, the
+	 * BPF backend's windows map or a task's nesting slots). Not a window:
+	 * start_ns = end_ns = the START, no times, no verdict.
+	 */
+	TLOB_REC_DROPPED = 3,
 };
 
 /* How a window ended. */

@@ -229,6 +229,34 @@ static void __tlob_feed(struct tlob_bucket *bkt, struct tlob_slot *s,
 		__tlob_pool_put(bkt, s);
 }
 
+/*
+ * A START found no free window. Not a window (no window record, nothing
+ * in the statistics of ended windows), but never silent: a dropped record
+ * for every reader, the binding's dropped count and the pool's.
+ */
+static void tlob_start_dropped(struct tlob_binding *b, struct task_struct *t,
+			       u64 now)
+{
+	struct tlob_record r = {
+		.start_ns = now,
+		.end_ns = now,
+		.budget_ns = b->budget_ns,
+		.pid = t->pid,
+		.tgid = t->tgid,
+		.binding_id = b->id,
+		.kind = TLOB_REC_DROPPED,
+		.state = automaton_tlob.initial_state,
+		.event = start_tlob,
+	};
+
+	memcpy(r.comm, t->comm, TLOB_COMM_LEN);
+	r.comm[TLOB_COMM_LEN - 1] = '\0';
+	memcpy(r.tag, b->tag, TLOB_TAG_LEN);
+	tlob_pool_dropped();
+	tlob_stats_dropped(b->stats);
+	trace_dropped(&r);
+}
+
 /* START (uprobe, task context): open a window, or feed it `start`. */
 void tlob_window_start(struct tlob_binding *b, struct task_struct *t)
 {
@@ -255,7 +283,7 @@ void tlob_window_start(struct tlob_binding *b, struct task_struct *t)
 	}
 	raw_spin_unlock_irqrestore(&bkt->lock, flags);
 	if (!s)
-		tlob_pool_dropped();
+		tlob_start_dropped(b, t, now);
 }
 
 /* STOP (uprobe or uretprobe, task context). */

@@ -6,8 +6,11 @@
  *
  * Context: tlob_stats_account() runs where a window ends, with IRQs off
  * under the window lock, so this CPU's copy is updated without a lock.
- * A reader may see one window half-accounted on another CPU; every
- * counter is a single u64 store, so nothing tears on 64-bit.
+ * tlob_stats_dropped() runs in the uprobe handler (task context, IRQs on)
+ * and touches only its own counter, with this_cpu_inc(), which is safe
+ * against the accounting of an interrupt on the same CPU. A reader may
+ * see one window half-accounted on another CPU; every counter is a single
+ * u64 store, so nothing tears on 64-bit.
  */
 #include <linux/bitops.h>
 #include <linux/kernel.h>
@@ -24,6 +27,7 @@ struct tlob_stats {
 	u64 violations;
 	u64 errors;
 	u64 aborted;
+	u64 dropped;			/* STARTs that found no free window */
 	u64 min_ns;
 	u64 max_ns;
 	u64 sum_ns;
@@ -58,6 +62,12 @@ void tlob_stats_account(struct tlob_stats __percpu *s,
 	WRITE_ONCE(st->windows, st->windows + 1);
 }
 
+/* A START of this binding found no free window (tlob_pool.c). */
+void tlob_stats_dropped(struct tlob_stats __percpu *s)
+{
+	this_cpu_inc(s->dropped);
+}
+
 static void tlob_stats_sum(struct tlob_stats __percpu *s, struct tlob_stats *sum)
 {
 	unsigned int cpu, i;
@@ -67,6 +77,8 @@ static void tlob_stats_sum(struct tlob_stats __percpu *s, struct tlob_stats *sum
 	for_each_possible_cpu(cpu) {
 		const struct tlob_stats *st = per_cpu_ptr(s, cpu);
 
+		/* A CPU may have dropped STARTs and ended no window. */
+		sum->dropped += READ_ONCE(st->dropped);
 		if (!READ_ONCE(st->windows))
 			continue;
 		sum->windows += st->windows;
@@ -84,7 +96,7 @@ static void tlob_stats_sum(struct tlob_stats __percpu *s, struct tlob_stats *sum
 }
 
 /*
- * "windows=.. violations=.. errors=.. aborted=.. min_ns=.. max_ns=..
+ * "windows=.. violations=.. errors=.. aborted=.. dropped=.. min_ns=.. max_ns=..
  * mean_ns=.. sum_ns=.. hist=i:n,i:n" (no newline). Returns the length it
  * needs, like snprintf(), so the caller can size its buffer.
  */
@@ -97,8 +109,9 @@ int tlob_stats_format(struct tlob_stats __percpu *s, char *buf, size_t size)
 
 	tlob_stats_sum(s, &sum);
 	n = snprintf(buf, size,
-		     "windows=%llu violations=%llu errors=%llu aborted=%llu min_ns=%llu max_ns=%llu mean_ns=%llu sum_ns=%llu hist=",
+		     "windows=%llu violations=%llu errors=%llu aborted=%llu dropped=%llu min_ns=%llu max_ns=%llu mean_ns=%llu sum_ns=%llu hist=",
 		     sum.windows, sum.violations, sum.errors, sum.aborted,
+		     sum.dropped,
 		     sum.min_ns, sum.max_ns,
 		     sum.windows ? div64_u64(sum.sum_ns, sum.windows) : 0,
 		     sum.sum_ns);

@@ -4,9 +4,10 @@
  *
  * event_tlob, error_tlob, error_env_tlob and detail_env_tlob keep the
  * names, argument order and print formats of the kernel's RV monitors, so
- * tools written for upstream's tlob read them unchanged. violation and
- * window carry a whole struct tlob_record, field for field with the same
- * names, so one decoder serves the module's events and the BPF ring.
+ * tools written for upstream's tlob read them unchanged. violation,
+ * window and dropped carry a whole struct tlob_record, field for field
+ * with the same names, so one decoder serves the module's events and the
+ * BPF ring.
  * All of them may be emitted from hard-IRQ context (the deadline timer).
  */
 #undef TRACE_SYSTEM
@@ -158,6 +159,12 @@ DEFINE_EVENT(tlob_record_class, violation,
 
 /* A window ended, whatever its verdict: exactly once per window. */
 DEFINE_EVENT(tlob_record_class, window,
+	     TP_PROTO(const struct tlob_record *r),
+	     TP_ARGS(r)
+);
+
+/* A START opened no window: the pool had none free (kind DROPPED). */
+DEFINE_EVENT(tlob_record_class, dropped,
 	     TP_PROTO(const struct tlob_record *r),
 	     TP_ARGS(r)
 );

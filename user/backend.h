@@ -49,6 +49,7 @@ struct tlob_binding_stats {
 	uint64_t violations;
 	uint64_t errors;	/* model errors */
 	uint64_t aborted;
+	uint64_t dropped;	/* STARTs that found no free window */
 	uint64_t min_ns;
 	uint64_t max_ns;
 	uint64_t mean_ns;
@@ -99,6 +100,11 @@ struct tlob_backend_opts {
 	 * 0: the backend's default. kmod: the trace instance's buffer_size_kb.
 	 */
 	unsigned int buffer_kb;
+	/*
+	 * BPF: how many tasks can be inside sections at once (the windows
+	 * map's size; tlob mon --bpf-tasks); 0: TLOB_BPF_MAX_TASKS.
+	 */
+	unsigned int bpf_tasks;
 	/*
 	 * BPF: bindings must outlive this process (tlob bind): pin under
 	 * TLOB_BPF_PIN_DIR. kmod bindings always persist.

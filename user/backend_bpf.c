@@ -141,8 +141,10 @@ static int bpf_open(struct tlob_backend *be, const struct tlob_backend_opts *opt
 	for (i = 0; i < TB_NR_MAPS; i++)
 		p->m.fd[i] = -1;
 	p->m.prog_fd = -1;
+	p->m.abort_fd = -1;
 	p->m.sample_link_fd = -1;
 	p->persist = opts && opts->persist;
+	p->m.tasks = opts ? opts->bpf_tasks : 0;
 	p->reader = opts && opts->reader;
 	p->nr_cpus = libbpf_num_possible_cpus();
 	be->priv = p;
@@ -511,8 +513,14 @@ static int bpf_unbind(struct tlob_backend *be, const struct tlob_binding_spec *s
 		p->ub[i] = p->ub[--p->nr_ub];
 		break;
 	}
-	/* Its open windows end (aborted, unbind) at their next switch. */
+	/*
+	 * Its open windows end now (aborted, unbind), each with its record;
+	 * a monitor pinned by an older tlob has no tlob_abort, and they end
+	 * at their next switch instead, which finds the binding gone. The
+	 * statistics go last: the aborts are counted in them first.
+	 */
 	bpf_map_delete_elem(p->m.fd[TB_BINDINGS], &id);
+	tb_abort(&p->m, id, TLOB_ABORT_UNBIND);
 	bpf_map_delete_elem(p->m.fd[TB_STATS], &id);
 	return 0;
 }
@@ -550,6 +558,8 @@ static void sum_stats(const struct tlob_bpf_stats *percpu, int nr_cpus,
 	for (int c = 0; c < nr_cpus; c++) {
 		const struct tlob_bpf_stats *s = &percpu[c];
 
+		/* A CPU may have dropped STARTs and ended no window. */
+		o->dropped += s->dropped;
 		if (!s->windows)
 			continue;
 		if (!any || s->min_ns < o->min_ns)
@@ -650,13 +660,13 @@ static int bpf_lost(struct tlob_backend *be, uint64_t *lost)
 	v = calloc(p->nr_cpus, sizeof(*v));
 	if (!v)
 		return -ENOMEM;
-	/* Records the ring buffer had no room for, and windows with no slot. */
-	for (uint32_t k = 0; k < 2; k++) {
-		if (bpf_map_lookup_elem(p->m.fd[TB_LOST], &k, v))
-			continue;
+	/*
+	 * Records the ring buffer had no room for. A START that found no free
+	 * window (TLOB_LOST_NOSLOT) is not lost: its dropped record says so.
+	 */
+	if (!bpf_map_lookup_elem(p->m.fd[TB_LOST], &(uint32_t){ TLOB_LOST_RINGBUF }, v))
 		for (int c = 0; c < p->nr_cpus; c++)
 			*lost += v[c];
-	}
 	free(v);
 	return 0;
 }
@@ -670,7 +680,7 @@ static int bpf_detector(struct tlob_backend *be, char *name, size_t nlen,
 			char *detail, size_t dlen)
 {
 	struct bpf_priv *p = be->priv;
-	struct bpf_mon probe = { .prog_fd = -1, .sample_link_fd = -1 };
+	struct bpf_mon probe = { .prog_fd = -1, .abort_fd = -1, .sample_link_fd = -1 };
 	const struct bpf_mon *m = &p->m;
 	int ret, i;
 

@@ -19,6 +19,7 @@ enum tlob_decoder tlob_decoder_for(const char *name)
 	} map[] = {
 		{ "window", TLOB_DEC_WINDOW },
 		{ "violation", TLOB_DEC_VIOLATION },
+		{ "dropped", TLOB_DEC_DROPPED },
 		{ "detail_env_tlob", TLOB_DEC_DETAIL_ENV },
 		{ "event_tlob", TLOB_DEC_TRANSITION },
 		{ "error_tlob", TLOB_DEC_ERROR },
@@ -143,7 +144,8 @@ void tlob_decode_record(enum tlob_decoder dec, struct tep_event *ev,
 	if (dec == TLOB_DEC_DETAIL_ENV)
 		decode_detail_env(ev, rec, out);
 	if (!out->kind)
-		out->kind = dec == TLOB_DEC_WINDOW ? TLOB_REC_WINDOW : TLOB_REC_VIOLATION;
+		out->kind = dec == TLOB_DEC_WINDOW ? TLOB_REC_WINDOW :
+			    dec == TLOB_DEC_DROPPED ? TLOB_REC_DROPPED : TLOB_REC_VIOLATION;
 }
 
 int tlob_decode_transition(enum tlob_decoder dec, struct tep_event *ev,

@@ -2,7 +2,7 @@
 /*
  * Trace event -> struct tlob_record / struct tlob_transition, by field
  * NAME through libtraceevent (never by parsing printed text). One decoder
- * serves the module's tlob:window and tlob:violation (fields named like
+ * serves the module's tlob:window, tlob:violation and tlob:dropped (fields named like
  * the struct's members), and upstream's detail_env_tlob, event_tlob and
  * error_tlob (the rv system of an in-kernel tlob).
  */
@@ -17,6 +17,7 @@ enum tlob_decoder {
 	TLOB_DEC_NONE = 0,
 	TLOB_DEC_WINDOW,	/* tlob:window */
 	TLOB_DEC_VIOLATION,	/* tlob:violation */
+	TLOB_DEC_DROPPED,	/* tlob:dropped: a START that opened no window */
 	TLOB_DEC_DETAIL_ENV,	/* detail_env_tlob: a violation, upstream's way */
 	TLOB_DEC_TRANSITION,	/* event_tlob */
 	TLOB_DEC_ERROR,		/* error_tlob */

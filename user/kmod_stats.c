@@ -47,6 +47,7 @@ int tlob_kmod_stats_parse(const char *line, struct tlob_binding_stats *st)
 		{ "violations", offsetof(struct tlob_binding_stats, violations) },
 		{ "errors", offsetof(struct tlob_binding_stats, errors) },
 		{ "aborted", offsetof(struct tlob_binding_stats, aborted) },
+		{ "dropped", offsetof(struct tlob_binding_stats, dropped) },
 		{ "min_ns", offsetof(struct tlob_binding_stats, min_ns) },
 		{ "max_ns", offsetof(struct tlob_binding_stats, max_ns) },
 		{ "mean_ns", offsetof(struct tlob_binding_stats, mean_ns) },

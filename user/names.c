@@ -17,6 +17,7 @@ const char *tlob_kind_name(unsigned int kind)
 	static const char *const n[] = {
 		[TLOB_REC_VIOLATION] = "violation",
 		[TLOB_REC_WINDOW] = "window",
+		[TLOB_REC_DROPPED] = "dropped",
 	};
 	return NAME_OR_Q(n, kind);
 }

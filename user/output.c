@@ -248,6 +248,7 @@ int tlob_stats_json(const struct tlob_binding_stats *st, char *buf, size_t len)
 	json_u64(&j, "violations", st->violations);
 	json_u64(&j, "errors", st->errors);
 	json_u64(&j, "aborted", st->aborted);
+	json_u64(&j, "dropped", st->dropped);
 	json_u64(&j, "min_ns", st->min_ns);
 	json_u64(&j, "max_ns", st->max_ns);
 	json_u64(&j, "mean_ns", st->mean_ns);
@@ -282,6 +283,14 @@ void tlob_record_print(FILE *f, const struct tlob_record *r)
 	char b[6][32];
 	const char *what;
 
+	if (r->kind == TLOB_REC_DROPPED) {
+		fprintf(f, "%-14s %.*s-%u tgid=%u binding=%u%s%.*s budget=%s: START opened no "
+			"window, every window was in use\n", "DROPPED", (int)sizeof(r->comm),
+			r->comm[0] ? r->comm : "?", r->pid, r->tgid, r->binding_id,
+			r->tag[0] ? " tag=" : "", (int)sizeof(r->tag), r->tag,
+			tlob_fmt_budget(r->budget_ns, b[0], sizeof(b[0])));
+		return;
+	}
 	if (r->kind == TLOB_REC_VIOLATION)
 		what = "VIOLATION";
 	else if (r->verdict == TLOB_VERDICT_OK)
@@ -341,7 +350,8 @@ void tlob_stats_print(FILE *f, const struct tlob_binding_stats *st)
 		st->spec.start, stop, st->spec.tag[0] ? " tag=" : "",
 		(int)sizeof(st->spec.tag), st->spec.tag);
 	fprintf(f, "  windows=%" PRIu64 " violations=%" PRIu64 " errors=%" PRIu64
-		" aborted=%" PRIu64 "\n", st->windows, st->violations, st->errors, st->aborted);
+		" aborted=%" PRIu64 " dropped=%" PRIu64 "\n", st->windows, st->violations,
+		st->errors, st->aborted, st->dropped);
 	if (!st->windows)
 		return;
 	fprintf(f, "  elapsed min=%s mean=%s max=%s\n",

@@ -8,12 +8,13 @@
 #include <string.h>
 
 #include "params.h"
+#include "tlob_bpf.h"
 #include "version.h"
 #include "section.h"
 #include "units.h"
 
 enum { OPT_BACKEND = 0x100, OPT_ROOT, OPT_STOP_VIOL, OPT_BUFFER, OPT_FORCE_OFFSET,
-       OPT_VERSION };
+       OPT_VERSION, OPT_BPF_TASKS };
 
 /*
  * Every option of every command, once: getopt's tables, which command
@@ -39,6 +40,7 @@ static const struct {
 	{ "quiet",		no_argument, 'q', TLOB_OPT_QUIET, NULL, NULL },
 	{ "buffer-size",	required_argument, OPT_BUFFER, TLOB_OPT_BUFFER, NULL, NULL },
 	{ "force-offset",	no_argument, OPT_FORCE_OFFSET, TLOB_OPT_FORCE_OFFSET, NULL, NULL },
+	{ "bpf-tasks",		required_argument, OPT_BPF_TASKS, TLOB_OPT_BPF_TASKS, NULL, NULL },
 	{ "json",		no_argument, 'j', TLOB_OPT_JSON, NULL,
 	  "JSON output, one object per line" },
 	{ "backend",		required_argument, OPT_BACKEND, 0, "kmod|bpf|auto",
@@ -249,6 +251,18 @@ void tlob_params_parse(const struct tlob_command *cmd, int argc, char **argv,
 				tlob_usage_error("invalid buffer size '%s' (KiB per CPU, 1..1048576)",
 						 optarg);
 			params->buffer_kb = (unsigned int)kb;
+			break;
+		}
+		case OPT_BPF_TASKS: {
+			char *end;
+			unsigned long n;
+
+			errno = 0;
+			n = strtoul(optarg, &end, 10);
+			if (errno || *end || !n || n > TLOB_BPF_TASKS_MAX || optarg[0] == '-')
+				tlob_usage_error("invalid --bpf-tasks '%s' (1..%u)", optarg,
+						 TLOB_BPF_TASKS_MAX);
+			params->bpf_tasks = (unsigned int)n;
 			break;
 		}
 		case OPT_BACKEND:

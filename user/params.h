@@ -34,6 +34,7 @@ enum tlob_opt {
 	TLOB_OPT_QUIET		= 1 << 8,	/* -q: no per-record lines */
 	TLOB_OPT_BUFFER		= 1 << 9,	/* --buffer-size KB */
 	TLOB_OPT_FORCE_OFFSET	= 1 << 10,	/* --force-offset: offsets tlob cannot check */
+	TLOB_OPT_BPF_TASKS	= 1 << 11,	/* --bpf-tasks N */
 	/* --backend, --root, -h, --version: every command */
 };
 
@@ -51,6 +52,7 @@ struct tlob_params {
 	bool all;
 	bool quiet;
 	unsigned int buffer_kb;		/* 0 = default */
+	unsigned int bpf_tasks;		/* --bpf-tasks; 0 = default */
 };
 
 struct tlob_command {

@@ -22,6 +22,7 @@
 static const char *const mon_usage[] = {
 	"usage: tlob mon [-b SECTION]... [-d DURATION] [--stop-on-violation] [-t]",
 	"                [-r REACTOR] [-q] [-p PID] [--buffer-size KB] [--force-offset]",
+	"                [--bpf-tasks N]",
 	"                [common options]",
 	"",
 	"  -b, --bind SECTION     monitor a section while tlob runs:",
@@ -45,6 +46,9 @@ static const char *const mon_usage[] = {
 	"      --buffer-size KB   trace buffer per CPU (kmod; default: the kernel's)",
 	"      --force-offset     bind offsets tlob cannot check for an instruction",
 	"                         boundary (in no function symbol, not x86-64)",
+	"      --bpf-tasks N      bpf: tasks inside sections at once (default 1024; a",
+	"                         START beyond them is reported DROPPED); the module's",
+	"                         capacity is its pool_size= parameter",
 	"",
 	"exit status: 0 stopped by Ctrl-C or -d; 1 an error; 2 a usage error;",
 	"             3 --stop-on-violation stopped on a violation",
@@ -56,6 +60,7 @@ struct mon_ctx {
 	uint64_t records;
 	uint64_t windows;
 	uint64_t violations;
+	uint64_t dropped;		/* STARTs that opened no window */
 	uint64_t transitions;
 	uint64_t violation_seen_ns;	/* detection time of the stopping violation */
 	uint64_t violation_read_ns;	/* when tlob had read it */
@@ -76,6 +81,8 @@ static int on_record(const struct tlob_record *r, void *data)
 	ctx->records++;
 	if (r->kind == TLOB_REC_WINDOW)
 		ctx->windows++;
+	else if (r->kind == TLOB_REC_DROPPED)
+		ctx->dropped++;
 	else
 		ctx->violations++;
 	if (!ctx->params->quiet) {
@@ -161,33 +168,51 @@ static bool ours(const struct tlob_binding_stats *st, const struct tlob_binding_
 	return false;
 }
 
-static void mon_summary(struct tlob_backend *be, const struct tlob_params *params,
-			const struct mon_ctx *ctx)
+/* The statistics of the sections this session watches (all without -b). */
+static void mon_read_stats(struct tlob_backend *be, const struct tlob_params *params,
+			   struct tlob_binding_stats **out, size_t *nout)
 {
 	struct tlob_binding_stats *st = NULL;
-	uint64_t lost = 0;
-	size_t n = 0;
+	size_t n = 0, k = 0;
 
-	if (be->ops->stats && !be->ops->stats(be, &st, &n)) {
-		for (size_t i = 0; i < n; i++) {
-			if (params->nr_specs && !ours(&st[i], params->specs, params->nr_specs))
-				continue;
-			tlob_stats_emit(&st[i], params->json);
-		}
-		free(st);
-	} else {
+	*out = NULL;
+	*nout = 0;
+	if (!be->ops->stats || be->ops->stats(be, &st, &n)) {
 		fprintf(stderr, "tlob: no statistics: %s\n", be->err[0] ? be->err : "not supported");
+		return;
 	}
+	for (size_t i = 0; i < n; i++)
+		if (!params->nr_specs || ours(&st[i], params->specs, params->nr_specs))
+			st[k++] = st[i];
+	*out = st;
+	*nout = k;
+}
+
+static void mon_summary(struct tlob_backend *be, const struct tlob_params *params,
+			const struct mon_ctx *ctx, const struct tlob_binding_stats *st,
+			size_t n)
+{
+	uint64_t lost = 0;
+
+	for (size_t i = 0; i < n; i++)
+		tlob_stats_emit(&st[i], params->json);
 	if (be->ops->lost)
 		be->ops->lost(be, &lost);
 	if (params->json)
 		printf("{\"type\":\"summary\",\"records\":%" PRIu64 ",\"windows\":%" PRIu64
-		       ",\"violations\":%" PRIu64 ",\"transitions\":%" PRIu64 ",\"lost\":%" PRIu64
-		       "}\n", ctx->records, ctx->windows, ctx->violations, ctx->transitions, lost);
+		       ",\"violations\":%" PRIu64 ",\"dropped\":%" PRIu64 ",\"transitions\":%"
+		       PRIu64 ",\"lost\":%" PRIu64 "}\n", ctx->records, ctx->windows,
+		       ctx->violations, ctx->dropped, ctx->transitions, lost);
 	else
 		printf("records: %" PRIu64 " (windows %" PRIu64 ", violations %" PRIu64
-		       ", transitions %" PRIu64 "), lost: %" PRIu64 "\n",
-		       ctx->records, ctx->windows, ctx->violations, ctx->transitions, lost);
+		       ", dropped %" PRIu64 ", transitions %" PRIu64 "), lost: %" PRIu64 "\n",
+		       ctx->records, ctx->windows, ctx->violations, ctx->dropped,
+		       ctx->transitions, lost);
+	if (ctx->dropped)
+		fprintf(stderr, "tlob: %" PRIu64 " START(s) opened no window: every window "
+			"was in use (%s)\n", ctx->dropped,
+			!strcmp(be->ops->name, "kmod") ? "the module's pool_size" :
+			"the BPF backend's windows map");
 	if (lost)
 		fprintf(stderr, "tlob: %" PRIu64 " events were lost (ring buffer overrun)\n", lost);
 }
@@ -258,6 +283,11 @@ static int mon_check(struct tlob_backend *be, const struct tlob_params *params)
 			return TLOB_EXIT_USAGE;
 		}
 	}
+	if (params->bpf_tasks && strcmp(be->ops->name, "bpf")) {
+		tlob_usage_msg("mon: --bpf-tasks sizes the BPF backend; the %s backend's "
+			       "capacity is set at load (pool_size=)", be->ops->name);
+		return TLOB_EXIT_USAGE;
+	}
 	if (params->nr_specs)
 		return TLOB_EXIT_OK;
 	ret = be->ops->list(be, &specs, &n);
@@ -283,8 +313,10 @@ int tlob_mon_session(struct tlob_backend *be, const struct tlob_params *params,
 		.transition = params->trace ? on_transition : NULL,
 		.ctx = &ctx,
 	};
+	struct tlob_binding_stats *st = NULL;
 	char old_reactor[64] = "";
-	size_t bound = 0;
+	size_t bound = 0, nst = 0;
+	bool summary = false;
 	int was_enabled, ret = TLOB_EXIT_ERROR;
 
 	memset(stop, 0, sizeof(*stop));
@@ -324,14 +356,20 @@ int tlob_mon_session(struct tlob_backend *be, const struct tlob_params *params,
 	fprintf(stderr, "tlob: monitoring %zu section(s)%s; Ctrl-C to stop\n",
 		bound, bound ? "" : " (the persistent bindings)");
 	ret = mon_loop(be, &ctx, &sink) ? TLOB_EXIT_ERROR : TLOB_EXIT_OK;
-	mon_drain(be, &ctx, &sink);
-	mon_summary(be, params, &ctx);
-	tlob_verbose("drained, summary printed; restoring settings");
-
+	/*
+	 * Windows still open end with a record, which this session reads
+	 * too: aborted for disable when it enabled the monitor, else for
+	 * unbind when it removes its bindings (drained once more below).
+	 */
 	if (!was_enabled && be->ops->set_enable(be, false)) {
 		tlob_print_error(be, -EIO, "restoring enable=0");
 		ret = TLOB_EXIT_ERROR;
 	}
+	mon_drain(be, &ctx, &sink);
+	/* Before the bindings go: their statistics go with them. */
+	mon_read_stats(be, params, &st, &nst);
+	tlob_verbose("drained, statistics read; restoring settings");
+	summary = true;
 out_unbind:
 	tlob_verbose("removing %zu binding(s)", bound);
 	while (bound--) {
@@ -343,6 +381,12 @@ out_unbind:
 		}
 	}
 	tlob_verbose("bindings removed");
+	if (summary) {
+		if (params->nr_specs && was_enabled)
+			mon_drain(be, &ctx, &sink);
+		mon_summary(be, params, &ctx, st, nst);
+	}
+	free(st);
 	if (old_reactor[0] && be->ops->set_reactor(be, old_reactor)) {
 		tlob_print_error(be, -EIO, "restoring the reactor");
 		ret = TLOB_EXIT_ERROR;
@@ -393,6 +437,6 @@ const struct tlob_command tlob_cmd_mon = {
 	.usage = mon_usage,
 	.opts = TLOB_OPT_BIND | TLOB_OPT_DURATION | TLOB_OPT_STOP_VIOL | TLOB_OPT_TRACE |
 		TLOB_OPT_REACTOR | TLOB_OPT_JSON | TLOB_OPT_PID | TLOB_OPT_QUIET |
-		TLOB_OPT_BUFFER | TLOB_OPT_FORCE_OFFSET,
+		TLOB_OPT_BUFFER | TLOB_OPT_FORCE_OFFSET | TLOB_OPT_BPF_TASKS,
 	.run = mon_run,
 };

@@ -162,6 +162,9 @@ struct tlob_trace *tlob_trace_open(const char *system, bool transitions,
 		ret = enable_event(t, system, "window");
 		if (!ret)
 			ret = enable_event(t, system, "violation");
+		if (!ret && enable_event(t, system, "dropped"))
+			tlob_verbose("no %s:dropped event: this module does not report "
+				     "STARTs that found no free window", system);
 	}
 	if (ret) {
 		snprintf(err, len, "the %s trace events are missing in tracefs (events/%s/)",
@@ -202,6 +205,7 @@ static int deliver(struct tlob_trace *t, struct tep_record *rec,
 	switch (dec) {
 	case TLOB_DEC_WINDOW:
 	case TLOB_DEC_VIOLATION:
+	case TLOB_DEC_DROPPED:
 	case TLOB_DEC_DETAIL_ENV:
 		tlob_decode_record(dec, ev, rec, &r);
 		(*delivered)++;

@@ -223,6 +223,41 @@ static __always_inline struct tlob_task *tlob_task_of(__u32 tid)
 	return bpf_map_lookup_elem(&tlob_windows, &tid);
 }
 
+/*
+ * A START found no free window (the windows map full, or the task's
+ * TLOB_BPF_NEST slots taken). Not a window, but never silent, as in the
+ * module: a dropped record for the readers and the binding's count.
+ */
+static __always_inline void tlob_start_dropped(const struct tlob_bpf_binding *b, __u32 id,
+					       __u32 tid, __u32 tgid)
+{
+	struct tlob_bpf_stats *st = bpf_map_lookup_elem(&tlob_stats, &id);
+	struct tlob_record *r;
+	__u64 now = bpf_ktime_get_ns();
+
+	tlob_count_lost(TLOB_LOST_NOSLOT);
+	if (st)
+		__sync_fetch_and_add(&st->dropped, 1);
+	r = bpf_ringbuf_reserve(&tlob_events, sizeof(*r), 0);
+	if (!r) {
+		tlob_count_lost(TLOB_LOST_RINGBUF);
+		return;
+	}
+	__builtin_memset(r, 0, sizeof(*r));
+	r->start_ns = now;
+	r->end_ns = now;
+	r->budget_ns = b->budget_ns;
+	r->pid = tid;
+	r->tgid = tgid;
+	r->binding_id = id;
+	r->kind = TLOB_REC_DROPPED;
+	r->state = automaton_tlob.initial_state;
+	r->event = start_tlob;
+	bpf_get_current_comm(r->comm, sizeof(r->comm));
+	__builtin_memcpy(r->tag, b->tag, sizeof(r->tag));
+	bpf_ringbuf_submit(r, 0);
+}
+
 /* START: open a window in a free slot, or feed `start` to the open one. */
 static __always_inline void tlob_start(const struct tlob_bpf_binding *b, __u32 id,
 				       __u32 tid, __u32 tgid)
@@ -240,7 +275,7 @@ static __always_inline void tlob_start(const struct tlob_bpf_binding *b, __u32 i
 			bpf_map_update_elem(&tlob_windows, &tid, tmpl, BPF_NOEXIST);
 		t = tlob_task_of(tid);
 		if (!t) {
-			tlob_count_lost(TLOB_LOST_NOSLOT);
+			tlob_start_dropped(b, id, tid, tgid);
 			return;
 		}
 	}
@@ -261,7 +296,7 @@ static __always_inline void tlob_start(const struct tlob_bpf_binding *b, __u32 i
 		}
 	}
 	if (!w) {
-		tlob_count_lost(TLOB_LOST_NOSLOT);
+		tlob_start_dropped(b, id, tid, tgid);
 		return;
 	}
 	/*
@@ -467,6 +502,46 @@ int BPF_PROG(tlob_exec, struct task_struct *p)
 	if (t)
 		tlob_task_event(t, abort_tlob, bpf_ktime_get_ns(), TLOB_DETECT_STOP,
 				TLOB_ABORT_EXEC);
+	return 0;
+}
+
+static long tlob_abort_one(struct bpf_map *map, __u32 *tid, struct tlob_task *t,
+			   struct tlob_bpf_abort *a)
+{
+	__u64 now = bpf_ktime_get_ns();
+	int i;
+
+#pragma unroll
+	for (i = 0; i < TLOB_BPF_NEST; i++) {
+		struct tlob_win *w = &t->win[i];
+
+		if (tlob_active(w) && (!a->binding_id || w->binding_id == a->binding_id))
+			tlob_feed(w, abort_tlob, now, TLOB_DETECT_STOP, a->reason);
+	}
+	return 0;
+}
+
+/*
+ * The control side ends windows itself, as the module does: when the
+ * monitor is switched off, every open window (aborted, disable); when a
+ * binding is removed, its windows (aborted, unbind), at once rather than
+ * at the task's next switch. The loader runs this with BPF_PROG_TEST_RUN
+ * after clearing tlob_on (disable) or deleting the binding (unbind), so
+ * no window of what it ends opens again meanwhile.
+ *
+ * It runs on another CPU than the task: the end is claimed as every end
+ * is (tlob_feed()), so each window still ends exactly once; a scheduler
+ * event of the task already past its tlob_active() test may book its
+ * last state change after this record's snapshot of the times. The timer
+ * of the window is not cancelled here (tlob_cancel() has no fexit in this
+ * program): it fires later, finds no window and frees its slot.
+ */
+SEC("syscall")
+int tlob_abort(struct tlob_bpf_abort *ctx)
+{
+	struct tlob_bpf_abort a = { .binding_id = ctx->binding_id, .reason = ctx->reason };
+
+	bpf_for_each_map_elem(&tlob_windows, tlob_abort_one, &a, 0);
 	return 0;
 }
 

@@ -23,9 +23,16 @@
 #define TLOB_COOKIE_ID(c)	((__u32)(c))
 #define TLOB_COOKIE_KIND(c)	((c) >> 32)
 
-/* Map sizes (the loader may raise TLOB_BPF_MAX_TASKS before load). */
+/*
+ * Map sizes. TLOB_BPF_MAX_TASKS is the default size of the windows map
+ * (tasks that have opened a window and not exited); the loader sets it
+ * from tlob mon --bpf-tasks, 1..TLOB_BPF_TASKS_MAX, before load.
+ */
 #define TLOB_BPF_MAX_BINDINGS	256
 #define TLOB_BPF_MAX_TASKS	1024
+#define TLOB_BPF_TASKS_MAX	65536
+/* Windows one task can have open at once (of as many bindings). */
+#define TLOB_BPF_NEST		4	/* a power of two: slot indexes are masked */
 #define TLOB_BPF_HIST		64
 #define TLOB_BPF_PATH_MAX	4096
 #define TLOB_BPF_RINGBUF	(1024 * 1024)
@@ -58,11 +65,29 @@ struct tlob_bpf_stats {
 	__u64 windows;		/* ended windows, whatever their verdict */
 	__u64 violations;	/* windows whose deadline passed */
 	__u64 errors;		/* model errors */
-	__u64 aborted;		/* ended by exit/exec/unbind */
+	__u64 aborted;		/* ended by exit/exec/unbind/disable */
+	__u64 dropped;		/* STARTs that found no free window slot */
 	__u64 min_ns;		/* elapsed of windows ended by STOP */
 	__u64 max_ns;
 	__u64 sum_ns;
 	__u64 hist[TLOB_BPF_HIST];	/* log2 buckets of elapsed ns */
+};
+
+/*
+ * The context of tlob_abort, run by the loader (BPF_PROG_TEST_RUN): end
+ * the open windows of one binding, or of all, with this abort reason.
+ */
+struct tlob_bpf_abort {
+	__u32 binding_id;	/* 0: every binding */
+	__u32 reason;		/* enum tlob_abort_reason */
+};
+
+/* Index of the tlob_lost map (per-CPU counters). */
+enum tlob_lost_kind {
+	TLOB_LOST_RINGBUF,	/* a record did not fit in the ring buffer */
+	TLOB_LOST_NOSLOT,	/* a START found no free window (a dropped record says so) */
+	TLOB_LOST_NOTIMER,	/* a window got no bpf_timer (the timers map full) */
+	TLOB_LOST_MAX,
 };
 
 /*

@@ -78,8 +78,6 @@ struct tlob_win {
 	char tag[TLOB_TAG_LEN];
 };
 
-#define TLOB_BPF_NEST	4	/* a power of two: slot indexes are masked */
-
 struct tlob_task {
 	struct tlob_win win[TLOB_BPF_NEST];
 };
@@ -88,13 +86,6 @@ static __always_inline __u64 tlob_budget_ns(const struct ha_clocks_tlob *clk)
 {
 	return container_of(clk, struct tlob_win, clk)->budget_ns;
 }
-
-/* Index of tlob_lost. */
-enum tlob_lost_kind {
-	TLOB_LOST_RINGBUF,	/* a record did not fit in the ring buffer */
-	TLOB_LOST_NOSLOT,	/* a START found the windows map full */
-	TLOB_LOST_MAX,
-};
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);

@@ -27,10 +27,15 @@ struct tlob_tmr {
 	__u64 start_ns;		/* START of the window it was armed for */
 };
 
-/* Key: tid in the low 32 bits, the window's slot above. */
+/*
+ * Key: tid in the low 32 bits, the window's slot above. An element lives
+ * from START to STOP/abort/model error (cancel) or the deadline (fired),
+ * so one per window that can be open: it never fills before the windows
+ * map does.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, TLOB_BPF_MAX_TASKS);
+	__uint(max_entries, TLOB_BPF_MAX_TASKS * TLOB_BPF_NEST);
 	__type(key, __u64);
 	__type(value, struct tlob_tmr);
 } tlob_timers SEC(".maps");
@@ -66,7 +71,8 @@ int BPF_PROG(tlob_arm_exit, __u32 tid, __u32 slot, __u64 start_ns, __u64 delay_n
 	bpf_map_update_elem(&tlob_timers, &key, &zero, BPF_NOEXIST);
 	t = bpf_map_lookup_elem(&tlob_timers, &key);
 	if (!t) {
-		tlob_count_lost(TLOB_LOST_NOSLOT);
+		/* Sized not to happen; STOP and the scheduler still check. */
+		tlob_count_lost(TLOB_LOST_NOTIMER);
 		return 0;
 	}
 	/* -EBUSY when the slot is re-armed: the timer is set up already. */

@@ -200,6 +200,11 @@ static int load_timer(struct bpf_mon *m)
 	t = tlob_timer_bpf__open();
 	if (!t)
 		return -errno;
+	/* One timer per window that can be open (tlob_timer.bpf.c). */
+	ret = bpf_map__set_max_entries(t->maps.tlob_timers, (m->tasks ? m->tasks :
+				       TLOB_BPF_MAX_TASKS) * TLOB_BPF_NEST);
+	if (ret)
+		goto fail;
 	bpf_object__for_each_map(map, t->obj) {
 		struct bpf_map *mine;
 
@@ -274,12 +279,20 @@ int tb_load(struct bpf_mon *m, char *err, size_t len)
 		lb_fail("opening the BPF object", ret, err, len);
 		return ret;
 	}
+	if (m->tasks) {
+		ret = bpf_map__set_max_entries(m->skel->maps.tlob_windows, m->tasks);
+		if (ret) {
+			lb_fail("sizing the windows map", ret, err, len);
+			goto fail;
+		}
+	}
 	ret = tlob_bpf__load(m->skel);
 	if (ret) {
 		lb_fail("loading the BPF programs", ret, err, len);
 		goto fail;
 	}
 	m->prog_fd = bpf_program__fd(m->skel->progs.tlob_uprobe);
+	m->abort_fd = bpf_program__fd(m->skel->progs.tlob_abort);
 	for (i = 0; i < TB_NR_MAPS; i++)
 		m->fd[i] = bpf_map__fd(bpf_object__find_map_by_name(m->skel->obj,
 								    map_names[i]));
@@ -422,15 +435,29 @@ int tb_attach(struct bpf_mon *m, char *err, size_t len)
 	return 0;
 }
 
+int tb_abort(const struct bpf_mon *m, uint32_t binding_id, uint32_t reason)
+{
+	struct tlob_bpf_abort a = { .binding_id = binding_id, .reason = reason };
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = &a, .ctx_size_in = sizeof(a));
+
+	if (m->abort_fd < 0)
+		return -ENOENT;
+	return bpf_prog_test_run_opts(m->abort_fd, &opts) ? -errno : 0;
+}
+
 void tb_detach(struct bpf_mon *m)
 {
 	/*
-	 * First: no window opens while the hooks go away. A pinned monitor's
-	 * links only lose this process (tb_close() disconnected them): it
-	 * stays on.
+	 * First: no window opens while the hooks go away; then every open
+	 * window ends with its record (aborted, disable), while the hooks are
+	 * still there to keep the others exact. A pinned monitor's links only
+	 * lose this process (tb_close() disconnected them): it stays on.
 	 */
-	if (m->skel && !m->pinned)
+	if (m->skel && !m->pinned) {
 		__atomic_store_n(&m->skel->bss->tlob_on, 0, __ATOMIC_RELEASE);
+		if (m->attached)
+			tb_abort(m, 0, TLOB_ABORT_DISABLE);
+	}
 	while (m->nr_links)
 		bpf_link__destroy(m->links[--m->nr_links]);
 	if (m->sample_link_fd >= 0)
@@ -460,11 +487,14 @@ void tb_close(struct bpf_mon *m)
 				close(m->fd[i]);
 		if (m->prog_fd >= 0)
 			close(m->prog_fd);
+		if (m->abort_fd >= 0)
+			close(m->abort_fd);
 	}
 	m->skel = NULL;
 	for (i = 0; i < TB_NR_MAPS; i++)
 		m->fd[i] = -1;
 	m->prog_fd = -1;
+	m->abort_fd = -1;
 }
 
 void tb_describe(const struct bpf_mon *m, char *buf, size_t len)

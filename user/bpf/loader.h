@@ -41,6 +41,8 @@ struct bpf_mon {
 	struct tlob_timer_bpf *tskel;	/* the bpf_timer detector, if in use */
 	int fd[TB_NR_MAPS];
 	int prog_fd;			/* the uprobe program */
+	int abort_fd;			/* tlob_abort (tb_abort()), -1: none */
+	unsigned int tasks;		/* windows map size to load with; 0: default */
 	bool pinned;			/* lives under TLOB_BPF_PIN_DIR */
 	bool attached;			/* scheduler hooks and detector on */
 	unsigned int detector;		/* TLOB_DETECT_BPF_TIMER or _SAMPLE */
@@ -67,6 +69,12 @@ int tb_attach(struct bpf_mon *m, char *err, size_t len);
 void tb_detach(struct bpf_mon *m);
 /* Free everything this process holds; pinned objects stay. */
 void tb_close(struct bpf_mon *m);
+/*
+ * End the open windows of binding @binding_id (0: of every binding) with
+ * a record, aborted for @reason (enum tlob_abort_reason), as the module
+ * does at unbind and disable. 0 or -errno.
+ */
+int tb_abort(const struct bpf_mon *m, uint32_t binding_id, uint32_t reason);
 
 /* One line saying how overruns are detected, for the user. */
 void tb_describe(const struct bpf_mon *m, char *buf, size_t len);

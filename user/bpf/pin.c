@@ -7,6 +7,7 @@
  *
  *   tlob_events tlob_windows ...   the maps (tb_map_name())
  *   prog_uprobe                    the program bindings attach to
+ *   prog_abort                     tlob_abort, which ends open windows
  *   link_<program>                 scheduler hooks and the detector
  *   bind_<id>_start, bind_<id>_stop   the uprobes of binding <id>
  *
@@ -103,6 +104,8 @@ int tb_pin(struct bpf_mon *m, char *err, size_t len)
 			ret = tb_pin_fd(m->fd[i], tb_map_name(i), err, len);
 	if (!ret)
 		ret = tb_pin_fd(m->prog_fd, "prog_uprobe", err, len);
+	if (!ret)
+		ret = tb_pin_fd(m->abort_fd, "prog_abort", err, len);
 	for (i = 0; i < m->nr_links && !ret; i++) {
 		snprintf(name, sizeof(name), "link_%s", m->link_prog[i]);
 		ret = tb_pin_fd(bpf_link__fd(m->links[i]), name, err, len);
@@ -140,6 +143,9 @@ int tb_open_pinned(struct bpf_mon *m, char *err, size_t len)
 	if (fd < 0)
 		goto fail;
 	m->prog_fd = fd;
+	/* Optional: a monitor pinned by an older tlob has none. */
+	pin_path(p, sizeof(p), "prog_abort");
+	m->abort_fd = bpf_obj_get(p);
 	if (!bpf_map_lookup_elem(m->fd[TB_META], &zero, &meta)) {
 		m->detector = meta.detector;
 		m->sample_period_ns = meta.sample_period_ns;
@@ -155,6 +161,20 @@ fail:
 	return -ENOENT;
 }
 
+/* The pinned monitor's tlob_abort, for every window; nothing if it has none. */
+static void abort_pinned(void)
+{
+	struct bpf_mon m = { .abort_fd = -1 };
+	char p[256];
+
+	pin_path(p, sizeof(p), "prog_abort");
+	m.abort_fd = bpf_obj_get(p);
+	if (m.abort_fd < 0)
+		return;
+	tb_abort(&m, 0, TLOB_ABORT_DISABLE);
+	close(m.abort_fd);
+}
+
 int tb_teardown(char *err, size_t len)
 {
 	struct dirent *d;
@@ -166,6 +186,15 @@ int tb_teardown(char *err, size_t len)
 		return errno == ENOENT ? 0 : -errno;
 	/* The metadata first: from then on nobody takes this for a monitor. */
 	tb_unpin(tb_map_name(TB_META));
+	/*
+	 * Then the uprobes, so that no window opens any more, and every open
+	 * window ends with its record (aborted, disable), as the module's do.
+	 */
+	while ((d = readdir(dir)))
+		if (!strncmp(d->d_name, "bind_", 5))
+			tb_unpin(d->d_name);
+	abort_pinned();
+	rewinddir(dir);
 	while ((d = readdir(dir))) {
 		if (d->d_name[0] == '.')
 			continue;

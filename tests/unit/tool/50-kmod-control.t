@@ -34,7 +34,7 @@ p $app:$fb $fe threshold=10000000 tag=ui tgid=42
 p /opt/my:app/bin:0x2000 ret threshold=5000
 EOT
 cat >"$root/stats" <<EOT
-id=7 path=$app start=$fb stop=$fe tag=ui windows=10 violations=2 errors=0 aborted=1 min_ns=1000 max_ns=20000000 mean_ns=3000000 sum_ns=30000000 hist=9:1,21:7,24:2
+id=7 path=$app start=$fb stop=$fe tag=ui windows=10 violations=2 errors=0 aborted=1 dropped=4 min_ns=1000 max_ns=20000000 mean_ns=3000000 sum_ns=30000000 hist=9:1,21:7,24:2
 id=9 path=/opt/my:app/bin start=0x2000 stop=ret tag=- windows=0 violations=0 errors=0 aborted=0 min_ns=0 max_ns=0 mean_ns=0 sum_ns=0 hist=
 EOT
 "$TLOB" status --json --backend kmod --root "$root" >"$tmp/st"
@@ -44,9 +44,9 @@ is "$(sed -n 2p "$tmp/st")" "{\"type\":\"binding\",\"id\":7,\"path\":\"$app\",\"
 is "$(sed -n 3p "$tmp/st")" '{"type":"binding","id":9,"path":"/opt/my:app/bin","start":8192,"stop":"ret","tag":"","budget_ns":5000,"pid":0,"tgid":0}' "status: a path with a colon, STOP ret"
 
 "$TLOB" stats --json --backend kmod --root "$root" >"$tmp/stats"
-is "$(head -1 "$tmp/stats")" "{\"type\":\"stats\",\"id\":7,\"path\":\"$app\",\"start\":$(($fb)),\"stop\":$(($fe)),\"tag\":\"ui\",\"windows\":10,\"violations\":2,\"errors\":0,\"aborted\":1,\"min_ns\":1000,\"max_ns\":20000000,\"mean_ns\":3000000,\"sum_ns\":30000000,\"hist\":{\"9\":1,\"21\":7,\"24\":2}}" "stats --json: every field"
+is "$(head -1 "$tmp/stats")" "{\"type\":\"stats\",\"id\":7,\"path\":\"$app\",\"start\":$(($fb)),\"stop\":$(($fe)),\"tag\":\"ui\",\"windows\":10,\"violations\":2,\"errors\":0,\"aborted\":1,\"dropped\":4,\"min_ns\":1000,\"max_ns\":20000000,\"mean_ns\":3000000,\"sum_ns\":30000000,\"hist\":{\"9\":1,\"21\":7,\"24\":2}}" "stats --json: every field"
 "$TLOB" stats --backend kmod --root "$root" >"$tmp/stats.txt"
-grep -q '^  windows=10 violations=2 errors=0 aborted=1$' "$tmp/stats.txt" &&
+grep -q '^  windows=10 violations=2 errors=0 aborted=1 dropped=4$' "$tmp/stats.txt" &&
 	grep -q '^  elapsed min=1.000us mean=3.000ms max=20.000ms$' "$tmp/stats.txt" &&
 	grep -Eq '^ +2\.097ms \.\. 4\.194ms +7 \|\*{40}$' "$tmp/stats.txt" &&
 	grep -Eq '^ +4\.194ms \.\. 8\.389ms +0 \|$' "$tmp/stats.txt"

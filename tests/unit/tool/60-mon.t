@@ -30,7 +30,7 @@ expect 3 "--stop-on-violation stopped on a violation: exit 3"
 [ "$(grep '^window ok\|^VIOLATION' "$tmp/out" | cut -c1-9 | tr '\n' ' ')" = "window ok window ok VIOLATION window ok " ]
 ok $? "... printing the records before it, the violation, and what was still buffered" ||
 	sed 's/^/#   /' "$tmp/out"
-tail -n 3 "$tmp/out" | head -2 | tr '\n' ' ' | grep -q "^op: enable 0 op: unbind $APP \$"
+grep '^op: ' "$tmp/out" | tail -n 2 | tr '\n' ' ' | grep -q "^op: enable 0 op: unbind $APP \$"
 ok $? "... having put back what it changed" || sed 's/^/#   /' "$tmp/out"
 
 run nostop -V oo -- --stop-on-violation -d 50ms -b "$S"
@@ -72,5 +72,40 @@ run cur -- -r "[nop]" -d 50ms -b "$S"
 expect 2 "-r with the list's brackets is no reactor name"
 run none -R - -- -r nop -d 50ms -b "$S"
 expect 1 "-r where the backend has no reactors: an error (exit 1)"
+
+# Nothing dropped silently (issue 14): windows open when the session ends
+# end with records the session itself prints and counts; a START that
+# found no free window is printed and counted.
+run opendisable -O 2 -- -j -d 50ms -b "$S"
+expect 0 "windows open at the end, mon enabled the monitor: exit 0"
+[ "$(grep -c '"verdict_name":"aborted","abort_reason":4,"abort_reason_name":"disable"' "$tmp/out")" = 2 ]
+ok $? "... both end aborted (disable), printed by this session" || sed 's/^/#   /' "$tmp/out"
+grep -q '^{"type":"summary","records":2,"windows":2,' "$tmp/out"
+ok $? "... and counted in its summary" || sed 's/^/#   /' "$tmp/out"
+run openunbind -O 1 -E 1 -- -j -d 50ms -b "$S"
+expect 0 "a window open at the end, monitor enabled before mon: exit 0"
+! grep -q '^op: enable' "$tmp/out" &&
+	[ "$(grep -c '"abort_reason_name":"unbind"' "$tmp/out")" = 1 ]
+ok $? "... the monitor stays on; the window ends aborted (unbind), printed" ||
+	sed 's/^/#   /' "$tmp/out"
+grep -q '^{"type":"summary","records":1,"windows":1,' "$tmp/out"
+ok $? "... and counted" || sed 's/^/#   /' "$tmp/out"
+run dropped -V odd -- -d 50ms -b "$S"
+expect 0 "STARTs that found no free window: exit 0"
+[ "$(grep -c '^DROPPED .*START opened no window, every window was in use$' "$tmp/out")" = 2 ]
+ok $? "... each printed as DROPPED" || sed 's/^/#   /' "$tmp/out"
+grep -q '^records: 3 (windows 1, violations 0, dropped 2, transitions 0), lost: 0$' "$tmp/out"
+ok $? "... counted apart in the summary" || sed 's/^/#   /' "$tmp/out"
+grep -q "^tlob: 2 START(s) opened no window: every window was in use" "$tmp/err"
+ok $? "... and said on stderr" || sed 's/^/#   /' "$tmp/err"
+run droppedjson -V d -- -j -d 50ms -b "$S"
+grep -q '"kind":3,"kind_name":"dropped"' "$tmp/out" && grep -q '"dropped":1,' "$tmp/out"
+ok $? "... in JSON: kind dropped, and the summary's dropped" || sed 's/^/#   /' "$tmp/out"
+run bpftasks -- --bpf-tasks 8 -d 50ms -b "$S"
+expect 2 "--bpf-tasks on another backend than bpf: usage error"
+grep -q "^tlob: mon: --bpf-tasks sizes the BPF backend; the fake backend's capacity is set at load (pool_size=)$" "$tmp/err"
+ok $? "... saying where that capacity is set" || sed 's/^/#   /' "$tmp/err"
+run bpftasks0 -- --bpf-tasks 0 -d 50ms -b "$S"
+expect none "--bpf-tasks 0: refused while parsing"
 
 tap_done

@@ -3,13 +3,18 @@
  * tlob mon's session (tlob_mon_session()) on a fake backend, so the exit
  * status and what mon changes can be checked on the host:
  *
- *   mon_drv [-B BINDINGS] [-R REACTORS] [-V RECORDS] -- MON-ARGS...
+ *   mon_drv [-B BINDINGS] [-R REACTORS] [-V RECORDS] [-O OPEN] [-E 1] -- MON-ARGS...
  *
  * BINDINGS persistent bindings exist already (default 0); REACTORS is the
  * backend's reactor list (default "[nop] printk panic signal", "-" none);
  * RECORDS the records poll() delivers, one letter each: o a window in
- * budget, v a violation. Every op that changes something is logged to
- * stdout ("op: ..."), then "exit N" with the session's status.
+ * budget, v a violation, d a START dropped (no free window). OPEN windows
+ * are still open when the session ends: like the real backends, switching
+ * the monitor off ends them (aborted, disable), or with -E 1 (the monitor
+ * was enabled before the session, which leaves it on) removing their
+ * binding does (aborted, unbind); their records come at the next poll.
+ * Every op that changes something is logged to stdout ("op: ..."), then
+ * "exit N" with the session's status.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -22,17 +27,34 @@
 static const char *reactors = "[nop] printk panic signal";
 static const char *records = "";
 static size_t persistent;
+static unsigned int open_at_end;
+static int enabled_before;
+/* Records the session's own ends of windows produced (D, U), polled later. */
+static char ended[64];
+static const char *ended_next = ended;
+
+/* The open windows end now, each with its record of this letter. */
+static void end_open(char letter)
+{
+	size_t n = strlen(ended);
+
+	for (; open_at_end && n + 1 < sizeof(ended); open_at_end--)
+		ended[n++] = letter;
+	ended[n] = '\0';
+}
 
 static int fake_get_enable(struct tlob_backend *be)
 {
 	(void)be;
-	return 0;
+	return enabled_before;
 }
 
 static int fake_set_enable(struct tlob_backend *be, bool on)
 {
 	(void)be;
 	printf("op: enable %d\n", on);
+	if (!on)
+		end_open('D');
 	return 0;
 }
 
@@ -70,6 +92,7 @@ static int fake_unbind(struct tlob_backend *be, const struct tlob_binding_spec *
 {
 	(void)be;
 	printf("op: unbind %s\n", spec->path);
+	end_open('U');
 	return 0;
 }
 
@@ -95,15 +118,21 @@ static int fake_poll(struct tlob_backend *be, int timeout_ms, const struct tlob_
 	int delivered = 0;
 
 	(void)be;
-	while (*records) {
+	while (*records || *ended_next) {
+		const char **from = *records ? &records : &ended_next;
 		struct tlob_record r = { .kind = TLOB_REC_WINDOW, .end_ns = 1 };
 		int ret;
 
-		if (*records == 'v') {
+		if (**from == 'v') {
 			r.kind = TLOB_REC_VIOLATION;
 			r.verdict = TLOB_VERDICT_OVER_BUDGET;
+		} else if (**from == 'd') {
+			r.kind = TLOB_REC_DROPPED;
+		} else if (**from == 'D' || **from == 'U') {
+			r.verdict = TLOB_VERDICT_ABORTED;
+			r.abort_reason = **from == 'D' ? TLOB_ABORT_DISABLE : TLOB_ABORT_UNBIND;
 		}
-		records++;
+		(*from)++;
 		delivered++;
 		ret = sink->record(&r, sink->ctx);
 		if (ret)
@@ -152,6 +181,10 @@ int main(int argc, char **argv)
 			reactors = argv[i + 1];
 		else if (!strcmp(argv[i], "-V"))
 			records = argv[i + 1];
+		else if (!strcmp(argv[i], "-O"))
+			open_at_end = strtoul(argv[i + 1], NULL, 10);
+		else if (!strcmp(argv[i], "-E"))
+			enabled_before = atoi(argv[i + 1]);
 	}
 	if (!strcmp(reactors, "-")) {
 		fake_ops.set_reactor = NULL;

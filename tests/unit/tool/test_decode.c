@@ -174,6 +174,30 @@ static void test_violation_without_kind(struct tep_handle *tep)
 	tap_is_u64(r.elapsed_ns, 0, "violation: missing fields stay 0");
 }
 
+/* tlob:dropped: a START that opened no window, a record of its own kind. */
+static void test_dropped(struct tep_handle *tep)
+{
+	struct field f[] = {
+		{ "u64", "start_ns", 8, 0, 77, NULL, 0 },
+		{ "u32", "pid", 4, 0, 123, NULL, 0 },
+		{ "u32", "binding_id", 4, 0, 5, NULL, 0 },
+	};
+	unsigned char data[DATA_SIZE];
+	struct tlob_record r;
+	struct tep_record rec;
+	struct tep_event *ev;
+	int size = build(tep, "tlob", "dropped", 505, f, 3, data);
+
+	ev = event_of(tep, &rec, data, size);
+	if (!tap_ok(ev && tlob_decoder_for(ev->name) == TLOB_DEC_DROPPED,
+		    "dropped: event found, dropped decoder"))
+		return;
+	tlob_decode_record(TLOB_DEC_DROPPED, ev, &rec, &r);
+	tap_is_u64(r.kind, TLOB_REC_DROPPED, "dropped: kind dropped, not a violation");
+	tap_is_u64(r.pid, 123, "dropped: pid");
+	tap_is_u64(r.binding_id, 5, "dropped: binding_id");
+}
+
 static void test_detail_env(struct tep_handle *tep)
 {
 	struct field f[] = {
@@ -258,6 +282,7 @@ int main(void)
 	tep_set_local_bigendian(tep, TEP_LITTLE_ENDIAN);
 	test_window(tep);
 	test_violation_without_kind(tep);
+	test_dropped(tep);
 	test_detail_env(tep);
 	test_transitions(tep);
 	tep_free(tep);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The module's stats line (contract 6) -> struct tlob_binding_stats. */
+/* The module's stats line (kernel/README.md, `stats`) -> struct tlob_binding_stats. */
 #include "kmod_stats.h"
 #include "tap.h"
 
@@ -9,7 +9,7 @@ int main(void)
 	int ret;
 
 	ret = tlob_kmod_stats_parse("id=3 path=/opt/my app/bin start=0x1139 stop=ret tag=frame "
-				    "windows=10 violations=2 errors=1 aborted=3 min_ns=1000 "
+				    "windows=10 violations=2 errors=1 aborted=3 dropped=5 min_ns=1000 "
 				    "max_ns=9000000 mean_ns=500000 sum_ns=5000000 "
 				    "hist=9:1,19:7,23:2", &st);
 	tap_ok(ret == 0, "full line parses");
@@ -22,6 +22,7 @@ int main(void)
 	tap_is_u64(st.violations, 2, "violations");
 	tap_is_u64(st.errors, 1, "errors");
 	tap_is_u64(st.aborted, 3, "aborted");
+	tap_is_u64(st.dropped, 5, "dropped");
 	tap_is_u64(st.min_ns, 1000, "min_ns");
 	tap_is_u64(st.max_ns, 9000000, "max_ns");
 	tap_is_u64(st.mean_ns, 500000, "mean_ns");

@@ -3,7 +3,8 @@
 # Fault matrix, the pool: 100 windows open at rmmod in every state (the
 # scene's four, 94 sleeping holders, 2 spinning threads), each ending once
 # with the right record; a small pool (insmod pool_size=8) exhausted,
-# every START beyond it counted as dropped (no record, no window), then
+# every START beyond it counted as dropped (no window, no window record,
+# but a tlob:dropped record and the binding's dropped count), then
 # refilled as windows end, and back to zero.
 . /opt/tlob/tests/lib/tap.sh
 . /opt/tlob/tests/lib/kmod.sh
@@ -55,7 +56,7 @@ kmod_load pool_size=8 || bail_out "insmod pool_size=8 failed"
 echo 1 >$TLOB/enable
 monitor "p $FW:$FB $FE threshold=$HOUR" || bail_out "cannot bind"
 is "$(pool size)" "8" "pool_size=8"
-trace_bg /tmp/f-pool window
+trace_bg /tmp/f-pool window dropped
 hp=
 holders 8
 wait_used 8
@@ -79,7 +80,12 @@ wait_for 10 pool_is 0
 ok $? "all ended: the pool is empty"
 trace_bg_end
 is "$(grep -c ' window: ' /tmp/f-pool)" "16" "16 window records: the 4 dropped STARTs made none"
+drops=$(sed -n 's/.* dropped: / /p' /tmp/f-pool)
+is "$(echo "$drops" | grep -c .)" "4" "4 dropped records, one per START that found the pool full"
+is "$(echo "$drops" | field kind | sort -u) $(echo "$drops" | field elapsed_ns | sort -u)" "3 0" \
+	"... each of kind 3 (dropped), with no time"
 id=$(sed -n 's/^id=\([0-9]*\) .*/\1/p' $TLOB/stats)
-is "$(stat_of $id windows) $(stat_of $id aborted)" "16 16" "stats: 16 windows, all aborted (killed)"
+is "$(stat_of $id windows) $(stat_of $id aborted) $(stat_of $id dropped)" "16 16 4" \
+	"stats: 16 windows, all aborted (killed), 4 STARTs dropped"
 ok_cmd "rmmod" kmod_unload
 done_testing
