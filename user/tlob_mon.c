@@ -193,38 +193,6 @@ static void mon_summary(struct tlob_backend *be, const struct tlob_params *param
 }
 
 /*
- * -r NAME against the backend's own list ("[nop] printk panic signal"):
- * a name in it, or signal:N where it has signal.
- */
-static bool reactor_known(const char *list, const char *name)
-{
-	size_t base = strcspn(name, ":");
-	const char *p = list;
-
-	if (name[base]) {
-		char *end;
-		long sig;
-
-		errno = 0;
-		sig = strtol(name + base + 1, &end, 10);
-		if (errno || *end || end == name + base + 1 || sig < 1 || sig > 64 ||
-		    strncmp(name, "signal", base) || base != 6)
-			return false;
-	}
-	while (*p) {
-		size_t len;
-
-		p += strspn(p, " [");
-		len = strcspn(p, " ]");
-		if (len && len == base && !strncmp(p, name, base))
-			return true;
-		p += len;
-		p += strspn(p, "]");
-	}
-	return false;
-}
-
-/*
  * What can be refused before anything is changed: -r with a reactor the
  * backend does not have (usage), and nothing to watch, i.e. no -b and no
  * persistent binding (usage). Returns TLOB_EXIT_OK to go on.
@@ -246,15 +214,10 @@ static int mon_check(struct tlob_backend *be, const struct tlob_params *params)
 			tlob_print_error(be, ret, "listing the reactors");
 			return TLOB_EXIT_ERROR;
 		}
-		if (!reactor_known(all, params->reactor)) {
-			size_t o = 0;
-
-			for (const char *p = all; *p && o + 1 < sizeof(shown); p++)
-				if (*p != '[' && *p != ']')
-					shown[o++] = *p;
-			shown[o] = '\0';
+		if (!tlob_reactor_known(all, params->reactor)) {
 			tlob_usage_msg("mon: unknown reactor '%s' (available: %s; the %s backend)",
-				       params->reactor, shown, be->ops->name);
+				       params->reactor, tlob_reactors_shown(all, shown, sizeof(shown)),
+				       be->ops->name);
 			return TLOB_EXIT_USAGE;
 		}
 	}
