@@ -297,7 +297,7 @@ void tlob_params_parse(const struct tlob_command *cmd, int argc, char **argv,
 	if (strcmp(params->backend, "kmod") && strcmp(params->backend, "bpf") &&
 	    strcmp(params->backend, "auto"))
 		tlob_usage_error("invalid backend '%s' (kmod, bpf or auto)", params->backend);
-	if (cmd->operand && optind == argc - 1)
+	if (cmd->operand && optind < argc)
 		params->operand = argv[optind++];
 	if (optind < argc)
 		tlob_usage_error("%s: unexpected argument '%s' (see tlob %s -h)",

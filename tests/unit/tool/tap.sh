@@ -10,9 +10,11 @@ trap 'rm -rf "$tmp"' EXIT
 n=0
 failed=0
 
+# Returns STATUS, so that "ok $? NAME || diagnostics" prints them on failure only.
 ok() {
 	n=$((n + 1))
 	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); fi
+	return "$1"
 }
 
 is() {
