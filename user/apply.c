@@ -136,28 +136,17 @@ static bool same_binding(const struct tlob_binding_spec *a, const struct tlob_bi
 static int precheck(struct tlob_backend *be, const struct tlob_conf *conf)
 {
 	struct tlob_binding_spec *bound = NULL;
-	char all[512], shown[512];
+	char why[1024];
 	int ret, status = TLOB_EXIT_OK;
 	size_t n = 0;
 
 	if (conf->reactor[0]) {
-		if (!be->ops->set_reactor || !be->ops->list_reactors) {
-			fprintf(stderr, "%s:%u: the %s backend has no reactors\n",
-				TLOB_SHOWN(conf->reactor_at.file), conf->reactor_at.line, be->ops->name);
-			return TLOB_EXIT_ERROR;
-		}
-		ret = be->ops->list_reactors(be, all, sizeof(all));
-		if (ret) {
-			tlob_print_error(be, ret, "listing the reactors");
-			return TLOB_EXIT_ERROR;
-		}
-		if (!tlob_reactor_known(all, conf->reactor)) {
-			fprintf(stderr, "%s:%u: unknown reactor '%s' (available: %s; the %s backend)\n",
-				TLOB_SHOWN(conf->reactor_at.file), conf->reactor_at.line,
-				TLOB_SHOWN(conf->reactor), tlob_reactors_shown(all, shown, sizeof(shown)),
-				be->ops->name);
-			status = TLOB_EXIT_USAGE;
-		}
+		status = tlob_reactor_check(be, conf->reactor, why, sizeof(why));
+		if (status)
+			fprintf(stderr, "%s:%u: %s\n", TLOB_SHOWN(conf->reactor_at.file),
+				conf->reactor_at.line, why);
+		if (status == TLOB_EXIT_ERROR)
+			return status;
 	}
 	ret = be->ops->list(be, &bound, &n);
 	if (ret) {

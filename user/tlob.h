@@ -41,6 +41,12 @@ const char *tlob_binding_errstr(const struct tlob_backend *be, bool unbind,
 bool tlob_reactor_known(const char *list, const char *name);
 /* The list as people read it: without the brackets around the current one. */
 const char *tlob_reactors_shown(const char *list, char *buf, size_t len);
+/*
+ * Can be->ops set reactor NAME? TLOB_EXIT_OK; TLOB_EXIT_USAGE (a name it
+ * does not list) or TLOB_EXIT_ERROR (no reactors, cannot list them) with
+ * one sentence in why, which the caller prefixes (mon: / FILE:LINE:).
+ */
+int tlob_reactor_check(struct tlob_backend *be, const char *name, char *why, size_t len);
 
 /* When tlob mon stopped on a violation: its detection and when tlob read it. */
 struct tlob_mon_stop {

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "tlob.h"
+#include "utils.h"
 
 void tlob_print_error(const struct tlob_backend *be, int err, const char *what)
 {
@@ -130,4 +131,28 @@ int tlob_open_backend(const struct tlob_params *params, struct tlob_backend *be,
 		return -1;
 	}
 	return 0;
+}
+
+int tlob_reactor_check(struct tlob_backend *be, const char *name, char *why, size_t len)
+{
+	char all[512], shown[512];
+	int ret;
+
+	if (!be->ops->set_reactor || !be->ops->get_reactor || !be->ops->list_reactors) {
+		snprintf(why, len, "the %s backend has no reactors", be->ops->name);
+		return TLOB_EXIT_ERROR;
+	}
+	ret = be->ops->list_reactors(be, all, sizeof(all));
+	if (ret) {
+		snprintf(why, len, "listing the reactors: %s",
+			 be->err[0] ? be->err : strerror(-ret));
+		return TLOB_EXIT_ERROR;
+	}
+	if (!tlob_reactor_known(all, name)) {
+		snprintf(why, len, "unknown reactor '%s' (available: %s; the %s backend)",
+			 TLOB_SHOWN(name), tlob_reactors_shown(all, shown, sizeof(shown)),
+			 be->ops->name);
+		return TLOB_EXIT_USAGE;
+	}
+	return TLOB_EXIT_OK;
 }

@@ -200,26 +200,18 @@ static void mon_summary(struct tlob_backend *be, const struct tlob_params *param
 static int mon_check(struct tlob_backend *be, const struct tlob_params *params)
 {
 	struct tlob_binding_spec *specs = NULL;
-	char all[512], shown[512];
+	char why[1024];
 	size_t n = 0;
 	int ret;
 
 	if (params->reactor) {
-		if (!be->ops->set_reactor || !be->ops->get_reactor || !be->ops->list_reactors) {
-			fprintf(stderr, "tlob: the %s backend has no reactors\n", be->ops->name);
-			return TLOB_EXIT_ERROR;
-		}
-		ret = be->ops->list_reactors(be, all, sizeof(all));
-		if (ret) {
-			tlob_print_error(be, ret, "listing the reactors");
-			return TLOB_EXIT_ERROR;
-		}
-		if (!tlob_reactor_known(all, params->reactor)) {
-			tlob_usage_msg("mon: unknown reactor '%s' (available: %s; the %s backend)",
-				       params->reactor, tlob_reactors_shown(all, shown, sizeof(shown)),
-				       be->ops->name);
-			return TLOB_EXIT_USAGE;
-		}
+		ret = tlob_reactor_check(be, params->reactor, why, sizeof(why));
+		if (ret == TLOB_EXIT_USAGE)
+			tlob_usage_msg("mon: %s", why);
+		else if (ret)
+			fprintf(stderr, "tlob: %s\n", why);
+		if (ret)
+			return ret;
 	}
 	if (params->nr_specs)
 		return TLOB_EXIT_OK;

@@ -15,11 +15,10 @@ if [ "$(id -u)" != 0 ]; then
 	exit 0
 fi
 APP=$BUILD/tests/unit/tool/fixtures/app
-ELF=$BUILD/tests/unit/tool/elfsym_drv
-fb=$(printf '0x%x' "$("$ELF" "$APP" frame_begin)")
-fe=$(printf '0x%x' "$("$ELF" "$APP" frame_end)")
-pf=$(printf '0x%x' "$("$ELF" "$APP" process_frame)")
-mn=$(printf '0x%x' "$("$ELF" "$APP" main)")
+fb=$(sym_off "$APP" frame_begin)
+fe=$(sym_off "$APP" frame_end)
+pf=$(sym_off "$APP" process_frame)
+mn=$(sym_off "$APP" main)
 root=$tmp/ctl
 etc=$tmp/etc
 state=$tmp/run/apply.state

@@ -73,9 +73,7 @@ run $start --dir "$tmp/etc" $where
 ok $? "ExecStart ($start) applies the configuration" || sed 's/^/#   /' "$tmp/out"
 grep -q "threshold=10000000 tag=unit" "$root/monitor" && [ "$(cat "$root/enable")" = 1 ]
 ok $? "... the section bound, the monitor enabled"
-printf 'p %s:0x%x 0x%x threshold=10000000 tag=unit\n' "$APP" \
-	"$("$BUILD/tests/unit/tool/elfsym_drv" "$APP" frame_begin)" \
-	"$("$BUILD/tests/unit/tool/elfsym_drv" "$APP" frame_end)" >"$root/monitor"
+echo "p $APP:$(sym_off "$APP" frame_begin) $(sym_off "$APP" frame_end) threshold=10000000 tag=unit" >"$root/monitor"
 # shellcheck disable=SC2086
 run $stop $where
 ok $? "ExecStop ($stop) removes it" || sed 's/^/#   /' "$tmp/out"

@@ -20,10 +20,9 @@ if ! $PY -c 'import prometheus_client' 2>/dev/null; then
 	exit 255
 fi
 APP=$BUILD/tests/unit/tool/fixtures/app
-ELF=$BUILD/tests/unit/tool/elfsym_drv
-fb=$(printf '0x%x' "$("$ELF" "$APP" frame_begin)")
-fe=$(printf '0x%x' "$("$ELF" "$APP" frame_end)")
-pf=$(printf '0x%x' "$("$ELF" "$APP" process_frame)")
+fb=$(sym_off "$APP" frame_begin)
+fe=$(sym_off "$APP" frame_end)
+pf=$(sym_off "$APP" process_frame)
 pf4=$(printf '0x%x' $(($pf + 4)))
 root=$tmp/ctl
 mkdir "$root"
