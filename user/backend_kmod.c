@@ -82,12 +82,17 @@ static char *ctl_read(struct tlob_backend *be, const char *file, int *err)
 	return s;
 }
 
+/* TLOB_VERBOSE shows every write: what the tool asked of the kernel, and its answer. */
 static int ctl_write(struct tlob_backend *be, const char *file, const char *s)
 {
 	char path[PATH_MAX + 32];
+	int ret;
 
 	ctl_path(be, file, path, sizeof(path));
-	return tlob_write_file(path, s);
+	ret = tlob_write_file(path, s);
+	tlob_verbose("write %s: %.*s: %s", file, (int)strcspn(s, "\n"), s,
+		     ret ? strerror(-ret) : "ok");
+	return ret;
 }
 
 static int kmod_open(struct tlob_backend *be, const struct tlob_backend_opts *opts)

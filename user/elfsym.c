@@ -817,3 +817,36 @@ out:
 	elf_file_close(&f);
 	return ret;
 }
+
+int tlob_elf_symbolize(const char *path, uint64_t offset, char *buf, size_t len)
+{
+	struct contain_ctx c = { 0 };
+	struct elf_file f;
+	GElf_Phdr ph;
+	char err[256];
+	uint64_t delta;
+	int ret;
+
+	ret = elf_file_open(&f, path, err, sizeof(err));
+	if (ret)
+		return ret;
+	ret = -ENOENT;
+	if (!exec_segment(f.elf, offset, true, &ph))
+		goto out;
+	c.elf = f.elf;
+	c.vaddr = offset - ph.p_offset + ph.p_vaddr;
+	for_each_symbol(f.elf, contain_cb, &c);
+	if (!c.have)
+		goto out;
+	delta = c.vaddr - c.found.s.st_value;
+	/* NAME@V only for a compat version: plain NAME resolves to the default one. */
+	snprintf(buf, len, "%.*s%s%s", c.found.base_len, c.found.name,
+		 c.found.hidden && c.found.version ? "@" : "",
+		 c.found.hidden && c.found.version ? c.found.version : "");
+	if (delta)
+		snprintf(buf + strlen(buf), len - strlen(buf), "+0x%" PRIx64, delta);
+	ret = 0;
+out:
+	elf_file_close(&f);
+	return ret;
+}

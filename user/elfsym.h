@@ -48,6 +48,14 @@ int tlob_elf_resolve(const char *path, const char *spec, unsigned int flags,
 int tlob_elf_check_offset(const char *path, uint64_t offset, unsigned int flags,
 			  char *err, size_t len);
 
+/*
+ * The other way round, for people reading an offset (metric labels): the
+ * function that holds file offset OFF of path now, as "NAME", "NAME+0xD"
+ * or "NAME@VERSION" for a compat version. 0, -ENOENT (in no function
+ * symbol, or not in executable code) or another -errno.
+ */
+int tlob_elf_symbolize(const char *path, uint64_t offset, char *buf, size_t len);
+
 /* Levenshtein distance between a and b (for "did you mean"). */
 unsigned int tlob_edit_distance(const char *a, const char *b);
 

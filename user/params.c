@@ -14,7 +14,8 @@
 #include "units.h"
 
 enum { OPT_BACKEND = 0x100, OPT_ROOT, OPT_STOP_VIOL, OPT_BUFFER, OPT_FORCE_OFFSET,
-       OPT_VERSION, OPT_BPF_TASKS };
+       OPT_VERSION, OPT_BPF_TASKS, OPT_REMOVE, OPT_CHECK, OPT_DIR, OPT_STATE, OPT_FORMAT,
+       OPT_INTERVAL };
 
 /*
  * Every option of every command, once: getopt's tables, which command
@@ -41,6 +42,13 @@ static const struct {
 	{ "buffer-size",	required_argument, OPT_BUFFER, TLOB_OPT_BUFFER, NULL, NULL },
 	{ "force-offset",	no_argument, OPT_FORCE_OFFSET, TLOB_OPT_FORCE_OFFSET, NULL, NULL },
 	{ "bpf-tasks",		required_argument, OPT_BPF_TASKS, TLOB_OPT_BPF_TASKS, NULL, NULL },
+	{ "remove",		no_argument, OPT_REMOVE, TLOB_OPT_REMOVE, NULL, NULL },
+	{ "check",		no_argument, OPT_CHECK, TLOB_OPT_CHECK, NULL, NULL },
+	{ "dir",		required_argument, OPT_DIR, TLOB_OPT_DIR, NULL, NULL },
+	{ "state",		required_argument, OPT_STATE, TLOB_OPT_STATE, NULL, NULL },
+	{ "format",		required_argument, OPT_FORMAT, TLOB_OPT_FORMAT, NULL, NULL },
+	{ "output",		required_argument, 'o', TLOB_OPT_OUTPUT, NULL, NULL },
+	{ "interval",		required_argument, OPT_INTERVAL, TLOB_OPT_INTERVAL, NULL, NULL },
 	{ "json",		no_argument, 'j', TLOB_OPT_JSON, NULL,
 	  "JSON output, one object per line" },
 	{ "backend",		required_argument, OPT_BACKEND, 0, "kmod|bpf|auto",
@@ -215,6 +223,29 @@ void tlob_params_parse(const struct tlob_command *cmd, int argc, char **argv,
 			break;
 		case OPT_FORCE_OFFSET:
 			force_offset = true;
+			params->force_offset = true;
+			break;
+		case OPT_REMOVE:
+			params->remove = true;
+			break;
+		case OPT_CHECK:
+			params->check = true;
+			break;
+		case OPT_DIR:
+			params->dir = optarg;
+			break;
+		case OPT_STATE:
+			params->state = optarg;
+			break;
+		case OPT_FORMAT:
+			params->format = optarg;
+			break;
+		case 'o':
+			params->output = optarg;
+			break;
+		case OPT_INTERVAL:
+			if (tlob_parse_duration(optarg, &params->interval_ns, err, sizeof(err)))
+				tlob_usage_error("%s", err);
 			break;
 		case 'd':
 			if (tlob_parse_duration(optarg, &params->duration_ns, err, sizeof(err)))
@@ -267,6 +298,7 @@ void tlob_params_parse(const struct tlob_command *cmd, int argc, char **argv,
 		}
 		case OPT_BACKEND:
 			params->backend = optarg;
+			params->backend_given = true;
 			break;
 		case OPT_ROOT:
 			params->control_root = optarg;
@@ -280,6 +312,8 @@ void tlob_params_parse(const struct tlob_command *cmd, int argc, char **argv,
 	if (strcmp(params->backend, "kmod") && strcmp(params->backend, "bpf") &&
 	    strcmp(params->backend, "auto"))
 		tlob_usage_error("invalid backend '%s' (kmod, bpf or auto)", params->backend);
+	if (cmd->operand && optind < argc)
+		params->operand = argv[optind++];
 	if (optind < argc)
 		tlob_usage_error("%s: unexpected argument '%s' (see tlob %s -h)",
 				 cmd->name, argv[optind], cmd->name);

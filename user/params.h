@@ -34,7 +34,14 @@ enum tlob_opt {
 	TLOB_OPT_QUIET		= 1 << 8,	/* -q: no per-record lines */
 	TLOB_OPT_BUFFER		= 1 << 9,	/* --buffer-size KB */
 	TLOB_OPT_FORCE_OFFSET	= 1 << 10,	/* --force-offset: offsets tlob cannot check */
-	TLOB_OPT_BPF_TASKS	= 1 << 11,	/* --bpf-tasks N */
+	TLOB_OPT_REMOVE		= 1 << 11,	/* --remove (apply) */
+	TLOB_OPT_CHECK		= 1 << 12,	/* --check (apply): validate, change nothing */
+	TLOB_OPT_DIR		= 1 << 13,	/* --dir DIR (apply): DIR/tlob.conf + .d */
+	TLOB_OPT_STATE		= 1 << 14,	/* --state FILE (apply) */
+	TLOB_OPT_FORMAT		= 1 << 15,	/* --format FMT (stats) */
+	TLOB_OPT_OUTPUT		= 1 << 16,	/* -o, --output FILE (stats) */
+	TLOB_OPT_INTERVAL	= 1 << 17,	/* --interval DURATION (stats) */
+	TLOB_OPT_BPF_TASKS	= 1 << 18,	/* --bpf-tasks N (mon) */
 	/* --backend, --root, -h, --version: every command */
 };
 
@@ -53,6 +60,16 @@ struct tlob_params {
 	bool quiet;
 	unsigned int buffer_kb;		/* 0 = default */
 	unsigned int bpf_tasks;		/* --bpf-tasks; 0 = default */
+	bool backend_given;		/* --backend was on the command line */
+	bool force_offset;		/* --force-offset */
+	const char *operand;		/* the command's one operand (apply FILE), or NULL */
+	bool remove;			/* apply --remove */
+	bool check;			/* apply --check */
+	const char *dir;		/* apply --dir DIR */
+	const char *state;		/* apply --state FILE */
+	const char *format;		/* stats --format */
+	const char *output;		/* stats --output FILE */
+	uint64_t interval_ns;		/* stats --interval; 0 = once */
 };
 
 struct tlob_command {
@@ -60,6 +77,7 @@ struct tlob_command {
 	const char *const *usage;	/* NULL-terminated lines */
 	unsigned int opts;		/* enum tlob_opt */
 	bool section_start_only;	/* -b PATH:START names a binding (unbind) */
+	const char *operand;		/* takes at most one operand, named so in errors; NULL: none */
 	int (*run)(struct tlob_params *params);
 };
 

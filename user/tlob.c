@@ -17,7 +17,8 @@ static const char *const tlob_usage_lines[] = {
 	"  bind      add persistent bindings (they outlive tlob)",
 	"  unbind    remove persistent bindings",
 	"  status    monitor state, reactor and current bindings",
-	"  stats     per-binding statistics and latency histograms",
+	"  stats     per-binding statistics and latency histograms (also OpenMetrics)",
+	"  apply     bind a configuration file's sections, all or nothing (--remove undoes it)",
 	"",
 	"run 'tlob COMMAND -h' for the command's options; an in-kernel RV tlob's",
 	"control directory is " TLOB_RV_DIR,
@@ -26,7 +27,7 @@ static const char *const tlob_usage_lines[] = {
 
 static const struct tlob_command *const commands[] = {
 	&tlob_cmd_list, &tlob_cmd_mon, &tlob_cmd_bind, &tlob_cmd_unbind,
-	&tlob_cmd_status, &tlob_cmd_stats, NULL,
+	&tlob_cmd_status, &tlob_cmd_stats, &tlob_cmd_apply, NULL,
 };
 
 int main(int argc, char **argv)
@@ -49,6 +50,6 @@ int main(int argc, char **argv)
 		tlob_params_free(&params);
 		return ret;
 	}
-	tlob_usage_error("unknown command '%s' (list, mon, bind, unbind, status, stats)",
+	tlob_usage_error("unknown command '%s' (list, mon, bind, unbind, status, stats, apply)",
 			 argv[1]);
 }

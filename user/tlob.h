@@ -12,6 +12,7 @@ extern const struct tlob_command tlob_cmd_bind;
 extern const struct tlob_command tlob_cmd_unbind;
 extern const struct tlob_command tlob_cmd_status;
 extern const struct tlob_command tlob_cmd_stats;
+extern const struct tlob_command tlob_cmd_apply;
 
 /*
  * Open the backend params asks for; on failure print why and return -1.
@@ -29,6 +30,23 @@ int tlob_open_backend(const struct tlob_params *params, struct tlob_backend *be,
  */
 void tlob_binding_error(const struct tlob_backend *be, bool unbind,
 			const struct tlob_binding_spec *spec, int err);
+/* The same sentence, without "tlob: ", into buf (for "FILE:LINE: reason"); returns buf. */
+const char *tlob_binding_errstr(const struct tlob_backend *be, bool unbind,
+				const struct tlob_binding_spec *spec, int err, char *buf, size_t len);
+
+/*
+ * A reactor NAME against a backend's list ("[nop] printk panic signal"):
+ * a name in it, or signal:N (1..64) where it has signal.
+ */
+bool tlob_reactor_known(const char *list, const char *name);
+/* The list as people read it: without the brackets around the current one. */
+const char *tlob_reactors_shown(const char *list, char *buf, size_t len);
+/*
+ * Can be->ops set reactor NAME? TLOB_EXIT_OK; TLOB_EXIT_USAGE (a name it
+ * does not list) or TLOB_EXIT_ERROR (no reactors, cannot list them) with
+ * one sentence in why, which the caller prefixes (mon: / FILE:LINE:).
+ */
+int tlob_reactor_check(struct tlob_backend *be, const char *name, char *why, size_t len);
 
 /* When tlob mon stopped on a violation: its detection and when tlob read it. */
 struct tlob_mon_stop {

@@ -218,38 +218,6 @@ static void mon_summary(struct tlob_backend *be, const struct tlob_params *param
 }
 
 /*
- * -r NAME against the backend's own list ("[nop] printk panic signal"):
- * a name in it, or signal:N where it has signal.
- */
-static bool reactor_known(const char *list, const char *name)
-{
-	size_t base = strcspn(name, ":");
-	const char *p = list;
-
-	if (name[base]) {
-		char *end;
-		long sig;
-
-		errno = 0;
-		sig = strtol(name + base + 1, &end, 10);
-		if (errno || *end || end == name + base + 1 || sig < 1 || sig > 64 ||
-		    strncmp(name, "signal", base) || base != 6)
-			return false;
-	}
-	while (*p) {
-		size_t len;
-
-		p += strspn(p, " [");
-		len = strcspn(p, " ]");
-		if (len && len == base && !strncmp(p, name, base))
-			return true;
-		p += len;
-		p += strspn(p, "]");
-	}
-	return false;
-}
-
-/*
  * What can be refused before anything is changed: -r with a reactor the
  * backend does not have (usage), and nothing to watch, i.e. no -b and no
  * persistent binding (usage). Returns TLOB_EXIT_OK to go on.
@@ -257,31 +225,18 @@ static bool reactor_known(const char *list, const char *name)
 static int mon_check(struct tlob_backend *be, const struct tlob_params *params)
 {
 	struct tlob_binding_spec *specs = NULL;
-	char all[512], shown[512];
+	char why[1024];
 	size_t n = 0;
 	int ret;
 
 	if (params->reactor) {
-		if (!be->ops->set_reactor || !be->ops->get_reactor || !be->ops->list_reactors) {
-			fprintf(stderr, "tlob: the %s backend has no reactors\n", be->ops->name);
-			return TLOB_EXIT_ERROR;
-		}
-		ret = be->ops->list_reactors(be, all, sizeof(all));
-		if (ret) {
-			tlob_print_error(be, ret, "listing the reactors");
-			return TLOB_EXIT_ERROR;
-		}
-		if (!reactor_known(all, params->reactor)) {
-			size_t o = 0;
-
-			for (const char *p = all; *p && o + 1 < sizeof(shown); p++)
-				if (*p != '[' && *p != ']')
-					shown[o++] = *p;
-			shown[o] = '\0';
-			tlob_usage_msg("mon: unknown reactor '%s' (available: %s; the %s backend)",
-				       params->reactor, shown, be->ops->name);
-			return TLOB_EXIT_USAGE;
-		}
+		ret = tlob_reactor_check(be, params->reactor, why, sizeof(why));
+		if (ret == TLOB_EXIT_USAGE)
+			tlob_usage_msg("mon: %s", why);
+		else if (ret)
+			fprintf(stderr, "tlob: %s\n", why);
+		if (ret)
+			return ret;
 	}
 	if (params->bpf_tasks && strcmp(be->ops->name, "bpf")) {
 		tlob_usage_msg("mon: --bpf-tasks sizes the BPF backend; the %s backend's "

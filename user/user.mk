@@ -74,6 +74,8 @@ CHECK_DEPS += $(BUILD)/user/tlob
 VM_DEPS += $(BUILD)/user/tlob
 # Helpers of the tool's guest tests, sourced as /opt/tlob/bin/tool.sh.
 VM_DEPS += tests/vm/guest/tool.sh
+# The systemd unit, whose commands 27-tool-unit.t runs (/opt/tlob/bin/tlob.service).
+VM_DEPS += user/systemd/tlob.service
 
 # The tool's unit tests (tests/unit/tool/): each C file is a test program
 # or a driver the .t scripts run.

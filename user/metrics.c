@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The metrics text formats, written by hand like JSON in output.c: the
+ * lines are flat and few, and the rules that matter (label escaping, valid
+ * UTF-8, cumulative buckets, each family's samples together, # EOF) are
+ * checked by the tests with prometheus_client's own parsers.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "metrics.h"
+#include "utf8.h"
+
+int tlob_metrics_format_parse(const char *name)
+{
+	if (!strcmp(name, "openmetrics"))
+		return TLOB_METRICS_OPENMETRICS;
+	if (!strcmp(name, "prometheus"))
+		return TLOB_METRICS_PROMETHEUS;
+	return -1;
+}
+
+const char *tlob_metrics_seconds(uint64_t ns, char *buf, size_t len)
+{
+	const uint64_t billion = 1000000000;
+	uint64_t frac = ns % billion;
+	int digits = 9;
+
+	if (!frac) {
+		snprintf(buf, len, "%" PRIu64, ns / billion);
+		return buf;
+	}
+	while (frac % 10 == 0) {
+		frac /= 10;
+		digits--;
+	}
+	snprintf(buf, len, "%" PRIu64 ".%0*" PRIu64, ns / billion, digits, frac);
+	return buf;
+}
+
+/*
+ * A label value: backslash, double quote and newline escaped (the same
+ * three in both formats), and what is not UTF-8 (a path in Latin-1) as
+ * U+FFFD, since both formats are UTF-8.
+ */
+static void label_value(FILE *f, const char *s, size_t max)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t n = strnlen(s, max), i = 0, len, bad;
+
+	while (i < n) {
+		if (u[i] < 0x80) {
+			if (u[i] == '\\' || u[i] == '"')
+				fprintf(f, "\\%c", u[i]);
+			else if (u[i] == '\n')
+				fputs("\\n", f);
+			else
+				fputc(u[i], f);
+			i++;
+			continue;
+		}
+		len = tlob_utf8_seq(u + i, n - i, &bad);
+		if (len)
+			fwrite(s + i, 1, len, f);
+		else
+			fputs("\xef\xbf\xbd", f);
+		i += len ? len : bad;
+	}
+}
+
+/* {path="...",start="...",stop="...",tag="..."[,le="..."]} */
+static void labels(FILE *f, const struct tlob_metric_binding *b, const char *le)
+{
+	fputs("{path=\"", f);
+	label_value(f, b->st->spec.path, sizeof(b->st->spec.path));
+	fputs("\",start=\"", f);
+	label_value(f, b->start, 256);
+	fputs("\",stop=\"", f);
+	label_value(f, b->stop, 256);
+	fputs("\",tag=\"", f);
+	label_value(f, b->st->spec.tag, sizeof(b->st->spec.tag));
+	fputc('"', f);
+	if (le)
+		fprintf(f, ",le=\"%s\"", le);
+	fputc('}', f);
+}
+
+enum kind { COUNTER, GAUGE, HISTOGRAM };
+
+/*
+ * The metadata of a family. OpenMetrics names a counter's family without
+ * _total and its sample with it; text 0.0.4 has no families, so its TYPE
+ * line names the sample.
+ */
+static void family(FILE *f, enum tlob_metrics_format fmt, const char *name, enum kind kind,
+		   const char *unit, const char *help)
+{
+	static const char *const types[] = { "counter", "gauge", "histogram" };
+	const char *suffix = kind == COUNTER && fmt == TLOB_METRICS_PROMETHEUS ? "_total" : "";
+
+	fprintf(f, "# HELP %s%s %s\n", name, suffix, help);
+	fprintf(f, "# TYPE %s%s %s\n", name, suffix, types[kind]);
+	if (unit && fmt == TLOB_METRICS_OPENMETRICS)
+		fprintf(f, "# UNIT %s %s\n", name, unit);
+}
+
+static void counter(FILE *f, enum tlob_metrics_format fmt, const char *name, const char *help,
+		    const struct tlob_metric_binding *b, size_t n, size_t field)
+{
+	family(f, fmt, name, COUNTER, NULL, help);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(f, "%s_total", name);
+		labels(f, &b[i], NULL);
+		fprintf(f, " %" PRIu64 "\n", *(const uint64_t *)((const char *)b[i].st + field));
+	}
+}
+
+/* Gauges in seconds; elapsed ones only for bindings that ended a window (0 would be made up). */
+static void seconds_gauge(FILE *f, enum tlob_metrics_format fmt, const char *name,
+			  const char *help, const struct tlob_metric_binding *b, size_t n,
+			  size_t field)
+{
+	char v[32];
+
+	family(f, fmt, name, GAUGE, "seconds", help);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t ns = field == SIZE_MAX ? b[i].budget_ns :
+			      *(const uint64_t *)((const char *)b[i].st + field);
+
+		if (field == SIZE_MAX ? !b[i].budget_ns : !b[i].st->windows)
+			continue;
+		fputs(name, f);
+		labels(f, &b[i], NULL);
+		fprintf(f, " %s\n", tlob_metrics_seconds(ns, v, sizeof(v)));
+	}
+}
+
+static void histogram(FILE *f, enum tlob_metrics_format fmt, const struct tlob_metric_binding *b,
+		      size_t n)
+{
+	static const char name[] = "tlob_window_elapsed_seconds";
+	char le[32], v[32];
+
+	family(f, fmt, name, HISTOGRAM, "seconds",
+	       "Elapsed wall-clock time of ended windows (log2 buckets)");
+	for (size_t i = 0; i < n; i++) {
+		const struct tlob_binding_stats *st = b[i].st;
+		uint64_t cum = 0;
+		int k = 0;
+
+		/* Buckets below the first boundary count in it: le is cumulative. */
+		for (; k <= TLOB_METRICS_LAST_BUCKET; k++) {
+			cum += st->hist[k];
+			if (k < TLOB_METRICS_FIRST_BUCKET)
+				continue;
+			fprintf(f, "%s_bucket", name);
+			labels(f, &b[i], tlob_metrics_seconds((2ULL << k) - 1, le, sizeof(le)));
+			fprintf(f, " %" PRIu64 "\n", cum);
+		}
+		for (; k < TLOB_HIST_BUCKETS; k++)
+			cum += st->hist[k];
+		fprintf(f, "%s_bucket", name);
+		labels(f, &b[i], "+Inf");
+		fprintf(f, " %" PRIu64 "\n", cum);
+		/* The +Inf bucket's count, which both formats require _count to equal. */
+		fprintf(f, "%s_count", name);
+		labels(f, &b[i], NULL);
+		fprintf(f, " %" PRIu64 "\n", cum);
+		fprintf(f, "%s_sum", name);
+		labels(f, &b[i], NULL);
+		fprintf(f, " %s\n", tlob_metrics_seconds(st->sum_ns, v, sizeof(v)));
+	}
+}
+
+int tlob_metrics_write(FILE *f, enum tlob_metrics_format fmt,
+		       const struct tlob_metric_binding *b, size_t n)
+{
+	family(f, fmt, "tlob_bindings", GAUGE, NULL, "Bindings the backend holds");
+	fprintf(f, "tlob_bindings %zu\n", n);
+	counter(f, fmt, "tlob_windows", "Windows ended, whatever their verdict", b, n,
+		offsetof(struct tlob_binding_stats, windows));
+	counter(f, fmt, "tlob_violations", "Windows that overran their budget", b, n,
+		offsetof(struct tlob_binding_stats, violations));
+	counter(f, fmt, "tlob_model_errors",
+		"Windows ended by an event the model does not allow", b, n,
+		offsetof(struct tlob_binding_stats, errors));
+	counter(f, fmt, "tlob_aborted_windows",
+		"Windows that ended without STOP (task exit or exec, unbind, disable)", b, n,
+		offsetof(struct tlob_binding_stats, aborted));
+	counter(f, fmt, "tlob_dropped_starts",
+		"STARTs that opened no window: every window was in use", b, n,
+		offsetof(struct tlob_binding_stats, dropped));
+	seconds_gauge(f, fmt, "tlob_budget_seconds", "The binding's budget", b, n, SIZE_MAX);
+	histogram(f, fmt, b, n);
+	seconds_gauge(f, fmt, "tlob_window_elapsed_min_seconds", "Shortest window", b, n,
+		      offsetof(struct tlob_binding_stats, min_ns));
+	seconds_gauge(f, fmt, "tlob_window_elapsed_max_seconds", "Longest window", b, n,
+		      offsetof(struct tlob_binding_stats, max_ns));
+	seconds_gauge(f, fmt, "tlob_window_elapsed_mean_seconds", "Mean window", b, n,
+		      offsetof(struct tlob_binding_stats, mean_ns));
+	if (fmt == TLOB_METRICS_OPENMETRICS)
+		fputs("# EOF\n", f);
+	return ferror(f) ? -EIO : 0;
+}
