@@ -13,8 +13,8 @@
 . /opt/tlob/tests/lib/kmod.sh
 . /opt/tlob/tests/lib/fault.sh
 . /opt/tlob/bin/tool.sh
-SEC="$W:tlob_section_begin,tlob_section_end,1h"
-OTHER="$W:tlob_section2_begin,tlob_section2_end,1h"
+SEC="$W:tlob_section_begin,tlob_section_end,3600s"
+OTHER="$W:tlob_section2_begin,tlob_section2_end,3600s"
 
 # holders N: N workloads sleeping inside their window ($hp: their pids)
 holders() {
