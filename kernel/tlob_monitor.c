@@ -31,7 +31,7 @@
 struct ha_clocks_tlob;
 static inline u64 tlob_budget(const struct ha_clocks_tlob *clk);
 /* The bound of the model's invariant: the window's budget. */
-#define BUDGET_NS() tlob_budget(clk)
+#define BUDGET_NS(clk) tlob_budget(clk)
 #include "tlob_model_ha.h"
 
 struct tlob_window {

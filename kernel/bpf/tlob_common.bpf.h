@@ -45,9 +45,9 @@
 /* The invariant's bound of the generated glue: the window's budget. */
 struct ha_clocks_tlob;
 static __always_inline __u64 tlob_budget_ns(const struct ha_clocks_tlob *clk);
-#define BUDGET_NS() tlob_budget_ns(clk)
+#define BUDGET_NS(clk) tlob_budget_ns(clk)
 
-#include "tlob_model_ha.bpf.h"
+#include "tlob_model_ha.h"
 
 /*
  * One window: a task inside one binding's section. A task can be inside
