@@ -413,7 +413,7 @@ static int bpf_bind(struct tlob_backend *be, const struct tlob_binding_spec *spe
 	struct bpf_priv *p = be->priv;
 	struct tlob_bpf_binding b;
 	struct tlob_bpf_meta meta;
-	struct tlob_bpf_stats *zero;
+	struct tlob_stats *zero;
 	uint32_t *ids, id, key0 = 0;
 	struct tlob_bpf_binding *v;
 	struct stat st;
@@ -550,38 +550,18 @@ out:
 	return ret;
 }
 
-static void sum_stats(const struct tlob_bpf_stats *percpu, int nr_cpus,
+static void sum_stats(const struct tlob_stats *percpu, int nr_cpus,
 		      struct tlob_binding_stats *o)
 {
-	bool any = false;
-
-	for (int c = 0; c < nr_cpus; c++) {
-		const struct tlob_bpf_stats *s = &percpu[c];
-
-		/* A CPU may have dropped STARTs and ended no window. */
-		o->dropped += s->dropped;
-		if (!s->windows)
-			continue;
-		if (!any || s->min_ns < o->min_ns)
-			o->min_ns = s->min_ns;
-		any = true;
-		o->windows += s->windows;
-		o->violations += s->violations;
-		o->errors += s->errors;
-		o->aborted += s->aborted;
-		if (s->max_ns > o->max_ns)
-			o->max_ns = s->max_ns;
-		o->sum_ns += s->sum_ns;
-		for (int i = 0; i < TLOB_HIST_BUCKETS && i < TLOB_BPF_HIST; i++)
-			o->hist[i] += s->hist[i];
-	}
-	o->mean_ns = o->windows ? o->sum_ns / o->windows : 0;
+	for (int c = 0; c < nr_cpus; c++)
+		tlob_stats_merge(&o->stats, &percpu[c]);
+	o->mean_ns = o->stats.windows ? o->stats.sum_ns / o->stats.windows : 0;
 }
 
 static int bpf_stats(struct tlob_backend *be, struct tlob_binding_stats **st, size_t *n)
 {
 	struct bpf_priv *p = be->priv;
-	struct tlob_bpf_stats *percpu;
+	struct tlob_stats *percpu;
 	struct tlob_bpf_binding *v;
 	uint32_t *ids;
 	int ret;
