@@ -240,6 +240,19 @@ static inline void tlob_stats_merge(struct tlob_stats *sum,
  *   (0x00..0x20, 0x7f): the line is split at blanks and newlines. Any
  *   other byte (UTF-8 included) is taken as it is.
  */
+/*
+ * The same binding, for the module, the BPF backend and the tool alike:
+ * two sections are one binding when their START offsets are equal and
+ * their paths are the same text or name the same file (device and inode,
+ * symlinks followed). The module compares the inode it holds for the
+ * binding, which stays the bound file when a new file replaces it under
+ * its path; the BPF backend, which keeps only the path, compares the file
+ * that path names now. Where a path names two bindings so (a file replaced
+ * under a bound path and the new file bound under another name), the one
+ * written with that text is meant. Adding a binding that exists is
+ * -EEXIST; removing one names it by this rule.
+ */
+
 static inline int tlob_tag_char_ok(char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||

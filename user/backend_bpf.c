@@ -311,29 +311,23 @@ nomem:
 	return -ENOMEM;
 }
 
-static bool same_section(const struct tlob_bpf_binding *b, const char *path, uint64_t start)
-{
-	struct stat a, c;
-
-	if (b->start != start)
-		return false;
-	if (!stat(b->path, &a) && !stat(path, &c))
-		return a.st_dev == c.st_dev && a.st_ino == c.st_ino;
-	return !strcmp(b->path, path);
-}
-
-/* The id of the binding of path:start, or 0. */
+/* The id of the binding of path:start (the best match), or 0. */
 static uint32_t find_binding(struct bpf_priv *p, const char *path, uint64_t start)
 {
 	struct tlob_bpf_binding *v;
 	uint32_t *ids, id = 0;
+	int best = 0, m;
 	size_t n;
 
 	if (read_bindings(p, &ids, &v, &n))
 		return 0;
-	for (size_t i = 0; i < n && !id; i++)
-		if (same_section(&v[i], path, start))
+	for (size_t i = 0; i < n; i++) {
+		m = tlob_same_binding(v[i].path, v[i].start, path, start);
+		if (m > best) {
+			best = m;
 			id = ids[i];
+		}
+	}
 	free(ids);
 	free(v);
 	return id;
@@ -437,7 +431,7 @@ static int bpf_bind(struct tlob_backend *be, const struct tlob_binding_spec *spe
 	if (ret)
 		return ret;
 	for (size_t i = 0; i < n && !ret; i++)
-		if (same_section(&v[i], spec->path, spec->start))
+		if (tlob_same_binding(v[i].path, v[i].start, spec->path, spec->start))
 			ret = tlob_backend_err(be, EEXIST, "%s:0x%llx is bound already (id %u)",
 					       TLOB_SHOWN(spec->path), (unsigned long long)spec->start,
 					       ids[i]);
