@@ -174,6 +174,27 @@ static __always_inline void tlob_record_fill(struct tlob_record *r,
 }
 
 /*
+ * A START that found no window free: not a window (no times, no verdict),
+ * but a record all the same, so that no START is lost silently. The
+ * caller sets comm and tag.
+ */
+static __always_inline void tlob_record_dropped(struct tlob_record *r, __u64 now,
+						__u64 budget_ns, __u32 pid,
+						__u32 tgid, __u32 binding_id)
+{
+	__builtin_memset(r, 0, sizeof(*r));
+	r->start_ns = now;
+	r->end_ns = now;
+	r->budget_ns = budget_ns;
+	r->pid = pid;
+	r->tgid = tgid;
+	r->binding_id = binding_id;
+	r->kind = TLOB_REC_DROPPED;
+	r->state = automaton_tlob.initial_state;
+	r->event = start_tlob;
+}
+
+/*
  * The deadline check every detector shares (the timer, a sampler, every
  * event): if the invariant of the window's state no longer holds at @now
  * and nobody reported it yet, claim the report, note who found it and how

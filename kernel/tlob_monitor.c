@@ -192,18 +192,9 @@ static void __tlob_open(struct tlob_window *w, struct tlob_binding *b,
 static void tlob_start_dropped(struct tlob_binding *b, struct task_struct *t,
 			       u64 now)
 {
-	struct tlob_record r = {
-		.start_ns = now,
-		.end_ns = now,
-		.budget_ns = b->budget_ns,
-		.pid = t->pid,
-		.tgid = t->tgid,
-		.binding_id = b->id,
-		.kind = TLOB_REC_DROPPED,
-		.state = automaton_tlob.initial_state,
-		.event = start_tlob,
-	};
+	struct tlob_record r;
 
+	tlob_record_dropped(&r, now, b->budget_ns, t->pid, t->tgid, b->id);
 	memcpy(r.comm, t->comm, TLOB_COMM_LEN);
 	r.comm[TLOB_COMM_LEN - 1] = '\0';
 	memcpy(r.tag, b->tag, TLOB_TAG_LEN);

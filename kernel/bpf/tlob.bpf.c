@@ -115,16 +115,7 @@ static __always_inline void tlob_start_dropped(const struct tlob_bpf_binding *b,
 		tlob_count_lost(TLOB_LOST_RINGBUF);
 		return;
 	}
-	__builtin_memset(r, 0, sizeof(*r));
-	r->start_ns = now;
-	r->end_ns = now;
-	r->budget_ns = b->budget_ns;
-	r->pid = tid;
-	r->tgid = tgid;
-	r->binding_id = id;
-	r->kind = TLOB_REC_DROPPED;
-	r->state = automaton_tlob.initial_state;
-	r->event = start_tlob;
+	tlob_record_dropped(r, now, b->budget_ns, tid, tgid, id);
 	bpf_get_current_comm(r->comm, sizeof(r->comm));
 	__builtin_memcpy(r->tag, b->tag, sizeof(r->tag));
 	bpf_ringbuf_submit(r, 0);

@@ -1230,6 +1230,20 @@ static void edge_stats(void)
 	   "stats: a CPU that only dropped STARTs counts its drops, not a min of 0");
 }
 
+/* A START with no window free: a record, not a window. */
+static void edge_dropped(void)
+{
+	struct tlob_record r;
+
+	memset(&r, 0xff, sizeof(r));
+	tlob_record_dropped(&r, T0, 5 * MS, 7, 6, 3);
+	ok(r.kind == TLOB_REC_DROPPED && r.start_ns == T0 && r.end_ns == T0 && !r.elapsed_ns &&
+	   r.budget_ns == 5 * MS && r.pid == 7 && r.tgid == 6 && r.binding_id == 3 &&
+	   r.verdict == TLOB_VERDICT_OK && !r.detector && r.state == stopped_tlob &&
+	   r.event == start_tlob && !rec_total(&r) && !r.count[start_tlob] && !r.pad[0],
+	   "dropped START: a record of its own, no times, no counts, every byte set");
+}
+
 /* The record has no implicit hole whatever the model (tlob_abi.h). */
 static void edge_layout(void)
 {
@@ -1252,6 +1266,7 @@ int main(int argc, char **argv)
 	edge_switch_rule();
 	edge_timer();
 	edge_stats();
+	edge_dropped();
 	edge_layout();
 	printf("1..%d\n", tests);
 	return failed ? 1 : 0;
