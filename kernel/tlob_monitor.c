@@ -109,6 +109,7 @@ static void tlob_emit_violation(struct tlob_window *w,
 				     automaton_tlob.state_names[r->state],
 				     "budget_exceeded", env);
 	}
+	/* Upstream's event: its three states, by name, whatever the model adds. */
 	trace_detail_env_tlob(r->pid, r->budget_ns,
 			      r->time_ns[running_tlob],
 			      r->time_ns[waiting_tlob],

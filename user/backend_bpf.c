@@ -48,6 +48,7 @@ struct bpf_priv {
 	const struct tlob_sink *sink;
 	int stop;
 	int delivered;
+	uint64_t foreign;	/* records of another tlob's layout, not read */
 };
 
 static int bpf_probe(const char *control_root, char *why, size_t len)
@@ -97,8 +98,19 @@ static int on_sample(void *ctx, void *data, size_t size)
 	struct tlob_record rec;
 	int r;
 
-	if (size < sizeof(rec))
+	/*
+	 * A record of another size comes from programs of another tlob (a
+	 * monitor pinned before an upgrade: the record follows the model, so
+	 * its size changes with it). Not read, but never silently: counted
+	 * as lost, and said once.
+	 */
+	if (size != sizeof(rec)) {
+		if (!p->foreign++)
+			fprintf(stderr, "tlob: bpf: a record of %zu bytes, this tlob reads %zu: the "
+				"monitor was loaded by another tlob version (`tlob unbind -a "
+				"--backend bpf` removes a pinned one)\n", size, sizeof(rec));
 		return 0;
+	}
 	memcpy(&rec, data, sizeof(rec));
 	p->delivered++;
 	r = p->sink->record ? p->sink->record(&rec, p->sink->ctx) : 0;
@@ -642,6 +654,7 @@ static int bpf_lost(struct tlob_backend *be, uint64_t *lost)
 		for (int c = 0; c < p->nr_cpus; c++)
 			*lost += v[c];
 	free(v);
+	*lost += p->foreign;
 	return 0;
 }
 
