@@ -51,20 +51,20 @@ kmod-sparse: $(foreach f,$(BUILT_LANES),$(BUILD)/kmod/$(f)/.tree)
 include tests/vm/progs/progs.mk
 
 # Host unit test of the monitor-line parser: the module's own tlob_parse.c
-# built against a small shim of kstrto*() (tests/unit/kmod/).
+# built against the tool's shim of kstrto*() (user/tlob_host_shim.h).
 $(BUILD)/unit/kmod/parse-test: tests/unit/kmod/parse-test.c kernel/tlob_parse.c \
-		kernel/tlob_parse.h kernel/tlob_abi.h tests/unit/kmod/tlob_host_shim.h
+		kernel/tlob_parse.h kernel/tlob_abi.h user/tlob_host_shim.h
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -Ikernel -Itests/unit/kmod \
+	$(Q)$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -Ikernel -Iuser \
 		-o $@ tests/unit/kmod/parse-test.c kernel/tlob_parse.c
 CHECK_DEPS += $(BUILD)/unit/kmod/parse-test
 
 # Round trip: the tool's monitor lines (user/monline.c) through that parser.
 $(BUILD)/unit/kmod/roundtrip-test: tests/unit/kmod/roundtrip-test.c kernel/tlob_parse.c \
-		kernel/tlob_parse.h kernel/tlob_abi.h tests/unit/kmod/tlob_host_shim.h \
+		kernel/tlob_parse.h kernel/tlob_abi.h user/tlob_host_shim.h \
 		user/monline.c user/monline.h user/backend.h user/utils.c user/utils.h
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -std=gnu11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -Ikernel -Iuser \
-		-Itests/unit/kmod -o $@ tests/unit/kmod/roundtrip-test.c kernel/tlob_parse.c \
+		-o $@ tests/unit/kmod/roundtrip-test.c kernel/tlob_parse.c \
 		user/monline.c user/utils.c
 CHECK_DEPS += $(BUILD)/unit/kmod/roundtrip-test

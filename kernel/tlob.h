@@ -8,7 +8,7 @@
  *   tlob_parse.c    the monitor line parser (pure, unit-tested on the host)
  *   tlob_uprobe.c   uprobes at START/STOP (and the START function's return)
  *   tlob_sched.c    scheduler tracepoints -> model events
- *   tlob_monitor.c  the per-window automaton: generated tables + ha glue
+ *   tlob_monitor.c  the windows: locking, and the engine's hooks (tlob_engine.h)
  *   tlob_timer.c    the hard hrtimer that detects an overrun at the deadline
  *   tlob_pool.c     preallocated windows, hashed by task
  *   tlob_stats.c    per-binding, per-CPU statistics
@@ -32,7 +32,6 @@
 #include "tlob_parse.h"
 
 struct task_struct;
-struct tlob_stats;
 
 /*
  * One line of the monitor file. Created and destroyed in process context
@@ -152,7 +151,8 @@ int tlob_pool_show(char *buf, size_t size);
 /* tlob_stats.c */
 struct tlob_stats __percpu *tlob_stats_alloc(void);
 void tlob_stats_free(struct tlob_stats __percpu *s);
-void tlob_stats_account(struct tlob_stats __percpu *s, const struct tlob_record *r);
+void tlob_stats_account(struct tlob_stats __percpu *s, unsigned int verdict,
+			u64 elapsed_ns);
 void tlob_stats_dropped(struct tlob_stats __percpu *s);
 int tlob_stats_format(struct tlob_stats __percpu *s, char *buf, size_t size);
 

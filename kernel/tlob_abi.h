@@ -6,15 +6,30 @@
  * emits the same fields as the tlob_window/tlob_violation trace events,
  * the BPF backend writes the struct itself into its ring buffer.
  *
- * Only fixed-size types, no pointers: the struct crosses the kernel/user
+ * Only fixed-size types, no pointers: the structs cross the kernel/user
  * boundary byte for byte and must have the same layout in the BPF target,
- * the kernel and userspace.
+ * the kernel and userspace. The functions are plain C for all three.
  */
 #ifndef TLOB_ABI_H
 #define TLOB_ABI_H
 
-#ifndef __VMLINUX_H__
+#if defined(__KERNEL__)
+#include <linux/compiler.h>
 #include <linux/types.h>
+#elif !defined(__VMLINUX_H__)
+#include <linux/types.h>
+#endif
+
+#include "tlob_model.h"
+
+/*
+ * READ_ONCE()/WRITE_ONCE() for the statistics below: the kernel's, the
+ * BPF programs' (bpf/tlob_common.bpf.h), and in the tool plain accesses:
+ * it sums copies it has read out of the kernel, which nothing changes.
+ */
+#ifndef READ_ONCE
+#define READ_ONCE(x)		(x)
+#define WRITE_ONCE(x, v)	((x) = (v))
 #endif
 
 /* Budgets accepted by every backend: 1 us .. 1 h, as upstream. */
@@ -80,36 +95,141 @@ enum tlob_detector {
  * One record, one window (or the moment its deadline passed). Times are
  * CLOCK_MONOTONIC nanoseconds (ktime_get_ns() in the module,
  * bpf_ktime_get_ns() in BPF), so records of both backends compare.
+ *
+ * Where the time went and what happened follow the model: time_ns[] is
+ * indexed by enum states_tlob and count[] by enum events_tlob, both from
+ * tlob_model.h, so a state or an event added to models/tlob.dot is in
+ * every record of both backends without a line here. Readers name them
+ * by the model's names (user/names.c): the time of STATE is STATE_ns
+ * (running_ns, ...) and the count of EVENT is EVENTs (sleeps, wakeups,
+ * switch_ins), except preempt's, preemptions, as the record has always
+ * called it; a reader shows the counts of the events that happen only
+ * inside a window (preempt, sleep, switch_in, wakeup), and the times of
+ * the states a window is open in (all but the final stopped, whose
+ * time_ns is 0).
  */
 struct tlob_record {
 	__u64 start_ns;		/* when START was seen */
 	__u64 end_ns;		/* STOP/abort (WINDOW), detection (VIOLATION) */
 	__u64 budget_ns;
 	__u64 elapsed_ns;	/* end_ns - start_ns */
-	__u64 running_ns;	/* on a CPU */
-	__u64 waiting_ns;	/* runnable, on a runqueue, not on a CPU */
-	__u64 sleeping_ns;	/* blocked */
 	/*
 	 * Report time minus deadline (start_ns + budget_ns) of the first
 	 * detection; 0 when the window was in budget.
 	 */
 	__s64 detect_latency_ns;
+	__u64 time_ns[state_max_tlob];	/* in each state; they add up to elapsed_ns */
 	__u32 pid;
 	__u32 tgid;
 	__u32 binding_id;	/* stable id of the binding (never reused) */
-	__u32 preemptions;	/* switched out while runnable */
-	__u32 sleeps;		/* switched out blocked */
-	__u32 wakeups;		/* sched_wakeup seen for the task */
+	__u32 count[event_max_tlob];	/* transitions taken on each event */
 	__u8 kind;		/* enum tlob_record_kind */
 	__u8 verdict;		/* enum tlob_verdict */
 	__u8 abort_reason;	/* enum tlob_abort_reason */
 	__u8 detector;		/* enum tlob_detector */
 	__u8 state;		/* model state at end_ns (enum states_tlob) */
 	__u8 event;		/* model event that ended it (enum events_tlob) */
-	__u8 pad[2];
+	/*
+	 * To the next 8 bytes whatever the model's size (count[] may end
+	 * half-way): the record has no implicit hole, so every byte a
+	 * backend writes is one it set (tlob_trace.c checks the size).
+	 */
+	__u8 pad[2 + 4 * ((3 + event_max_tlob) % 2)];
 	char comm[TLOB_COMM_LEN];
 	char tag[TLOB_TAG_LEN];	/* the binding's tag= or "" */
 };
+
+/*
+ * Per-binding statistics of ended windows: the one layout the module
+ * (per CPU, tlob_stats.c), the BPF programs (a per-CPU map) and the tool
+ * share, updated by tlob_stats_add() and summed by tlob_stats_merge().
+ */
+#define TLOB_HIST_BUCKETS	64
+
+struct tlob_stats {
+	__u64 windows;		/* ended windows, whatever their verdict */
+	__u64 violations;	/* windows whose deadline passed */
+	__u64 errors;		/* model errors */
+	__u64 aborted;		/* ended by exit/exec/unbind/disable */
+	__u64 dropped;		/* STARTs that found no free window */
+	__u64 min_ns;		/* elapsed of the ended windows; 0 while none */
+	__u64 max_ns;
+	__u64 sum_ns;
+	__u64 hist[TLOB_HIST_BUCKETS];	/* [2^i, 2^(i+1)) ns; 0 ns in 0 */
+};
+
+/* The histogram bucket of @ns: floor(log2(ns)), 0 for 0. */
+static inline unsigned int tlob_hist_bucket(__u64 ns)
+{
+	unsigned int b = 0;
+
+	if (ns >> 32) {
+		ns >>= 32;
+		b += 32;
+	}
+	if (ns >> 16) {
+		ns >>= 16;
+		b += 16;
+	}
+	if (ns >> 8) {
+		ns >>= 8;
+		b += 8;
+	}
+	if (ns >> 4) {
+		ns >>= 4;
+		b += 4;
+	}
+	if (ns >> 2) {
+		ns >>= 2;
+		b += 2;
+	}
+	return b + (ns >> 1 ? 1 : 0);
+}
+
+/*
+ * One ended window into this CPU's copy. The caller keeps the copy to
+ * itself (IRQs off, or the one program running on this CPU); windows is
+ * written last, so a reader that sees the window counted sees its
+ * numbers.
+ */
+static inline void tlob_stats_add(struct tlob_stats *st, unsigned int verdict,
+				  __u64 elapsed_ns)
+{
+	if (!st->windows || elapsed_ns < st->min_ns)
+		st->min_ns = elapsed_ns;
+	if (elapsed_ns > st->max_ns)
+		st->max_ns = elapsed_ns;
+	st->sum_ns += elapsed_ns;
+	st->hist[tlob_hist_bucket(elapsed_ns)]++;
+	st->violations += verdict == TLOB_VERDICT_OVER_BUDGET;
+	st->errors += verdict == TLOB_VERDICT_MODEL_ERROR;
+	st->aborted += verdict == TLOB_VERDICT_ABORTED;
+	WRITE_ONCE(st->windows, st->windows + 1);
+}
+
+/* Add one CPU's copy @c to @sum, which starts zeroed. */
+static inline void tlob_stats_merge(struct tlob_stats *sum,
+				    const struct tlob_stats *c)
+{
+	__u64 windows = READ_ONCE(c->windows);
+	unsigned int i;
+
+	/* A CPU may have dropped STARTs and ended no window. */
+	sum->dropped += READ_ONCE(c->dropped);
+	if (!windows)
+		return;
+	if (!sum->windows || c->min_ns < sum->min_ns)
+		sum->min_ns = c->min_ns;
+	if (c->max_ns > sum->max_ns)
+		sum->max_ns = c->max_ns;
+	sum->windows += windows;
+	sum->violations += c->violations;
+	sum->errors += c->errors;
+	sum->aborted += c->aborted;
+	sum->sum_ns += c->sum_ns;
+	for (i = 0; i < TLOB_HIST_BUCKETS; i++)
+		sum->hist[i] += c->hist[i];
+}
 
 /*
  * What a `monitor` line can carry, checked by the module's parser and by
@@ -120,6 +240,19 @@ struct tlob_record {
  *   (0x00..0x20, 0x7f): the line is split at blanks and newlines. Any
  *   other byte (UTF-8 included) is taken as it is.
  */
+/*
+ * The same binding, for the module, the BPF backend and the tool alike:
+ * two sections are one binding when their START offsets are equal and
+ * their paths are the same text or name the same file (device and inode,
+ * symlinks followed). The module compares the inode it holds for the
+ * binding, which stays the bound file when a new file replaces it under
+ * its path; the BPF backend, which keeps only the path, compares the file
+ * that path names now. Where a path names two bindings so (a file replaced
+ * under a bound path and the new file bound under another name), the one
+ * written with that text is meant. Adding a binding that exists is
+ * -EEXIST; removing one names it by this rule.
+ */
+
 static inline int tlob_tag_char_ok(char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||

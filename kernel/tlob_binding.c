@@ -100,11 +100,19 @@ struct tlob_op {
 	struct tlob_binding *del;	/* an existing one to remove */
 };
 
-static bool tlob_same(const struct tlob_binding *b, struct inode *inode,
-		      const char *path, u64 start)
+/*
+ * "The same binding" (tlob_abi.h): how @b matches a section at @start of
+ * @path, which names @inode now (NULL: nothing). 2: the same path as
+ * written, 1: the same file, 0: another binding.
+ */
+static int tlob_same(const struct tlob_binding *b, const struct inode *inode,
+		     const char *path, u64 start)
 {
-	return b->start == start &&
-	       (b->inode == inode || !strcmp(b->path, path));
+	if (b->start != start)
+		return 0;
+	if (!strcmp(b->path, path))
+		return 2;
+	return inode && b->inode == inode;
 }
 
 /* Is an existing binding already the target of an earlier removal? */
@@ -129,26 +137,32 @@ static int tlob_check(struct tlob_op *ops, int i, int *count)
 	int j;
 
 	if (op->req.remove) {
+		int best = 0, m;
+
 		if (!kern_path(op->req.path, LOOKUP_FOLLOW, &p)) {
 			inode = d_real_inode(p.dentry);
 			path_put(&p);
 		}
-		list_for_each_entry(b, &tlob_bindings, node)
-			if (tlob_same(b, inode, op->req.path, op->req.start) &&
-			    !tlob_removed(ops, i, b)) {
+		/* The binding written with this path, else the one of this file. */
+		list_for_each_entry(b, &tlob_bindings, node) {
+			m = tlob_same(b, inode, op->req.path, op->req.start);
+			if (m > best && !tlob_removed(ops, i, b)) {
 				op->del = b;
-				(*count)--;
-				return 0;
+				best = m;
 			}
-		return -ENOENT;
+		}
+		if (!best)
+			return -ENOENT;
+		(*count)--;
+		return 0;
 	}
 	list_for_each_entry(b, &tlob_bindings, node)
-		if (b->inode == inode && b->start == op->add->start &&
+		if (tlob_same(b, inode, op->add->path, op->add->start) &&
 		    !tlob_removed(ops, i, b))
 			return -EEXIST;
 	for (j = 0; j < i; j++)
-		if (ops[j].add && ops[j].add->inode == inode &&
-		    ops[j].add->start == op->add->start)
+		if (ops[j].add && tlob_same(ops[j].add, inode, op->add->path,
+					    op->add->start))
 			return -EEXIST;
 	if (*count >= max_bindings)
 		return -ENOSPC;

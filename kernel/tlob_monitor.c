@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The per-window monitor: one instance of the generated automaton per
- * (task, binding) window. What is allowed, when the clock resets and when
- * the deadline timer is armed or cancelled come from the generated tables
- * (tlob_model.h) and invariant glue (tlob_model_ha.h); the entry points
- * below only translate kernel events into model events.
+ * (task, binding) window. What an event does to a window is the engine's
+ * (tlob_engine.h, shared with the BPF programs): the generated tables
+ * (tlob_model.h) and invariant glue (tlob_model_ha.h), the deadline check,
+ * times, counts and the end of a window. This file finds the window,
+ * serialises its events under its raw spinlock, and gives the engine its
+ * hooks: the hrtimer, the trace events, the reactor and the statistics.
  *
  * Locking and context:
  * - Callers: uprobe handlers (task context), scheduler tracepoints
@@ -26,25 +28,13 @@
 #include <linux/timekeeping.h>
 
 #include "tlob.h"
+#include "tlob_engine.h"
 #include "tlob_trace.h"
-
-struct ha_clocks_tlob;
-static inline u64 tlob_budget(const struct ha_clocks_tlob *clk);
-/* The bound of the model's invariant: the window's budget. */
-#define BUDGET_NS() tlob_budget(clk)
-#include "tlob_model_ha.h"
 
 struct tlob_window {
 	struct tlob_slot slot;		/* first: the pool hands these out */
-	raw_spinlock_t lock;		/* everything below */
-	bool active;
-	bool violated;
-	u8 state;			/* enum states_tlob */
-	u64 budget_ns;
-	u64 last_ns;			/* time of the last transition */
-	u64 time_ns[state_max_tlob];	/* time spent in each state */
-	struct tlob_record rec;		/* identity, counters, verdict */
-	struct ha_clocks_tlob clk;
+	raw_spinlock_t lock;		/* the core, and every engine call */
+	struct tlob_core core;		/* automaton, times, identity: tlob_engine.h */
 	struct hrtimer timer;
 };
 
@@ -55,151 +45,100 @@ static inline struct tlob_window *to_window(struct tlob_slot *s)
 	return container_of(s, struct tlob_window, slot);
 }
 
-static inline u64 tlob_budget(const struct ha_clocks_tlob *clk)
+static inline struct tlob_window *core_window(struct tlob_core *c)
 {
-	return container_of(clk, struct tlob_window, clk)->budget_ns;
+	return container_of(c, struct tlob_window, core);
 }
+
+/* The engine's hooks (tlob_engine.h); the window lock is held. */
 
 static void ha_arm_tlob(struct ha_clocks_tlob *clk, u64 deadline_ns)
 {
-	tlob_timer_arm(&container_of(clk, struct tlob_window, clk)->timer,
-		       deadline_ns);
+	struct tlob_core *c = container_of(clk, struct tlob_core, clk);
+
+	tlob_timer_arm(&core_window(c)->timer, deadline_ns);
 }
 
 static void ha_cancel_tlob(struct ha_clocks_tlob *clk)
 {
-	tlob_timer_try_cancel(&container_of(clk, struct tlob_window, clk)->timer);
+	struct tlob_core *c = container_of(clk, struct tlob_core, clk);
+
+	tlob_timer_try_cancel(&core_window(c)->timer);
 }
 
-/* The window as a record at @now: identity, counters and time per state. */
-static void __tlob_snapshot(struct tlob_window *w, struct tlob_record *r,
-			    enum tlob_record_kind kind, u64 now)
+/* Under the window lock: a plain compare and store. */
+static bool tlob_cas(u32 *p, u32 old, u32 new)
 {
-	u64 t[state_max_tlob];
-
-	memcpy(t, w->time_ns, sizeof(t));
-	t[w->state] += now - w->last_ns;
-	*r = w->rec;
-	r->kind = kind;
-	r->end_ns = now;
-	r->elapsed_ns = now - r->start_ns;
-	r->running_ns = t[running_tlob];
-	r->waiting_ns = t[waiting_tlob];
-	r->sleeping_ns = t[sleeping_tlob];
-	r->state = w->state;
+	if (*p != old)
+		return false;
+	*p = new;
+	return true;
 }
 
-/* The deadline passed while the window was open: report it once. */
-static void __tlob_violation(struct tlob_window *w, u64 now,
-			     enum tlob_detector detector, u8 event)
+static u64 tlob_now(void)
 {
-	const char *state = automaton_tlob.state_names[w->state];
-	struct tlob_record r;
+	return ktime_get_ns();
+}
 
-	lockdep_assert_held(&w->lock);
-	w->violated = true;
-	w->rec.verdict = TLOB_VERDICT_OVER_BUDGET;
-	w->rec.detector = detector;
-	w->rec.detect_latency_ns = now - ha_deadline_tlob(&w->clk, w->state);
-	__tlob_snapshot(w, &r, TLOB_REC_VIOLATION, now);
-	r.event = event;
+static void tlob_on_step(struct tlob_core *c, unsigned int curr,
+			 unsigned int event, unsigned int next)
+{
+	const char *state = automaton_tlob.state_names[curr];
+	const char *ev = automaton_tlob.event_names[event];
+
+	lockdep_assert_held(&core_window(c)->lock);
+	if (next == INVALID_STATE_TLOB)
+		trace_error_tlob(c->pid, state, ev);
+	else
+		trace_event_tlob(c->pid, state, ev,
+				 automaton_tlob.state_names[next],
+				 automaton_tlob.final_states[next]);
+}
+
+/* A violation: upstream's two events, the record, the reactor. */
+static void tlob_emit_violation(struct tlob_window *w,
+				const struct tlob_record *r)
+{
 	if (trace_error_env_tlob_enabled()) {
 		char env[40];
 
 		snprintf(env, sizeof(env), "%s=%llu",
 			 automaton_tlob.env_names[clk_elapsed_tlob],
-			 r.elapsed_ns);
-		trace_error_env_tlob(r.pid, state, "budget_exceeded", env);
+			 r->elapsed_ns);
+		trace_error_env_tlob(r->pid,
+				     automaton_tlob.state_names[r->state],
+				     "budget_exceeded", env);
 	}
-	trace_detail_env_tlob(r.pid, r.budget_ns, r.running_ns, r.waiting_ns,
-			      r.sleeping_ns);
-	trace_violation(&r);
-	tlob_react(w->slot.task, &r);
+	/* Upstream's event: its three states, by name, whatever the model adds. */
+	trace_detail_env_tlob(r->pid, r->budget_ns,
+			      r->time_ns[running_tlob],
+			      r->time_ns[waiting_tlob],
+			      r->time_ns[sleeping_tlob]);
+	trace_violation(r);
+	tlob_react(w->slot.task, r);
 }
 
-/* The window ends: one record, the statistics, and the slot goes back. */
-static void __tlob_end(struct tlob_window *w, u8 event, u64 now)
+static void tlob_emit(struct tlob_core *c, unsigned int kind,
+		      unsigned int event, u64 now)
 {
+	struct tlob_window *w = core_window(c);
 	struct tlob_record r;
 
 	lockdep_assert_held(&w->lock);
-	/* The table cancels on stop/abort; a model error has no table entry. */
-	tlob_timer_try_cancel(&w->timer);
-	if (w->violated)
-		w->rec.verdict = TLOB_VERDICT_OVER_BUDGET;
-	if (w->rec.verdict != TLOB_VERDICT_ABORTED)
-		w->rec.abort_reason = TLOB_ABORT_NONE;
-	__tlob_snapshot(w, &r, TLOB_REC_WINDOW, now);
-	r.event = event;
+	tlob_record_fill(&r, c, kind, event, now);
+	if (kind == TLOB_REC_VIOLATION) {
+		tlob_emit_violation(w, &r);
+		return;
+	}
 	trace_window(&r);
 	if (r.verdict == TLOB_VERDICT_MODEL_ERROR)
 		tlob_react(w->slot.task, &r);
-	tlob_stats_account(w->slot.binding->stats, &r);
-	w->active = false;
 }
 
-/*
- * One model event for one window. Returns true when the window ended and
- * its slot must go back to the pool (the caller holds the bucket lock).
- */
-static bool __tlob_step(struct tlob_window *w, enum events_tlob event,
-			u64 now, enum tlob_detector late)
+static void tlob_account(struct tlob_core *c, u64 elapsed_ns)
 {
-	unsigned int curr = w->state;
-	unsigned int next = automaton_tlob.function[curr][event];
-
-	lockdep_assert_held(&w->lock);
-	if (next == INVALID_STATE_TLOB) {
-		trace_error_tlob(w->rec.pid, automaton_tlob.state_names[curr],
-				 automaton_tlob.event_names[event]);
-		w->rec.verdict = TLOB_VERDICT_MODEL_ERROR;
-		__tlob_end(w, event, now);
-		return true;
-	}
-	/* A late or lost timer never hides an overrun. */
-	if (!w->violated && !ha_invariant_holds_tlob(&w->clk, curr, now))
-		__tlob_violation(w, now, late, event);
-	ha_step_tlob(&w->clk, curr, event, now);
-	trace_event_tlob(w->rec.pid, automaton_tlob.state_names[curr],
-			 automaton_tlob.event_names[event],
-			 automaton_tlob.state_names[next],
-			 automaton_tlob.final_states[next]);
-	w->time_ns[curr] += now - w->last_ns;
-	w->last_ns = now;
-	w->state = next;
-	if (event == preempt_tlob)
-		w->rec.preemptions++;
-	else if (event == sleep_tlob)
-		w->rec.sleeps++;
-	else if (event == wakeup_tlob)
-		w->rec.wakeups++;
-	if (!automaton_tlob.final_states[next])
-		return false;
-	__tlob_end(w, event, now);
-	return true;
-}
-
-static void __tlob_open(struct tlob_window *w, struct tlob_binding *b,
-			struct task_struct *t, u64 now)
-{
-	struct tlob_record *r = &w->rec;
-
-	memset(r, 0, sizeof(*r));
-	memset(w->time_ns, 0, sizeof(w->time_ns));
-	w->state = automaton_tlob.initial_state;
-	w->budget_ns = b->budget_ns;
-	w->last_ns = now;
-	w->violated = false;
-	w->active = true;
-	r->start_ns = now;
-	r->budget_ns = b->budget_ns;
-	r->pid = t->pid;
-	r->tgid = t->tgid;
-	r->binding_id = b->id;
-	r->verdict = TLOB_VERDICT_OK;
-	memcpy(r->comm, t->comm, TLOB_COMM_LEN);
-	r->comm[TLOB_COMM_LEN - 1] = '\0';
-	memcpy(r->tag, b->tag, TLOB_TAG_LEN);
+	tlob_stats_account(core_window(c)->slot.binding->stats, c->verdict,
+			   elapsed_ns);
 }
 
 static struct tlob_slot *__tlob_find(struct tlob_bucket *bkt,
@@ -217,16 +156,33 @@ static struct tlob_slot *__tlob_find(struct tlob_bucket *bkt,
 /* Feed @event to one window of the bucket; the bucket lock is held. */
 static void __tlob_feed(struct tlob_bucket *bkt, struct tlob_slot *s,
 			enum events_tlob event, u64 now,
-			enum tlob_detector late)
+			enum tlob_detector late, enum tlob_abort_reason why)
 {
 	struct tlob_window *w = to_window(s);
-	bool ended;
+	int ret;
 
 	raw_spin_lock(&w->lock);
-	ended = __tlob_step(w, event, now, late);
+	ret = tlob_step(&w->core, event, now, late, why);
 	raw_spin_unlock(&w->lock);
-	if (ended)
+	if (ret == TLOB_STEP_ENDED)
 		__tlob_pool_put(bkt, s);
+}
+
+/* A new window of @b for @t; the bucket lock is held. */
+static void __tlob_open(struct tlob_window *w, struct tlob_binding *b,
+			struct task_struct *t, u64 now)
+{
+	struct tlob_core *c = &w->core;
+
+	raw_spin_lock(&w->lock);
+	c->pid = t->pid;
+	c->tgid = t->tgid;
+	c->binding_id = b->id;
+	memcpy(c->comm, t->comm, TLOB_COMM_LEN);
+	c->comm[TLOB_COMM_LEN - 1] = '\0';
+	memcpy(c->tag, b->tag, TLOB_TAG_LEN);
+	tlob_open(c, b->budget_ns, now);
+	raw_spin_unlock(&w->lock);
 }
 
 /*
@@ -237,18 +193,9 @@ static void __tlob_feed(struct tlob_bucket *bkt, struct tlob_slot *s,
 static void tlob_start_dropped(struct tlob_binding *b, struct task_struct *t,
 			       u64 now)
 {
-	struct tlob_record r = {
-		.start_ns = now,
-		.end_ns = now,
-		.budget_ns = b->budget_ns,
-		.pid = t->pid,
-		.tgid = t->tgid,
-		.binding_id = b->id,
-		.kind = TLOB_REC_DROPPED,
-		.state = automaton_tlob.initial_state,
-		.event = start_tlob,
-	};
+	struct tlob_record r;
 
+	tlob_record_dropped(&r, now, b->budget_ns, t->pid, t->tgid, b->id);
 	memcpy(r.comm, t->comm, TLOB_COMM_LEN);
 	r.comm[TLOB_COMM_LEN - 1] = '\0';
 	memcpy(r.tag, b->tag, TLOB_TAG_LEN);
@@ -262,7 +209,6 @@ void tlob_window_start(struct tlob_binding *b, struct task_struct *t)
 {
 	struct tlob_bucket *bkt = tlob_bucket_of(t);
 	u64 now = ktime_get_ns();
-	struct tlob_window *w;
 	struct tlob_slot *s;
 	unsigned long flags;
 
@@ -270,16 +216,12 @@ void tlob_window_start(struct tlob_binding *b, struct task_struct *t)
 	s = __tlob_find(bkt, t, b);
 	if (s) {
 		/* The model decides what a START inside the window means. */
-		__tlob_feed(bkt, s, start_tlob, now, TLOB_DETECT_STOP);
+		__tlob_feed(bkt, s, start_tlob, now, TLOB_DETECT_STOP,
+			    TLOB_ABORT_NONE);
 	} else {
 		s = __tlob_pool_get(bkt, t, b);
-		if (s) {
-			w = to_window(s);
-			raw_spin_lock(&w->lock);
-			__tlob_open(w, b, t, now);
-			__tlob_step(w, start_tlob, now, TLOB_DETECT_STOP);
-			raw_spin_unlock(&w->lock);
-		}
+		if (s)
+			__tlob_open(to_window(s), b, t, now);
 	}
 	raw_spin_unlock_irqrestore(&bkt->lock, flags);
 	if (!s)
@@ -297,20 +239,9 @@ void tlob_window_stop(struct tlob_binding *b, struct task_struct *t)
 	s = __tlob_find(bkt, t, b);
 	/* A STOP outside a window (e.g. a first call) is not an event. */
 	if (s)
-		__tlob_feed(bkt, s, stop_tlob, ktime_get_ns(), TLOB_DETECT_STOP);
+		__tlob_feed(bkt, s, stop_tlob, ktime_get_ns(), TLOB_DETECT_STOP,
+			    TLOB_ABORT_NONE);
 	raw_spin_unlock_irqrestore(&bkt->lock, flags);
-}
-
-static void __tlob_abort(struct tlob_bucket *bkt, struct tlob_slot *s,
-			 enum tlob_abort_reason why, u64 now)
-{
-	struct tlob_window *w = to_window(s);
-
-	raw_spin_lock(&w->lock);
-	w->rec.verdict = TLOB_VERDICT_ABORTED;
-	w->rec.abort_reason = why;
-	raw_spin_unlock(&w->lock);
-	__tlob_feed(bkt, s, abort_tlob, now, TLOB_DETECT_STOP);
 }
 
 /*
@@ -341,10 +272,9 @@ static void tlob_task_feed(struct task_struct *t, enum events_tlob event,
 			continue;
 		if (!now)
 			now = ktime_get_ns();
-		if (event == abort_tlob)
-			__tlob_abort(bkt, s, why, now);
-		else
-			__tlob_feed(bkt, s, event, now, TLOB_DETECT_SCHED);
+		__tlob_feed(bkt, s, event, now,
+			    event == abort_tlob ? TLOB_DETECT_STOP :
+			    TLOB_DETECT_SCHED, why);
 	}
 	raw_spin_unlock_irqrestore(&bkt->lock, flags);
 }
@@ -382,7 +312,8 @@ void tlob_abort_binding(struct tlob_binding *b, enum tlob_abort_reason why)
 		bkt = tlob_bucket_of(t);
 		raw_spin_lock_irqsave(&bkt->lock, flags);
 		if (s->task == t && (!b || s->binding == b))
-			__tlob_abort(bkt, s, why, ktime_get_ns());
+			__tlob_feed(bkt, s, abort_tlob, ktime_get_ns(),
+				    TLOB_DETECT_STOP, why);
 		raw_spin_unlock_irqrestore(&bkt->lock, flags);
 	}
 }
@@ -396,12 +327,11 @@ static enum hrtimer_restart tlob_window_expired(struct hrtimer *timer)
 	raw_spin_lock(&w->lock);
 	/*
 	 * The window may have ended (or the slot been reused) while this
-	 * callback waited for the lock: act only on an open window whose
-	 * invariant no longer holds.
+	 * callback waited for the lock: only an open window is checked, and
+	 * tlob_check() reports only an invariant that no longer holds.
 	 */
-	if (w->active && !w->violated &&
-	    !ha_invariant_holds_tlob(&w->clk, w->state, now))
-		__tlob_violation(w, now, TLOB_DETECT_HRTIMER, event_max_tlob);
+	if (tlob_core_active(&w->core))
+		tlob_check(&w->core, now, TLOB_DETECT_HRTIMER, event_max_tlob);
 	raw_spin_unlock(&w->lock);
 	return HRTIMER_NORESTART;
 }

@@ -2,6 +2,15 @@
 /* The monitor file's line parser; the syntax is in tlob_parse.h. */
 #include "tlob_parse.h"
 
+/* Refuse the line with @err, noting why and where for the tool. */
+static int tlob_refuse(struct tlob_req *req, int err, enum tlob_parse_why why,
+		       const char *bad)
+{
+	req->why = why;
+	req->bad = bad;
+	return err;
+}
+
 static bool tlob_blank(char c)
 {
 	return c == ' ' || c == '\t' || c == '\r';
@@ -48,13 +57,15 @@ static int tlob_path_offset(char *tok, struct tlob_req *req)
 	char *colon = strrchr(tok, ':'), *p;
 
 	if (!colon || tok[0] != '/' || colon - tok >= PATH_MAX)
-		return -EINVAL;
+		return tlob_refuse(req, -EINVAL, TLOB_WHY_PATH, tok);
 	for (p = tok; p < colon; p++)
 		if (!tlob_path_char_ok(*p))
-			return -EINVAL;
+			return tlob_refuse(req, -EINVAL, TLOB_WHY_PATH_CHAR, tok);
 	*colon = '\0';
 	req->path = tok;
-	return tlob_offset(colon + 1, &req->start);
+	if (tlob_offset(colon + 1, &req->start))
+		return tlob_refuse(req, -EINVAL, TLOB_WHY_START, colon + 1);
+	return 0;
 }
 
 static int tlob_tag(const char *v, struct tlob_req *req)
@@ -62,10 +73,10 @@ static int tlob_tag(const char *v, struct tlob_req *req)
 	size_t i, len = strlen(v);
 
 	if (!len || len >= TLOB_TAG_LEN)
-		return -EINVAL;
+		return tlob_refuse(req, -EINVAL, TLOB_WHY_TAG, v);
 	for (i = 0; i < len; i++)
 		if (!tlob_tag_char_ok(v[i]))
-			return -EINVAL;
+			return tlob_refuse(req, -EINVAL, TLOB_WHY_TAG, v);
 	memcpy(req->tag, v, len + 1);
 	return 0;
 }
@@ -75,11 +86,10 @@ static int tlob_filter_opt(const char *v, enum tlob_filter f,
 {
 	u32 id;
 
-	if (req->filter != TLOB_FILTER_NONE)
-		return -EINVAL;
-	if (*v < '0' || *v > '9' || kstrtou32(v, 10, &id) || !id ||
+	if (req->filter != TLOB_FILTER_NONE ||
+	    *v < '0' || *v > '9' || kstrtou32(v, 10, &id) || !id ||
 	    id > (u32)INT_MAX)
-		return -EINVAL;
+		return tlob_refuse(req, -EINVAL, TLOB_WHY_FILTER, v);
 	req->filter = f;
 	req->filter_id = id;
 	return 0;
@@ -89,16 +99,18 @@ static int tlob_threshold(const char *v, struct tlob_req *req)
 {
 	int ret;
 
-	if (req->budget_ns || *v < '0' || *v > '9')
-		return -EINVAL;
+	if (req->budget_ns)
+		return tlob_refuse(req, -EINVAL, TLOB_WHY_OPTION, v);
+	if (*v < '0' || *v > '9')
+		return tlob_refuse(req, -EINVAL, TLOB_WHY_THRESHOLD, v);
 	ret = kstrtoull(v, 10, &req->budget_ns);
 	if (ret == -ERANGE)
-		return -ERANGE;
+		return tlob_refuse(req, -ERANGE, TLOB_WHY_RANGE, v);
 	if (ret)
-		return -EINVAL;
+		return tlob_refuse(req, -EINVAL, TLOB_WHY_THRESHOLD, v);
 	if (req->budget_ns < TLOB_BUDGET_MIN_NS ||
 	    req->budget_ns > TLOB_BUDGET_MAX_NS)
-		return -ERANGE;
+		return tlob_refuse(req, -ERANGE, TLOB_WHY_RANGE, v);
 	return 0;
 }
 
@@ -112,7 +124,7 @@ static int tlob_options(char *rest, struct tlob_req *req)
 	while ((tok = tlob_token(&rest))) {
 		v = strchr(tok, '=');
 		if (!v)
-			return -EINVAL;
+			return tlob_refuse(req, -EINVAL, TLOB_WHY_OPTION, tok);
 		*v++ = '\0';
 		if (!strcmp(tok, "threshold")) {
 			ret = tlob_threshold(v, req);
@@ -124,12 +136,14 @@ static int tlob_options(char *rest, struct tlob_req *req)
 		} else if (!strcmp(tok, "tgid")) {
 			ret = tlob_filter_opt(v, TLOB_FILTER_TGID, req);
 		} else {
-			ret = -EINVAL;
+			ret = tlob_refuse(req, -EINVAL, TLOB_WHY_OPTION, tok);
 		}
 		if (ret)
 			return ret;
 	}
-	return req->budget_ns ? 0 : -EINVAL;
+	if (!req->budget_ns)
+		return tlob_refuse(req, -EINVAL, TLOB_WHY_NO_THRESHOLD, NULL);
+	return 0;
 }
 
 int tlob_parse_line(char *line, struct tlob_req *req)
@@ -138,27 +152,34 @@ int tlob_parse_line(char *line, struct tlob_req *req)
 
 	memset(req, 0, sizeof(*req));
 	if (strlen(line) > TLOB_LINE_MAX)
-		return -EINVAL;
+		return tlob_refuse(req, -EINVAL, TLOB_WHY_TOO_LONG, NULL);
 	tok = tlob_token(&rest);
 	if (!tok)
 		return 1;
 	if (tok[0] == '-') {
 		req->remove = true;
-		if (tlob_path_offset(tok + 1, req) || tlob_token(&rest))
+		if (tlob_path_offset(tok + 1, req))
 			return -EINVAL;
+		tok = tlob_token(&rest);
+		if (tok)
+			return tlob_refuse(req, -EINVAL, TLOB_WHY_TRAILING, tok);
 		return 0;
 	}
 	if (strcmp(tok, "p"))
-		return -EINVAL;
-	tok = tlob_token(&rest);
-	if (!tok || tlob_path_offset(tok, req))
-		return -EINVAL;
+		return tlob_refuse(req, -EINVAL, TLOB_WHY_VERB, tok);
 	tok = tlob_token(&rest);
 	if (!tok)
+		return tlob_refuse(req, -EINVAL, TLOB_WHY_PATH, NULL);
+	if (tlob_path_offset(tok, req))
 		return -EINVAL;
+	tok = tlob_token(&rest);
+	if (!tok || strchr(tok, '='))
+		return tlob_refuse(req, -EINVAL, TLOB_WHY_NO_STOP, tok);
 	if (!strcmp(tok, "ret"))
 		req->stop_ret = true;
-	else if (tlob_offset(tok, &req->stop) || req->stop == req->start)
-		return -EINVAL;
+	else if (tlob_offset(tok, &req->stop))
+		return tlob_refuse(req, -EINVAL, TLOB_WHY_STOP, tok);
+	else if (req->stop == req->start)
+		return tlob_refuse(req, -EINVAL, TLOB_WHY_SAME, tok);
 	return tlob_options(rest, req);
 }

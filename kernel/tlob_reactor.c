@@ -54,19 +54,38 @@ static unsigned int tlob_ring_head, tlob_ring_len;	/* tlob_react_lock */
 static DEFINE_RAW_SPINLOCK(tlob_react_lock);
 static atomic64_t tlob_lost = ATOMIC64_INIT(0);
 
+/* "running N sleeping N waiting N": the states a window is open in. */
+static void tlob_react_times(const struct tlob_record *r, char *buf,
+			     size_t size)
+{
+	const char *sep = "";
+	unsigned int s;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (s = 0; s < state_max_tlob; s++) {
+		if (automaton_tlob.final_states[s])
+			continue;
+		n += scnprintf(buf + n, size - n, "%s%s %llu", sep,
+			       automaton_tlob.state_names[s], r->time_ns[s]);
+		sep = " ";
+	}
+}
+
 static void tlob_react_one(struct tlob_reaction *re)
 {
 	const struct tlob_record *r = &re->rec;
 	const char *what = r->verdict == TLOB_VERDICT_MODEL_ERROR ?
 			   "model error" : "budget exceeded";
+	char times[128];
 
 	switch (re->reactor) {
 	case TLOB_REACT_PRINTK:
-		pr_warn("%s: %s-%u binding %u%s%s elapsed %llu ns > budget %llu ns (running %llu waiting %llu sleeping %llu)\n",
+		tlob_react_times(r, times, sizeof(times));
+		pr_warn("%s: %s-%u binding %u%s%s elapsed %llu ns > budget %llu ns (%s)\n",
 			what, r->comm, r->pid, r->binding_id,
 			r->tag[0] ? " tag " : "", r->tag, r->elapsed_ns,
-			r->budget_ns, r->running_ns, r->waiting_ns,
-			r->sleeping_ns);
+			r->budget_ns, times);
 		break;
 	case TLOB_REACT_PANIC:
 		panic("tlob: %s: %s-%u binding %u elapsed %llu ns budget %llu ns\n",

@@ -12,7 +12,6 @@
  * see one window half-accounted on another CPU; every counter is a single
  * u64 store, so nothing tears on 64-bit.
  */
-#include <linux/bitops.h>
 #include <linux/kernel.h>
 #include <linux/limits.h>
 #include <linux/math64.h>
@@ -20,19 +19,7 @@
 
 #include "tlob.h"
 
-#define TLOB_HIST_BUCKETS	64
-
-struct tlob_stats {
-	u64 windows;
-	u64 violations;
-	u64 errors;
-	u64 aborted;
-	u64 dropped;			/* STARTs that found no free window */
-	u64 min_ns;
-	u64 max_ns;
-	u64 sum_ns;
-	u64 hist[TLOB_HIST_BUCKETS];	/* [2^i, 2^(i+1)) ns; 0 ns in 0 */
-};
+/* struct tlob_stats, tlob_stats_add() and tlob_stats_merge(): tlob_abi.h */
 
 struct tlob_stats __percpu *tlob_stats_alloc(void)
 {
@@ -44,22 +31,10 @@ void tlob_stats_free(struct tlob_stats __percpu *s)
 	free_percpu(s);
 }
 
-void tlob_stats_account(struct tlob_stats __percpu *s,
-			const struct tlob_record *r)
+void tlob_stats_account(struct tlob_stats __percpu *s, unsigned int verdict,
+			u64 elapsed_ns)
 {
-	struct tlob_stats *st = this_cpu_ptr(s);
-	u64 ns = r->elapsed_ns;
-
-	if (!st->windows || ns < st->min_ns)
-		st->min_ns = ns;
-	st->max_ns = max(st->max_ns, ns);
-	st->sum_ns += ns;
-	st->hist[ns ? fls64(ns) - 1 : 0]++;
-	st->violations += r->verdict == TLOB_VERDICT_OVER_BUDGET;
-	st->errors += r->verdict == TLOB_VERDICT_MODEL_ERROR;
-	st->aborted += r->verdict == TLOB_VERDICT_ABORTED;
-	/* Last: a reader that sees the window sees its numbers. */
-	WRITE_ONCE(st->windows, st->windows + 1);
+	tlob_stats_add(this_cpu_ptr(s), verdict, elapsed_ns);
 }
 
 /* A START of this binding found no free window (tlob_pool.c). */
@@ -70,29 +45,11 @@ void tlob_stats_dropped(struct tlob_stats __percpu *s)
 
 static void tlob_stats_sum(struct tlob_stats __percpu *s, struct tlob_stats *sum)
 {
-	unsigned int cpu, i;
+	unsigned int cpu;
 
 	memset(sum, 0, sizeof(*sum));
-	sum->min_ns = U64_MAX;
-	for_each_possible_cpu(cpu) {
-		const struct tlob_stats *st = per_cpu_ptr(s, cpu);
-
-		/* A CPU may have dropped STARTs and ended no window. */
-		sum->dropped += READ_ONCE(st->dropped);
-		if (!READ_ONCE(st->windows))
-			continue;
-		sum->windows += st->windows;
-		sum->violations += st->violations;
-		sum->errors += st->errors;
-		sum->aborted += st->aborted;
-		sum->min_ns = min(sum->min_ns, st->min_ns);
-		sum->max_ns = max(sum->max_ns, st->max_ns);
-		sum->sum_ns += st->sum_ns;
-		for (i = 0; i < TLOB_HIST_BUCKETS; i++)
-			sum->hist[i] += st->hist[i];
-	}
-	if (!sum->windows)
-		sum->min_ns = 0;
+	for_each_possible_cpu(cpu)
+		tlob_stats_merge(sum, per_cpu_ptr(s, cpu));
 }
 
 /*

@@ -89,6 +89,13 @@ TRACE_EVENT(detail_env_tlob,
 		      __entry->waiting_ns, __entry->sleeping_ns)
 );
 
+/*
+ * The record's times and counts (indexed by the model's enums) as fields
+ * named by the model's names: STATE_ns for each state a window is open in,
+ * EVENTs for each event inside a window (preempt's: preemptions), the
+ * names the tool decodes (user/names.c). tlob_trace.c stops the build when
+ * the model has other states or events than the fields here.
+ */
 DECLARE_EVENT_CLASS(tlob_record_class,
 		    TP_PROTO(const struct tlob_record *r),
 		    TP_ARGS(r),
@@ -106,6 +113,7 @@ DECLARE_EVENT_CLASS(tlob_record_class,
 				     __field(u32, preemptions)
 				     __field(u32, sleeps)
 				     __field(u32, wakeups)
+				     __field(u32, switch_ins)
 				     __field(u8, kind)
 				     __field(u8, verdict)
 				     __field(u8, abort_reason)
@@ -118,16 +126,17 @@ DECLARE_EVENT_CLASS(tlob_record_class,
 				   __entry->end_ns = r->end_ns;
 				   __entry->budget_ns = r->budget_ns;
 				   __entry->elapsed_ns = r->elapsed_ns;
-				   __entry->running_ns = r->running_ns;
-				   __entry->waiting_ns = r->waiting_ns;
-				   __entry->sleeping_ns = r->sleeping_ns;
+				   __entry->running_ns = r->time_ns[running_tlob];
+				   __entry->waiting_ns = r->time_ns[waiting_tlob];
+				   __entry->sleeping_ns = r->time_ns[sleeping_tlob];
 				   __entry->detect_latency_ns = r->detect_latency_ns;
 				   __entry->pid = r->pid;
 				   __entry->tgid = r->tgid;
 				   __entry->binding_id = r->binding_id;
-				   __entry->preemptions = r->preemptions;
-				   __entry->sleeps = r->sleeps;
-				   __entry->wakeups = r->wakeups;
+				   __entry->preemptions = r->count[preempt_tlob];
+				   __entry->sleeps = r->count[sleep_tlob];
+				   __entry->wakeups = r->count[wakeup_tlob];
+				   __entry->switch_ins = r->count[switch_in_tlob];
 				   __entry->kind = r->kind;
 				   __entry->verdict = r->verdict;
 				   __entry->abort_reason = r->abort_reason;
@@ -136,7 +145,7 @@ DECLARE_EVENT_CLASS(tlob_record_class,
 				   __entry->event = r->event;
 				   memcpy(__entry->comm, r->comm, TLOB_COMM_LEN);
 				   memcpy(__entry->tag, r->tag, TLOB_TAG_LEN);),
-		    TP_printk("pid=%u tgid=%u comm=%s binding_id=%u tag=%s kind=%u verdict=%u abort_reason=%u detector=%u state=%u event=%u start_ns=%llu end_ns=%llu budget_ns=%llu elapsed_ns=%llu running_ns=%llu waiting_ns=%llu sleeping_ns=%llu detect_latency_ns=%lld preemptions=%u sleeps=%u wakeups=%u",
+		    TP_printk("pid=%u tgid=%u comm=%s binding_id=%u tag=%s kind=%u verdict=%u abort_reason=%u detector=%u state=%u event=%u start_ns=%llu end_ns=%llu budget_ns=%llu elapsed_ns=%llu running_ns=%llu waiting_ns=%llu sleeping_ns=%llu detect_latency_ns=%lld preemptions=%u sleeps=%u wakeups=%u switch_ins=%u",
 			      __entry->pid, __entry->tgid, __entry->comm,
 			      __entry->binding_id,
 			      __entry->tag[0] ? __entry->tag : "-",
@@ -148,7 +157,7 @@ DECLARE_EVENT_CLASS(tlob_record_class,
 			      __entry->running_ns, __entry->waiting_ns,
 			      __entry->sleeping_ns, __entry->detect_latency_ns,
 			      __entry->preemptions, __entry->sleeps,
-			      __entry->wakeups)
+			      __entry->wakeups, __entry->switch_ins)
 );
 
 /* The deadline passed while the task was inside its window. */

@@ -11,8 +11,7 @@
 #include "model.h"
 
 int emit_header(const struct model *m, FILE *out);	/* NAME_model.h */
-int emit_kernel_ha(const struct model *m, FILE *out);	/* NAME_model_ha.h */
-int emit_bpf_ha(const struct model *m, FILE *out);	/* NAME_model_ha.bpf.h */
+int emit_ha(const struct model *m, FILE *out);		/* NAME_model_ha.h */
 int emit_md(const struct model *m, FILE *out);		/* NAME.md */
 int emit_svg(const struct model *m, FILE *out);		/* NAME.svg */
 int emit_promela(const struct model *m, FILE *out);	/* NAME.pml */

@@ -30,8 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	m = model_parse(text, "fuzz.dot", "fuzz", &err);
 	if (m && !model_validate(m, &err)) {
 		emit_header(m, null);
-		emit_kernel_ha(m, null);
-		emit_bpf_ha(m, null);
+		emit_ha(m, null);
 		emit_md(m, null);
 		emit_promela(m, null);
 		emit_dump(m, null);

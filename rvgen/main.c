@@ -33,8 +33,7 @@ static const struct kind {
 	const char *help;
 } kinds[] = {
 	{ "header", "%s_model.h", emit_header, false, "shared C tables (kernel, BPF, user)" },
-	{ "kernel-ha", "%s_model_ha.h", emit_kernel_ha, false, "kernel clock/timer glue" },
-	{ "bpf-ha", "%s_model_ha.bpf.h", emit_bpf_ha, false, "BPF clock/timer glue" },
+	{ "ha", "%s_model_ha.h", emit_ha, false, "clock/timer glue (kernel, BPF, user)" },
 	{ "md", "%s.md", emit_md, true, "Markdown transition table" },
 	{ "svg", "%s.svg", emit_svg, true, "drawing laid out by graphviz" },
 	{ "pml", "%s.pml", emit_promela, false, "Promela model for spin" },

@@ -26,9 +26,6 @@
 
 #include "tlob_abi.h"
 
-/* log2 buckets of elapsed ns: bucket i = [2^i, 2^(i+1)). */
-#define TLOB_HIST_BUCKETS	64
-
 /* One binding: a code section, its budget, and whom it applies to. */
 struct tlob_binding_spec {
 	char path[PATH_MAX];	/* absolute path of the ELF file */
@@ -42,19 +39,14 @@ struct tlob_binding_spec {
 	uint32_t id;		/* backend's binding id, filled by bind()/list(); 0 unknown */
 };
 
-/* Per-binding statistics aggregated by the backend (kernel side). */
+/*
+ * Per-binding statistics aggregated by the backend (kernel side): the
+ * struct every backend keeps (tlob_abi.h), summed over the CPUs.
+ */
 struct tlob_binding_stats {
 	struct tlob_binding_spec spec;	/* path/start/stop/stop_is_ret/tag/id */
-	uint64_t windows;
-	uint64_t violations;
-	uint64_t errors;	/* model errors */
-	uint64_t aborted;
-	uint64_t dropped;	/* STARTs that found no free window */
-	uint64_t min_ns;
-	uint64_t max_ns;
-	uint64_t mean_ns;
-	uint64_t sum_ns;
-	uint64_t hist[TLOB_HIST_BUCKETS];
+	struct tlob_stats stats;
+	uint64_t mean_ns;		/* stats.sum_ns / stats.windows, 0 for none */
 };
 
 /* A state transition of the model (tlob mon -t). */

@@ -48,6 +48,7 @@ struct bpf_priv {
 	const struct tlob_sink *sink;
 	int stop;
 	int delivered;
+	uint64_t foreign;	/* records of another tlob's layout, not read */
 };
 
 static int bpf_probe(const char *control_root, char *why, size_t len)
@@ -97,8 +98,19 @@ static int on_sample(void *ctx, void *data, size_t size)
 	struct tlob_record rec;
 	int r;
 
-	if (size < sizeof(rec))
+	/*
+	 * A record of another size comes from programs of another tlob (a
+	 * monitor pinned before an upgrade: the record follows the model, so
+	 * its size changes with it). Not read, but never silently: counted
+	 * as lost, and said once.
+	 */
+	if (size != sizeof(rec)) {
+		if (!p->foreign++)
+			fprintf(stderr, "tlob: bpf: a record of %zu bytes, this tlob reads %zu: the "
+				"monitor was loaded by another tlob version (`tlob unbind -a "
+				"--backend bpf` removes a pinned one)\n", size, sizeof(rec));
 		return 0;
+	}
 	memcpy(&rec, data, sizeof(rec));
 	p->delivered++;
 	r = p->sink->record ? p->sink->record(&rec, p->sink->ctx) : 0;
@@ -311,29 +323,23 @@ nomem:
 	return -ENOMEM;
 }
 
-static bool same_section(const struct tlob_bpf_binding *b, const char *path, uint64_t start)
-{
-	struct stat a, c;
-
-	if (b->start != start)
-		return false;
-	if (!stat(b->path, &a) && !stat(path, &c))
-		return a.st_dev == c.st_dev && a.st_ino == c.st_ino;
-	return !strcmp(b->path, path);
-}
-
-/* The id of the binding of path:start, or 0. */
+/* The id of the binding of path:start (the best match), or 0. */
 static uint32_t find_binding(struct bpf_priv *p, const char *path, uint64_t start)
 {
 	struct tlob_bpf_binding *v;
 	uint32_t *ids, id = 0;
+	int best = 0, m;
 	size_t n;
 
 	if (read_bindings(p, &ids, &v, &n))
 		return 0;
-	for (size_t i = 0; i < n && !id; i++)
-		if (same_section(&v[i], path, start))
+	for (size_t i = 0; i < n; i++) {
+		m = tlob_same_binding(v[i].path, v[i].start, path, start);
+		if (m > best) {
+			best = m;
 			id = ids[i];
+		}
+	}
 	free(ids);
 	free(v);
 	return id;
@@ -413,7 +419,7 @@ static int bpf_bind(struct tlob_backend *be, const struct tlob_binding_spec *spe
 	struct bpf_priv *p = be->priv;
 	struct tlob_bpf_binding b;
 	struct tlob_bpf_meta meta;
-	struct tlob_bpf_stats *zero;
+	struct tlob_stats *zero;
 	uint32_t *ids, id, key0 = 0;
 	struct tlob_bpf_binding *v;
 	struct stat st;
@@ -437,7 +443,7 @@ static int bpf_bind(struct tlob_backend *be, const struct tlob_binding_spec *spe
 	if (ret)
 		return ret;
 	for (size_t i = 0; i < n && !ret; i++)
-		if (same_section(&v[i], spec->path, spec->start))
+		if (tlob_same_binding(v[i].path, v[i].start, spec->path, spec->start))
 			ret = tlob_backend_err(be, EEXIST, "%s:0x%llx is bound already (id %u)",
 					       TLOB_SHOWN(spec->path), (unsigned long long)spec->start,
 					       ids[i]);
@@ -550,38 +556,18 @@ out:
 	return ret;
 }
 
-static void sum_stats(const struct tlob_bpf_stats *percpu, int nr_cpus,
+static void sum_stats(const struct tlob_stats *percpu, int nr_cpus,
 		      struct tlob_binding_stats *o)
 {
-	bool any = false;
-
-	for (int c = 0; c < nr_cpus; c++) {
-		const struct tlob_bpf_stats *s = &percpu[c];
-
-		/* A CPU may have dropped STARTs and ended no window. */
-		o->dropped += s->dropped;
-		if (!s->windows)
-			continue;
-		if (!any || s->min_ns < o->min_ns)
-			o->min_ns = s->min_ns;
-		any = true;
-		o->windows += s->windows;
-		o->violations += s->violations;
-		o->errors += s->errors;
-		o->aborted += s->aborted;
-		if (s->max_ns > o->max_ns)
-			o->max_ns = s->max_ns;
-		o->sum_ns += s->sum_ns;
-		for (int i = 0; i < TLOB_HIST_BUCKETS && i < TLOB_BPF_HIST; i++)
-			o->hist[i] += s->hist[i];
-	}
-	o->mean_ns = o->windows ? o->sum_ns / o->windows : 0;
+	for (int c = 0; c < nr_cpus; c++)
+		tlob_stats_merge(&o->stats, &percpu[c]);
+	o->mean_ns = o->stats.windows ? o->stats.sum_ns / o->stats.windows : 0;
 }
 
 static int bpf_stats(struct tlob_backend *be, struct tlob_binding_stats **st, size_t *n)
 {
 	struct bpf_priv *p = be->priv;
-	struct tlob_bpf_stats *percpu;
+	struct tlob_stats *percpu;
 	struct tlob_bpf_binding *v;
 	uint32_t *ids;
 	int ret;
@@ -668,6 +654,7 @@ static int bpf_lost(struct tlob_backend *be, uint64_t *lost)
 		for (int c = 0; c < p->nr_cpus; c++)
 			*lost += v[c];
 	free(v);
+	*lost += p->foreign;
 	return 0;
 }
 

@@ -208,6 +208,23 @@ static int kmod_set_reactor(struct tlob_backend *be, const char *name)
 
 static int kmod_stats(struct tlob_backend *be, struct tlob_binding_stats **out, size_t *n);
 
+/* The id of @spec's binding in the module's stats (the best match), or 0. */
+static uint32_t stats_id(const struct tlob_binding_stats *st, size_t n,
+			 const struct tlob_binding_spec *spec)
+{
+	uint32_t id = 0;
+	int best = 0, m;
+
+	for (size_t i = 0; i < n; i++) {
+		m = tlob_same_binding(st[i].spec.path, st[i].spec.start, spec->path, spec->start);
+		if (m > best) {
+			best = m;
+			id = st[i].spec.id;
+		}
+	}
+	return id;
+}
+
 static int kmod_bind(struct tlob_backend *be, const struct tlob_binding_spec *spec,
 		     uint32_t *id)
 {
@@ -246,9 +263,7 @@ static int kmod_bind(struct tlob_backend *be, const struct tlob_binding_spec *sp
 	}
 	/* The id is only in stats; in-kernel RV has none (id stays 0). */
 	if (!kmod_stats(be, &st, &nr)) {
-		for (size_t i = 0; i < nr; i++)
-			if (!strcmp(st[i].spec.path, spec->path) && st[i].spec.start == spec->start)
-				*id = st[i].spec.id;
+		*id = stats_id(st, nr, spec);
 		free(st);
 	}
 	be->err[0] = '\0';
@@ -375,10 +390,7 @@ static int kmod_list(struct tlob_backend *be, struct tlob_binding_spec **out, si
 		return 0;
 	}
 	for (size_t i = 0; i < *n; i++)
-		for (size_t j = 0; j < nr; j++)
-			if (!strcmp(st[j].spec.path, (*out)[i].path) &&
-			    st[j].spec.start == (*out)[i].start)
-				(*out)[i].id = st[j].spec.id;
+		(*out)[i].id = stats_id(st, nr, &(*out)[i]);
 	free(st);
 	return 0;
 }

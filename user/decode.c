@@ -94,12 +94,11 @@ struct num_member {
 #define M_NAMED(name, fn) { #name, offsetof(struct tlob_record, name), \
 		  sizeof(((struct tlob_record *)0)->name), fn }
 
+/* The times and counts are the model's (names.h), decoded below. */
 static const struct num_member record_members[] = {
-	M(start_ns), M(end_ns), M(budget_ns), M(elapsed_ns), M(running_ns),
-	M(waiting_ns), M(sleeping_ns), M(detect_latency_ns), M(pid), M(tgid),
-	M(binding_id), M(preemptions), M(sleeps), M(wakeups), M(kind),
-	M(verdict), M(abort_reason), M(detector),
-	M_NAMED(state, tlob_state_by_name), M_NAMED(event, tlob_event_by_name),
+	M(start_ns), M(end_ns), M(budget_ns), M(elapsed_ns), M(detect_latency_ns),
+	M(pid), M(tgid), M(binding_id), M(kind), M(verdict), M(abort_reason),
+	M(detector), M_NAMED(state, tlob_state_by_name), M_NAMED(event, tlob_event_by_name),
 };
 
 static void store(void *dst, size_t size, unsigned long long v)
@@ -122,7 +121,9 @@ static void decode_detail_env(struct tep_event *ev, struct tep_record *rec,
 		out->pid = (uint32_t)v;
 	if (field_num(ev, rec, "threshold_ns", NULL, &v))
 		out->budget_ns = v;
-	out->elapsed_ns = out->running_ns + out->waiting_ns + out->sleeping_ns;
+	out->elapsed_ns = 0;
+	for (unsigned int s = 0; s < tlob_nr_states(); s++)
+		out->elapsed_ns += out->time_ns[s];
 	out->verdict = TLOB_VERDICT_OVER_BUDGET;
 }
 
@@ -130,6 +131,7 @@ void tlob_decode_record(enum tlob_decoder dec, struct tep_event *ev,
 			struct tep_record *rec, struct tlob_record *out)
 {
 	unsigned long long v;
+	char name[64];
 
 	memset(out, 0, sizeof(*out));
 	for (size_t i = 0; i < sizeof(record_members) / sizeof(record_members[0]); i++) {
@@ -138,6 +140,15 @@ void tlob_decode_record(enum tlob_decoder dec, struct tep_event *ev,
 		if (field_num(ev, rec, m->field, m->lookup, &v))
 			store((char *)out + m->offset, m->size, v);
 	}
+	/* STATE_ns and the counts, by the names the model gives them. */
+	for (unsigned int s = 0; s < tlob_nr_states(); s++)
+		if (tlob_state_timed(s) &&
+		    field_num(ev, rec, tlob_time_field(s, name, sizeof(name)), NULL, &v))
+			out->time_ns[s] = v;
+	for (unsigned int e = 0; e < tlob_nr_events(); e++)
+		if (tlob_event_counted(e) &&
+		    field_num(ev, rec, tlob_count_field(e, name, sizeof(name)), NULL, &v))
+			out->count[e] = (uint32_t)v;
 	field_str(ev, rec, "comm", out->comm, sizeof(out->comm));
 	field_str(ev, rec, "tag", out->tag, sizeof(out->tag));
 

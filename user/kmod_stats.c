@@ -19,7 +19,7 @@ static int parse_hist(const char *v, struct tlob_binding_stats *st)
 		if (end == v || *end != ':' || idx >= TLOB_HIST_BUCKETS)
 			return -EINVAL;
 		v = end + 1;
-		st->hist[idx] = strtoull(v, &end, 10);
+		st->stats.hist[idx] = strtoull(v, &end, 10);
 		if (end == v || (*end && *end != ','))
 			return -EINVAL;
 		v = *end ? end + 1 : end;
@@ -43,15 +43,15 @@ int tlob_kmod_stats_parse(const char *line, struct tlob_binding_stats *st)
 		const char *key;
 		size_t off;
 	} nums[] = {
-		{ "windows", offsetof(struct tlob_binding_stats, windows) },
-		{ "violations", offsetof(struct tlob_binding_stats, violations) },
-		{ "errors", offsetof(struct tlob_binding_stats, errors) },
-		{ "aborted", offsetof(struct tlob_binding_stats, aborted) },
-		{ "dropped", offsetof(struct tlob_binding_stats, dropped) },
-		{ "min_ns", offsetof(struct tlob_binding_stats, min_ns) },
-		{ "max_ns", offsetof(struct tlob_binding_stats, max_ns) },
+		{ "windows", offsetof(struct tlob_binding_stats, stats.windows) },
+		{ "violations", offsetof(struct tlob_binding_stats, stats.violations) },
+		{ "errors", offsetof(struct tlob_binding_stats, stats.errors) },
+		{ "aborted", offsetof(struct tlob_binding_stats, stats.aborted) },
+		{ "dropped", offsetof(struct tlob_binding_stats, stats.dropped) },
+		{ "min_ns", offsetof(struct tlob_binding_stats, stats.min_ns) },
+		{ "max_ns", offsetof(struct tlob_binding_stats, stats.max_ns) },
 		{ "mean_ns", offsetof(struct tlob_binding_stats, mean_ns) },
-		{ "sum_ns", offsetof(struct tlob_binding_stats, sum_ns) },
+		{ "sum_ns", offsetof(struct tlob_binding_stats, stats.sum_ns) },
 		{ "start", offsetof(struct tlob_binding_stats, spec.start) },
 	};
 	const char *p = strstr(line, " path="), *pend;

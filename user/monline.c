@@ -1,40 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Parse and print `monitor` lines. The same parser reads the kernel's
- * canonical listing and a raw line given with -b, so both agree on what a
- * line means.
+ * Parse and print `monitor` lines. The parser is the module's
+ * (kernel/tlob_parse.c): it reads the kernel's canonical listing and a raw
+ * line given with -b, so the tool, the module and the BPF backend (which
+ * binds only what passes here) agree on what a line means.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "monline.h"
+#include "tlob_parse.h"
 #include "utils.h"
-
-static int parse_u64(const char *s, uint64_t *v)
-{
-	char *end;
-
-	if (!*s || *s == '-' || *s == '+')
-		return -EINVAL;
-	errno = 0;
-	*v = strtoull(s, &end, 0);
-	if (errno || *end)
-		return -EINVAL;
-	return 0;
-}
-
-static int parse_pid(const char *s, pid_t *pid)
-{
-	uint64_t v;
-
-	if (parse_u64(s, &v) || !v || v > INT32_MAX)
-		return -EINVAL;
-	*pid = (pid_t)v;
-	return 0;
-}
 
 int tlob_tag_check(const char *tag, char *err, size_t len)
 {
@@ -95,93 +75,136 @@ int tlob_spec_check(const struct tlob_binding_spec *spec, char *err, size_t len)
 	return 0;
 }
 
-#define FAIL(...) do { snprintf(err, len, __VA_ARGS__); ret = -EINVAL; goto out; } while (0)
+/* The module's reason for refusing a line, worded for a person. */
+static void why(const struct tlob_req *req, const char *line, char *err, size_t len)
+{
+	char shown[TLOB_SHOWN_LEN], bad[TLOB_SHOWN_LEN] = "";
 
+	tlob_shown(line, shown, sizeof(shown));
+	if (req->bad)
+		tlob_shown(req->bad, bad, sizeof(bad));
+	switch (req->why) {
+	case TLOB_WHY_TOO_LONG:
+		snprintf(err, len, "monitor line longer than %d bytes", TLOB_LINE_MAX);
+		break;
+	case TLOB_WHY_VERB:
+		snprintf(err, len, "monitor line must start with 'p ': '%s'", shown);
+		break;
+	case TLOB_WHY_PATH:
+		snprintf(err, len, "expected an absolute PATH:START after 'p ': '%s'", shown);
+		break;
+	case TLOB_WHY_PATH_CHAR:
+		snprintf(err, len, "'%s': tlob cannot bind a path with whitespace or control "
+			 "characters in it (use a symlink without them)", bad);
+		break;
+	case TLOB_WHY_START:
+		snprintf(err, len, "invalid START offset '%s' (decimal or 0x)", bad);
+		break;
+	case TLOB_WHY_NO_STOP:
+		snprintf(err, len, "missing STOP offset (an offset or 'ret'): '%s'", shown);
+		break;
+	case TLOB_WHY_STOP:
+		snprintf(err, len, "invalid STOP offset '%s' (decimal, 0x or ret)", bad);
+		break;
+	case TLOB_WHY_SAME:
+		snprintf(err, len, "START and STOP are the same offset "
+			 "(use 'ret' for the function's return)");
+		break;
+	case TLOB_WHY_TRAILING:
+		snprintf(err, len, "unexpected '%s' after -PATH:START", bad);
+		break;
+	case TLOB_WHY_OPTION:
+		snprintf(err, len, "unexpected '%s' in monitor line (threshold=, tag=, pid= or "
+			 "tgid=, each once)", bad);
+		break;
+	case TLOB_WHY_THRESHOLD:
+		snprintf(err, len, "invalid threshold '%s' (nanoseconds)", bad);
+		break;
+	case TLOB_WHY_RANGE:
+		snprintf(err, len, "threshold %sns is out of range (1us..1h)", bad);
+		break;
+	case TLOB_WHY_TAG:
+		tlob_tag_check(req->bad ? req->bad : "", err, len);
+		break;
+	case TLOB_WHY_FILTER:
+		snprintf(err, len, "invalid pid=/tgid= '%s' (a pid; pid= and tgid= exclude each "
+			 "other)", bad);
+		break;
+	case TLOB_WHY_NO_THRESHOLD:
+		snprintf(err, len, "missing threshold=NS: '%s'", shown);
+		break;
+	default:
+		snprintf(err, len, "malformed monitor line: '%s'", shown);
+		break;
+	}
+}
+
+/*
+ * The module's own parser (kernel/tlob_parse.c, built into the tool with
+ * user/tlob_host_shim.h), so a line means here what it means there.
+ */
 int tlob_monline_parse(const char *line, struct tlob_binding_spec *spec,
 		       char *err, size_t len)
 {
-	char *copy, *tok, *save = NULL, *colon;
-	bool have_threshold = false;
-	int ret = 0;
+	size_t n = strcspn(line, "\n");
+	struct tlob_req req;
+	char *copy, *as_given;
+	int ret;
 
 	memset(spec, 0, sizeof(*spec));
-	copy = strdup(line);
+	if (line[n] && line[n + 1]) {
+		snprintf(err, len, "one monitor line at a time");
+		return -EINVAL;
+	}
+	copy = strndup(line, n);
 	if (!copy) {
 		snprintf(err, len, "out of memory");
 		return -ENOMEM;
 	}
-
-	tok = strtok_r(copy, " \t\n", &save);
-	if (!tok || strcmp(tok, "p"))
-		FAIL("monitor line must start with 'p ': '%s'", line);
-
-	tok = strtok_r(NULL, " \t\n", &save);
-	colon = tok ? strrchr(tok, ':') : NULL;
-	if (!colon || colon == tok || tok[0] != '/')
-		FAIL("expected an absolute PATH:START after 'p ': '%s'", line);
-	*colon = '\0';
-	if (strlen(tok) >= sizeof(spec->path))
-		FAIL("path too long");
-	if (tlob_path_check(tok, err, len)) {
+	ret = tlob_parse_line(copy, &req);
+	if (ret < 0) {
+		/* The parser cut copy into tokens: the message shows the line. */
+		as_given = strndup(line, n);
+		why(&req, as_given ? as_given : "", err, len);
+		free(as_given);
+	} else if (ret > 0) {
+		snprintf(err, len, "empty monitor line");
 		ret = -EINVAL;
-		goto out;
+	} else if (req.remove) {
+		char shown[TLOB_SHOWN_LEN];
+
+		snprintf(err, len, "'%s' removes a binding; a binding is 'p PATH:START STOP "
+			 "threshold=NS'", tlob_shown(line, shown, sizeof(shown)));
+		ret = -EINVAL;
+	} else if (strlen(req.path) >= sizeof(spec->path)) {
+		snprintf(err, len, "path too long");
+		ret = -EINVAL;
+	} else {
+		strcpy(spec->path, req.path);
+		spec->start = req.start;
+		spec->stop = req.stop;
+		spec->stop_is_ret = req.stop_ret;
+		spec->budget_ns = req.budget_ns;
+		memcpy(spec->tag, req.tag, sizeof(spec->tag));
+		if (req.filter == TLOB_FILTER_PID)
+			spec->pid = (pid_t)req.filter_id;
+		else if (req.filter == TLOB_FILTER_TGID)
+			spec->tgid = (pid_t)req.filter_id;
 	}
-	strcpy(spec->path, tok);
-	if (parse_u64(colon + 1, &spec->start))
-		FAIL("invalid START offset '%s' (decimal or 0x)", colon + 1);
-
-	tok = strtok_r(NULL, " \t\n", &save);
-	if (!tok || strchr(tok, '='))
-		FAIL("missing STOP offset (an offset or 'ret'): '%s'", line);
-	if (!strcmp(tok, "ret"))
-		spec->stop_is_ret = true;
-	else if (parse_u64(tok, &spec->stop))
-		FAIL("invalid STOP offset '%s' (decimal, 0x or ret)", tok);
-	if (!spec->stop_is_ret && spec->stop == spec->start)
-		FAIL("START and STOP are the same offset (use 'ret' for the function's return)");
-
-	while ((tok = strtok_r(NULL, " \t\n", &save))) {
-		char *val = strchr(tok, '=');
-
-		if (!val)
-			FAIL("unexpected '%s' in monitor line", tok);
-		*val++ = '\0';
-		if (!strcmp(tok, "threshold")) {
-			uint64_t ns;
-
-			if (parse_u64(val, &ns))
-				FAIL("invalid threshold '%s' (nanoseconds)", val);
-			if (ns < TLOB_BUDGET_MIN_NS || ns > TLOB_BUDGET_MAX_NS) {
-				snprintf(err, len,
-					 "threshold %" PRIu64 "ns is out of range (1us..1h)", ns);
-				ret = -ERANGE;
-				goto out;
-			}
-			spec->budget_ns = ns;
-			have_threshold = true;
-		} else if (!strcmp(tok, "tag")) {
-			if (tlob_tag_check(val, err, len)) {
-				ret = -EINVAL;
-				goto out;
-			}
-			strcpy(spec->tag, val);
-		} else if (!strcmp(tok, "pid")) {
-			if (parse_pid(val, &spec->pid))
-				FAIL("invalid pid '%s'", val);
-		} else if (!strcmp(tok, "tgid")) {
-			if (parse_pid(val, &spec->tgid))
-				FAIL("invalid tgid '%s'", val);
-		} else {
-			FAIL("unknown key '%s' (threshold, tag, pid, tgid)", tok);
-		}
-	}
-	if (!have_threshold)
-		FAIL("missing threshold=NS: '%s'", line);
-	if (spec->pid && spec->tgid)
-		FAIL("pid= and tgid= exclude each other");
-out:
 	free(copy);
 	return ret;
+}
+
+int tlob_same_binding(const char *a, uint64_t a_start, const char *b, uint64_t b_start)
+{
+	struct stat sa, sb;
+
+	if (a_start != b_start)
+		return 0;
+	if (!strcmp(a, b))
+		return 2;
+	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
 }
 
 int tlob_monline_format(const struct tlob_binding_spec *spec, char *buf, size_t len)

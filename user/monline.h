@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The `monitor` control file's line format (contract 6, upstream's
- * syntax): what the tool writes to add/remove a binding, what the kernel
- * reads back, and what a user may pass verbatim with -b "p PATH:...".
+ * The `monitor` control file's line format (upstream's syntax, and the
+ * module's extensions: kernel/tlob_parse.h): what the tool writes to
+ * add/remove a binding, what the kernel reads back, and what a user may
+ * pass verbatim with -b "p PATH:...".
  */
 #ifndef TLOB_MONLINE_H
 #define TLOB_MONLINE_H
@@ -12,9 +13,10 @@
 #include "backend.h"
 
 /*
- * "p PATH:START STOP threshold=NS [tag=NAME] [pid=N | tgid=N]" -> spec.
- * START/STOP decimal or 0x; STOP may be "ret". Returns 0 or -EINVAL/-ERANGE
- * with a one-line reason in err.
+ * "p PATH:START STOP threshold=NS [tag=NAME] [pid=N | tgid=N]" -> spec,
+ * read by the module's own parser (kernel/tlob_parse.c): START/STOP
+ * decimal or 0x, STOP may be "ret", NS and N decimal; one trailing newline
+ * allowed. Returns 0 or -EINVAL/-ERANGE with a one-line reason in err.
  */
 int tlob_monline_parse(const char *line, struct tlob_binding_spec *spec,
 		       char *err, size_t len);
@@ -32,6 +34,14 @@ int tlob_monline_parse(const char *line, struct tlob_binding_spec *spec,
 int tlob_tag_check(const char *tag, char *err, size_t len);
 int tlob_path_check(const char *path, char *err, size_t len);
 int tlob_spec_check(const struct tlob_binding_spec *spec, char *err, size_t len);
+
+/*
+ * The same binding (kernel/tlob_abi.h): 2 when the sections have the same
+ * START and path text, 1 the same START and paths that name the same file
+ * now (device and inode, symlinks followed), 0 other bindings. A lookup
+ * takes the best match, so the binding written with a path wins.
+ */
+int tlob_same_binding(const char *a, uint64_t a_start, const char *b, uint64_t b_start);
 
 /*
  * spec -> canonical add line (no newline): one the module's parser reads

@@ -2,8 +2,10 @@
 /*
  * Names for output and for decoding events that carry names instead of
  * numbers. State and event names come from the generated model header, so
- * the tool can never disagree with the kernel about them.
+ * the tool can never disagree with the kernel about them; so do the names
+ * of a record's times and counts (tlob_abi.h), which are made from them.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "names.h"
@@ -92,4 +94,43 @@ unsigned int tlob_nr_states(void)
 unsigned int tlob_nr_events(void)
 {
 	return event_max_tlob;
+}
+
+bool tlob_state_timed(unsigned int state)
+{
+	return state < state_max_tlob && !automaton_tlob.final_states[state];
+}
+
+bool tlob_event_counted(unsigned int event)
+{
+	bool any = false;
+
+	if (event >= event_max_tlob)
+		return false;
+	for (unsigned int s = 0; s < state_max_tlob; s++) {
+		unsigned int next = automaton_tlob.function[s][event];
+
+		if (next == INVALID_STATE_TLOB)
+			continue;
+		if (automaton_tlob.final_states[s] || automaton_tlob.final_states[next])
+			return false;
+		any = true;
+	}
+	return any;
+}
+
+const char *tlob_time_field(unsigned int state, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s_ns", tlob_state_name(state));
+	return buf;
+}
+
+const char *tlob_count_field(unsigned int event, char *buf, size_t len)
+{
+	/* The record's first name for it, kept for its readers. */
+	if (event == preempt_tlob)
+		snprintf(buf, len, "preemptions");
+	else
+		snprintf(buf, len, "%ss", tlob_event_name(event));
+	return buf;
 }

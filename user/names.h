@@ -3,6 +3,8 @@
 #ifndef TLOB_NAMES_H
 #define TLOB_NAMES_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 const char *tlob_kind_name(unsigned int kind);
@@ -17,5 +19,20 @@ int tlob_state_by_name(const char *name);
 int tlob_event_by_name(const char *name);
 unsigned int tlob_nr_states(void);
 unsigned int tlob_nr_events(void);
+
+/*
+ * What a record shows of the model (tlob_abi.h): the time of each state a
+ * window is open in (every state that is not final), the count of each
+ * event that happens only inside a window (none of its transitions leaves
+ * or enters a final state).
+ */
+bool tlob_state_timed(unsigned int state);
+bool tlob_event_counted(unsigned int event);
+/*
+ * Their field names in trace events and JSON: "STATE_ns"; "EVENTs", but
+ * "preemptions" for preempt. Into buf, which is returned.
+ */
+const char *tlob_time_field(unsigned int state, char *buf, size_t len);
+const char *tlob_count_field(unsigned int event, char *buf, size_t len);
 
 #endif /* TLOB_NAMES_H */

@@ -116,6 +116,7 @@ static int json_end(struct jbuf *j)
 int tlob_record_json(const struct tlob_record *r, char *buf, size_t len)
 {
 	struct jbuf j = { buf, len, 0, false };
+	char name[64];
 
 	jprintf(&j, "{");
 	json_str(&j, "type", "record", 6);
@@ -123,16 +124,17 @@ int tlob_record_json(const struct tlob_record *r, char *buf, size_t len)
 	json_u64(&j, "end_ns", r->end_ns);
 	json_u64(&j, "budget_ns", r->budget_ns);
 	json_u64(&j, "elapsed_ns", r->elapsed_ns);
-	json_u64(&j, "running_ns", r->running_ns);
-	json_u64(&j, "waiting_ns", r->waiting_ns);
-	json_u64(&j, "sleeping_ns", r->sleeping_ns);
+	/* Where the time went and what happened: the model's states and events. */
+	for (unsigned int s = 0; s < tlob_nr_states(); s++)
+		if (tlob_state_timed(s))
+			json_u64(&j, tlob_time_field(s, name, sizeof(name)), r->time_ns[s]);
 	json_s64(&j, "detect_latency_ns", r->detect_latency_ns);
 	json_u64(&j, "pid", r->pid);
 	json_u64(&j, "tgid", r->tgid);
 	json_u64(&j, "binding_id", r->binding_id);
-	json_u64(&j, "preemptions", r->preemptions);
-	json_u64(&j, "sleeps", r->sleeps);
-	json_u64(&j, "wakeups", r->wakeups);
+	for (unsigned int e = 0; e < tlob_nr_events(); e++)
+		if (tlob_event_counted(e))
+			json_u64(&j, tlob_count_field(e, name, sizeof(name)), r->count[e]);
 	json_u64(&j, "kind", r->kind);
 	json_str(&j, "kind_name", tlob_kind_name(r->kind), 32);
 	json_u64(&j, "verdict", r->verdict);
@@ -201,21 +203,21 @@ int tlob_stats_json(const struct tlob_binding_stats *st, char *buf, size_t len)
 	jprintf(&j, "{");
 	json_str(&j, "type", "stats", 5);
 	json_spec_fields(&j, &st->spec);
-	json_u64(&j, "windows", st->windows);
-	json_u64(&j, "violations", st->violations);
-	json_u64(&j, "errors", st->errors);
-	json_u64(&j, "aborted", st->aborted);
-	json_u64(&j, "dropped", st->dropped);
-	json_u64(&j, "min_ns", st->min_ns);
-	json_u64(&j, "max_ns", st->max_ns);
+	json_u64(&j, "windows", st->stats.windows);
+	json_u64(&j, "violations", st->stats.violations);
+	json_u64(&j, "errors", st->stats.errors);
+	json_u64(&j, "aborted", st->stats.aborted);
+	json_u64(&j, "dropped", st->stats.dropped);
+	json_u64(&j, "min_ns", st->stats.min_ns);
+	json_u64(&j, "max_ns", st->stats.max_ns);
 	json_u64(&j, "mean_ns", st->mean_ns);
-	json_u64(&j, "sum_ns", st->sum_ns);
+	json_u64(&j, "sum_ns", st->stats.sum_ns);
 	/* Buckets by log2 index, only the non-empty ones (as the kernel lists them). */
 	jprintf(&j, ",\"hist\":{");
 	for (int i = 0; i < TLOB_HIST_BUCKETS; i++) {
-		if (!st->hist[i])
+		if (!st->stats.hist[i])
 			continue;
-		jprintf(&j, "%s\"%d\":%" PRIu64, first ? "" : ",", i, st->hist[i]);
+		jprintf(&j, "%s\"%d\":%llu", first ? "" : ",", i, st->stats.hist[i]);
 		first = false;
 	}
 	jprintf(&j, "}");
@@ -257,16 +259,19 @@ void tlob_record_print(FILE *f, const struct tlob_record *r)
 		       r->verdict == TLOB_VERDICT_MODEL_ERROR ? "window ERROR" :
 		       "window aborted";
 
-	fprintf(f, "%-14s %.*s-%u tgid=%u binding=%u%s%.*s budget=%s elapsed=%s "
-		"running=%s waiting=%s sleeping=%s preempt=%u sleeps=%u wakeups=%u",
+	fprintf(f, "%-14s %.*s-%u tgid=%u binding=%u%s%.*s budget=%s elapsed=%s",
 		what, (int)sizeof(r->comm), r->comm[0] ? r->comm : "?", r->pid, r->tgid, r->binding_id,
 		r->tag[0] ? " tag=" : "", (int)sizeof(r->tag), r->tag,
 		tlob_fmt_budget(r->budget_ns, b[0], sizeof(b[0])),
-		tlob_fmt_ns(r->elapsed_ns, b[1], sizeof(b[1])),
-		tlob_fmt_ns(r->running_ns, b[2], sizeof(b[2])),
-		tlob_fmt_ns(r->waiting_ns, b[3], sizeof(b[3])),
-		tlob_fmt_ns(r->sleeping_ns, b[4], sizeof(b[4])),
-		r->preemptions, r->sleeps, r->wakeups);
+		tlob_fmt_ns(r->elapsed_ns, b[1], sizeof(b[1])));
+	/* Time per state and count per event, by the model's names. */
+	for (unsigned int s = 0; s < tlob_nr_states(); s++)
+		if (tlob_state_timed(s))
+			fprintf(f, " %s=%s", tlob_state_name(s),
+				tlob_fmt_ns(r->time_ns[s], b[2], sizeof(b[2])));
+	for (unsigned int e = 0; e < tlob_nr_events(); e++)
+		if (tlob_event_counted(e))
+			fprintf(f, " %s=%u", tlob_event_name(e), r->count[e]);
 	if (r->verdict == TLOB_VERDICT_OVER_BUDGET || r->kind == TLOB_REC_VIOLATION)
 		fprintf(f, " detector=%s latency=%s", tlob_detector_name(r->detector),
 			r->detect_latency_ns >= 0 ?
@@ -306,34 +311,35 @@ void tlob_stats_print(FILE *f, const struct tlob_binding_stats *st)
 	fprintf(f, "binding %u: %s:0x%" PRIx64 " %s%s%.*s\n", st->spec.id, st->spec.path,
 		st->spec.start, stop, st->spec.tag[0] ? " tag=" : "",
 		(int)sizeof(st->spec.tag), st->spec.tag);
-	fprintf(f, "  windows=%" PRIu64 " violations=%" PRIu64 " errors=%" PRIu64
-		" aborted=%" PRIu64 " dropped=%" PRIu64 "\n", st->windows, st->violations,
-		st->errors, st->aborted, st->dropped);
-	if (!st->windows)
+	/* struct tlob_stats is __u64: unsigned long long */
+	fprintf(f, "  windows=%llu violations=%llu errors=%llu aborted=%llu dropped=%llu\n",
+		st->stats.windows,
+		st->stats.violations, st->stats.errors, st->stats.aborted, st->stats.dropped);
+	if (!st->stats.windows)
 		return;
 	fprintf(f, "  elapsed min=%s mean=%s max=%s\n",
-		tlob_fmt_ns(st->min_ns, b[0], sizeof(b[0])),
+		tlob_fmt_ns(st->stats.min_ns, b[0], sizeof(b[0])),
 		tlob_fmt_ns(st->mean_ns, b[1], sizeof(b[1])),
-		tlob_fmt_ns(st->max_ns, b[2], sizeof(b[2])));
+		tlob_fmt_ns(st->stats.max_ns, b[2], sizeof(b[2])));
 	for (int i = 0; i < TLOB_HIST_BUCKETS; i++) {
-		if (!st->hist[i])
+		if (!st->stats.hist[i])
 			continue;
 		if (lo < 0)
 			lo = i;
 		hi = i;
-		if (st->hist[i] > peak)
-			peak = st->hist[i];
+		if (st->stats.hist[i] > peak)
+			peak = st->stats.hist[i];
 	}
 	if (lo < 0)
 		return;
 	fprintf(f, "  %12s .. %-12s %10s\n", "from", "to", "count");
 	for (int i = lo; i <= hi; i++) {
-		int bar = (int)(st->hist[i] * 40 / peak);
+		int bar = (int)(st->stats.hist[i] * 40 / peak);
 
-		fprintf(f, "  %12s .. %-12s %10" PRIu64 " |%.*s\n",
+		fprintf(f, "  %12s .. %-12s %10llu |%.*s\n",
 			tlob_fmt_ns(1ULL << i, b[0], sizeof(b[0])),
 			i < 63 ? tlob_fmt_ns(1ULL << (i + 1), b[1], sizeof(b[1])) : "inf",
-			st->hist[i], bar,
+			st->stats.hist[i], bar,
 			"****************************************");
 	}
 }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "monline.h"
 #include "output.h"
 #include "tlob.h"
 #include "units.h"
@@ -159,11 +160,13 @@ static void mon_drain(struct tlob_backend *be, struct mon_ctx *ctx, const struct
 			DRAIN_LIMIT_S);
 }
 
+/* One of this session's sections: the same binding (monline.h). */
 static bool ours(const struct tlob_binding_stats *st, const struct tlob_binding_spec *specs,
 		 size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		if (!strcmp(st->spec.path, specs[i].path) && st->spec.start == specs[i].start)
+		if (tlob_same_binding(st->spec.path, st->spec.start, specs[i].path,
+				      specs[i].start))
 			return true;
 	return false;
 }

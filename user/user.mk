@@ -59,6 +59,13 @@ $(BUILD)/user/%.o: user/%.c $(USER_BPF_DEPS)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(USER_CFLAGS) -MMD -MP -c -o $@ $<
 
+# The module's monitor-line parser is the tool's too (user/monline.c), built
+# with the kstrto*() shim user/tlob_host_shim.h: one reading of a line.
+USER_OBJS += $(BUILD)/user/tlob_parse.o
+$(BUILD)/user/tlob_parse.o: kernel/tlob_parse.c
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(USER_CFLAGS) -MMD -MP -c -o $@ $<
+
 -include $(USER_OBJS:.o=.d)
 
 # Everything but main() in an archive: the tool and the unit tests link it.

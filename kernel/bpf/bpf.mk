@@ -20,16 +20,16 @@ BPF_CLANG ?= clang
 BPF_STRIP ?= llvm-strip
 BPFTOOL ?= bpftool
 LINUX_SOURCE_TAR ?= /usr/src/linux-source-6.1.tar.xz
-# Until rvgen's output lands, a directory holding kernel/tlob_model.h and
-# kernel/bpf/tlob_model_ha.bpf.h may be put in front of the tree's.
+# A directory holding another rvgen output (tlob_model.h, tlob_model_ha.h)
+# may be put in front of the tree's.
 BPF_GEN_INC ?=
 
 BPF_SRCS := $(wildcard kernel/bpf/*.bpf.c)
 BPF_OBJS := $(patsubst kernel/bpf/%.bpf.c,$(BPF_OUT)/%.bpf.o,$(BPF_SRCS))
 BPF_SKELS := $(BPF_OBJS:.bpf.o=.skel.h)
-BPF_HDRS := $(wildcard kernel/bpf/*.h kernel/tlob_abi.h kernel/tlob_model.h)
+BPF_HDRS := $(wildcard kernel/bpf/*.h kernel/tlob_abi.h kernel/tlob_model.h kernel/tlob_model_ha.h)
 BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_x86 -Wall -Werror \
-	$(if $(BPF_GEN_INC),-I$(BPF_GEN_INC)/bpf -I$(BPF_GEN_INC)) \
+	$(if $(BPF_GEN_INC),-I$(BPF_GEN_INC)) \
 	-I$(BPF_OUT) -I$(TOP)/kernel/bpf -I$(TOP)/kernel
 
 $(BPF_OUT)/extract-vmlinux: $(LINUX_SOURCE_TAR)

@@ -5,8 +5,9 @@
  * section and by the scheduler's tracepoints, one window per task.
  *
  * Handlers only translate a kernel event into a model event; what an event
- * does in a state comes from automaton_tlob, the clock reset and the
- * deadline timer from the generated ha glue (ha_step_tlob()).
+ * does to a window is the engine's (../tlob_engine.h, shared with the
+ * module): the generated tables and ha glue, the deadline check, times,
+ * counts, the record and the statistics.
  *
  * Overruns are detected by one of two paths, chosen by the loader:
  * - bpf_timer (stock kernels): tlob_timer.bpf.o arms a timer at START. A
@@ -54,98 +55,12 @@ struct tlob_scan {
 	__u32 detector;
 };
 
-static __always_inline unsigned int tlob_log2(__u64 v)
-{
-	unsigned int r = 0;
-
-	if (v >> 32) {
-		v >>= 32;
-		r += 32;
-	}
-	if (v >> 16) {
-		v >>= 16;
-		r += 16;
-	}
-	if (v >> 8) {
-		v >>= 8;
-		r += 8;
-	}
-	if (v >> 4) {
-		v >>= 4;
-		r += 4;
-	}
-	if (v >> 2) {
-		v >>= 2;
-		r += 2;
-	}
-	if (v >> 1)
-		r += 1;
-	return r;
-}
-
-/* Per-binding statistics of an ended window, as the module counts them. */
-static __always_inline void tlob_account(const struct tlob_win *w, __u8 verdict,
-					 __u64 elapsed)
-{
-	struct tlob_bpf_stats *st = tlob_stats_of(w);
-	unsigned int b = tlob_log2(elapsed);
-
-	if (!st)
-		return;
-	if (!st->windows || elapsed < st->min_ns)
-		st->min_ns = elapsed;
-	if (elapsed > st->max_ns)
-		st->max_ns = elapsed;
-	st->sum_ns += elapsed;
-	if (b < TLOB_BPF_HIST)
-		st->hist[b]++;
-	st->violations += verdict == TLOB_VERDICT_OVER_BUDGET;
-	st->errors += verdict == TLOB_VERDICT_MODEL_ERROR;
-	st->aborted += verdict == TLOB_VERDICT_ABORTED;
-	st->windows++;
-}
-
 /*
- * Exactly one end per window: the event that ends it claims it before it
- * changes anything, so an event that interrupted it (a uprobe program is
- * preemptible on PREEMPT_RT) finds the window closed, not half-ended.
- */
-static __always_inline bool tlob_claim_end(struct tlob_win *w)
-{
-	return __sync_val_compare_and_swap(&w->active, 1, 0) == 1;
-}
-
-/*
- * The window ends (claimed): its one window record, the statistics, and
- * the slot is free. An overrun seen before decides the verdict, whatever
- * ended it.
- */
-static __always_inline void tlob_end(struct tlob_win *w, __u64 now, __u8 event,
-				     __u8 verdict, __u8 reason)
-{
-	if (w->reported)
-		verdict = TLOB_VERDICT_OVER_BUDGET;
-	if (verdict != TLOB_VERDICT_ABORTED)
-		reason = TLOB_ABORT_NONE;
-	tlob_emit(w, TLOB_REC_WINDOW, now, verdict, reason, event);
-	tlob_account(w, verdict, now - w->clk.start[clk_elapsed_tlob]);
-	__sync_fetch_and_add(&tlob_nr_open, -1);
-}
-
-/*
- * Feed one model event to an open window. detector names who notices an
- * overrun on the way (every event is a chance to); reason is the abort
- * reason when event is abort_tlob.
- *
- * now == 0: the event comes from the task's own uprobe program (STOP, or
- * a START inside its window). 6.1 runs uprobe programs with only
- * migration disabled, so on PREEMPT_RT the task's own switch-out and
- * switch-in can run between any two instructions of it and move the
- * window on; a time taken before that would end the window before time
- * already booked to it. So the window is claimed first, which freezes it
- * (the scheduler programs skip an inactive window), and only then is the
- * time taken. Both events end a window in tlob's model; one that did not
- * would publish the window again (events in between are not seen).
+ * Feed one model event to an open window: the engine's tlob_step()
+ * (../tlob_engine.h, the module's too), which also says when to take the
+ * time (now == 0: after claiming the window, see there). detector names
+ * who notices an overrun on the way; reason is the abort reason when
+ * event is abort_tlob.
  *
  * A global function: the verifier checks it once per program instead of
  * once per call site, and the scheduler hooks call it for every slot of
@@ -156,53 +71,10 @@ static __always_inline void tlob_end(struct tlob_win *w, __u64 now, __u8 event,
 __noinline int tlob_feed(struct tlob_win *w, __u32 event, __u64 now, __u32 detector,
 			 __u32 reason)
 {
-	unsigned int curr, next;
-	bool claimed = false;
-
-	if (!w || !tlob_active(w))
+	if (!w)
 		return 0;
-	if (!now) {
-		if (!tlob_claim_end(w))
-			return 0;
-		claimed = true;
-		now = bpf_ktime_get_ns();
-	}
-	curr = tlob_state_of(w);
-	barrier_var(event);
-	if (curr >= state_max_tlob || event >= event_max_tlob) {
-		if (claimed)
-			WRITE_ONCE(w->active, 1);
-		return 0;
-	}
-	next = automaton_tlob.function[curr][event];
-	if (next >= state_max_tlob) {
-		/* Not allowed by the model: a model error, never an overrun. */
-		if (!claimed && !tlob_claim_end(w))
-			return 0;
-		ha_cancel_tlob(&w->clk);
-		tlob_end(w, now, event, TLOB_VERDICT_MODEL_ERROR, TLOB_ABORT_NONE);
-		return 0;
-	}
-	tlob_check(w, now, detector, event);
-	if (automaton_tlob.final_states[next] && !claimed && !tlob_claim_end(w))
-		return 0;
-	ha_step_tlob(&w->clk, curr, event, now);
-	w->ns[curr] += now - w->last_ns;
-	w->last_ns = now;
-	w->state = next;
-	if (event == preempt_tlob)
-		w->preemptions++;
-	else if (event == sleep_tlob)
-		w->sleeps++;
-	else if (event == wakeup_tlob)
-		w->wakeups++;
-	if (!automaton_tlob.final_states[next]) {
-		if (claimed)
-			WRITE_ONCE(w->active, 1);
-		return 0;
-	}
-	tlob_end(w, now, event,
-		 event == abort_tlob ? TLOB_VERDICT_ABORTED : TLOB_VERDICT_OK, reason);
+	if (tlob_step(&w->core, event, now, detector, reason) == TLOB_STEP_ENDED)
+		__sync_fetch_and_add(&tlob_nr_open, -1);
 	return 0;
 }
 
@@ -231,7 +103,7 @@ static __always_inline struct tlob_task *tlob_task_of(__u32 tid)
 static __always_inline void tlob_start_dropped(const struct tlob_bpf_binding *b, __u32 id,
 					       __u32 tid, __u32 tgid)
 {
-	struct tlob_bpf_stats *st = bpf_map_lookup_elem(&tlob_stats, &id);
+	struct tlob_stats *st = bpf_map_lookup_elem(&tlob_stats, &id);
 	struct tlob_record *r;
 	__u64 now = bpf_ktime_get_ns();
 
@@ -243,16 +115,7 @@ static __always_inline void tlob_start_dropped(const struct tlob_bpf_binding *b,
 		tlob_count_lost(TLOB_LOST_RINGBUF);
 		return;
 	}
-	__builtin_memset(r, 0, sizeof(*r));
-	r->start_ns = now;
-	r->end_ns = now;
-	r->budget_ns = b->budget_ns;
-	r->pid = tid;
-	r->tgid = tgid;
-	r->binding_id = id;
-	r->kind = TLOB_REC_DROPPED;
-	r->state = automaton_tlob.initial_state;
-	r->event = start_tlob;
+	tlob_record_dropped(r, now, b->budget_ns, tid, tgid, id);
 	bpf_get_current_comm(r->comm, sizeof(r->comm));
 	__builtin_memcpy(r->tag, b->tag, sizeof(r->tag));
 	bpf_ringbuf_submit(r, 0);
@@ -266,7 +129,6 @@ static __always_inline void tlob_start(const struct tlob_bpf_binding *b, __u32 i
 	struct tlob_win *w = NULL;
 	__u32 zero = 0, slot = 0;
 	void *tmpl;
-	__u64 now;
 	int i;
 
 	if (!t) {
@@ -288,7 +150,7 @@ static __always_inline void tlob_start(const struct tlob_bpf_binding *b, __u32 i
 			}
 			continue;
 		}
-		if (t->win[i].binding_id == id) {
+		if (t->win[i].core.binding_id == id) {
 			/* START inside its window: the model decides (an error). */
 			tlob_feed(&t->win[i], start_tlob, 0, TLOB_DETECT_STOP,
 				  TLOB_ABORT_NONE);
@@ -299,39 +161,24 @@ static __always_inline void tlob_start(const struct tlob_bpf_binding *b, __u32 i
 		tlob_start_dropped(b, id, tid, tgid);
 		return;
 	}
+	w->core.pid = tid;
+	w->core.tgid = tgid;
+	w->core.binding_id = id;
+	w->slot = slot;
+	bpf_get_current_comm(w->core.comm, sizeof(w->core.comm));
+	__builtin_memcpy(w->core.tag, b->tag, sizeof(w->core.tag));
+	/*
+	 * Counted open before it is published: a scheduler hook that
+	 * interrupts us (a uprobe program is preemptible on PREEMPT_RT) must
+	 * not skip the window for want of the count.
+	 */
+	__sync_fetch_and_add(&tlob_nr_open, 1);
 	/*
 	 * The window starts now, not at the uprobe hit: on PREEMPT_RT the
 	 * task may have been preempted since, and that wait belongs to no
 	 * window (it would be booked running: no scheduler event saw it).
 	 */
-	now = bpf_ktime_get_ns();
-	__builtin_memset(w->ns, 0, sizeof(w->ns));
-	w->clk.start[clk_elapsed_tlob] = now;
-	w->budget_ns = b->budget_ns;
-	w->last_ns = now;
-	w->detect_latency_ns = 0;
-	w->tid = tid;
-	w->tgid = tgid;
-	w->binding_id = id;
-	w->preemptions = 0;
-	w->sleeps = 0;
-	w->wakeups = 0;
-	w->reported = 0;
-	w->slot = slot;
-	w->detector = TLOB_DETECT_NONE;
-	bpf_get_current_comm(w->comm, sizeof(w->comm));
-	__builtin_memcpy(w->tag, b->tag, sizeof(w->tag));
-	/*
-	 * The start transition is taken before the window is published, so
-	 * a scheduler event that interrupts us (a uprobe program is
-	 * preemptible on PREEMPT_RT) sees no window or a running one, never
-	 * one still stopped. The clock was reset above; ha_step_tlob() resets
-	 * it to the same instant and arms the deadline once published.
-	 */
-	w->state = automaton_tlob.function[automaton_tlob.initial_state][start_tlob];
-	WRITE_ONCE(w->active, 1);
-	__sync_fetch_and_add(&tlob_nr_open, 1);
-	ha_step_tlob(&w->clk, automaton_tlob.initial_state, start_tlob, now);
+	tlob_open(&w->core, b->budget_ns, bpf_ktime_get_ns());
 }
 
 SEC("uprobe")
@@ -359,7 +206,7 @@ int tlob_uprobe(struct pt_regs *ctx)
 		return 0;
 #pragma unroll
 	for (i = 0; i < TLOB_BPF_NEST; i++)
-		if (tlob_active(&t->win[i]) && t->win[i].binding_id == id)
+		if (tlob_active(&t->win[i]) && t->win[i].core.binding_id == id)
 			tlob_feed(&t->win[i], stop_tlob, 0, TLOB_DETECT_STOP,
 				  TLOB_ABORT_NONE);
 	return 0;
@@ -373,7 +220,7 @@ static long tlob_scan_one(struct bpf_map *map, __u32 *tid, struct tlob_task *t,
 #pragma unroll
 	for (i = 0; i < TLOB_BPF_NEST; i++)
 		if (tlob_active(&t->win[i]))
-			tlob_check(&t->win[i], scan->now, scan->detector, event_max_tlob);
+			tlob_check(&t->win[i].core, scan->now, scan->detector, event_max_tlob);
 	return 0;
 }
 
@@ -447,7 +294,7 @@ int BPF_PROG(tlob_switch, bool preempt, struct task_struct *prev,
 #pragma unroll
 		for (i = 0; i < TLOB_BPF_NEST; i++) {
 			struct tlob_win *w = &t->win[i];
-			__u32 id = w->binding_id;
+			__u32 id = w->core.binding_id;
 
 			if (!tlob_active(w))
 				continue;
@@ -515,7 +362,7 @@ static long tlob_abort_one(struct bpf_map *map, __u32 *tid, struct tlob_task *t,
 	for (i = 0; i < TLOB_BPF_NEST; i++) {
 		struct tlob_win *w = &t->win[i];
 
-		if (tlob_active(w) && (!a->binding_id || w->binding_id == a->binding_id))
+		if (tlob_active(w) && (!a->binding_id || w->core.binding_id == a->binding_id))
 			tlob_feed(w, abort_tlob, now, TLOB_DETECT_STOP, a->reason);
 	}
 	return 0;

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the BPF programs (tlob.bpf.c, tlob_timer.bpf.c) and their loader
- * (user/backend_bpf.c) agree on besides struct tlob_record: the attach
- * cookie, the binding and statistics map values, the monitor's metadata.
+ * (user/backend_bpf.c) agree on besides struct tlob_record and struct
+ * tlob_stats (../tlob_abi.h, the value of the per-CPU statistics map,
+ * whose copies the loader sums): the attach cookie, the binding map
+ * value, the monitor's metadata.
  * Fixed-size types only: the same bytes are read on both sides.
  */
 #ifndef TLOB_BPF_H
@@ -33,7 +35,6 @@
 #define TLOB_BPF_TASKS_MAX	65536
 /* Windows one task can have open at once (of as many bindings). */
 #define TLOB_BPF_NEST		4	/* a power of two: slot indexes are masked */
-#define TLOB_BPF_HIST		64
 #define TLOB_BPF_PATH_MAX	4096
 #define TLOB_BPF_RINGBUF	(1024 * 1024)
 
@@ -55,22 +56,6 @@ struct tlob_bpf_binding {
 	__u32 flags;		/* TLOB_BIND_* */
 	__u32 pad;
 	char path[TLOB_BPF_PATH_MAX];
-};
-
-/*
- * Per-binding statistics, one copy per CPU (the loader sums them). min_ns
- * is 0 while a CPU has seen no finished window.
- */
-struct tlob_bpf_stats {
-	__u64 windows;		/* ended windows, whatever their verdict */
-	__u64 violations;	/* windows whose deadline passed */
-	__u64 errors;		/* model errors */
-	__u64 aborted;		/* ended by exit/exec/unbind/disable */
-	__u64 dropped;		/* STARTs that found no free window slot */
-	__u64 min_ns;		/* elapsed of windows ended by STOP */
-	__u64 max_ns;
-	__u64 sum_ns;
-	__u64 hist[TLOB_BPF_HIST];	/* log2 buckets of elapsed ns */
 };
 
 /*

@@ -50,8 +50,8 @@ static int tlob_timer_fired(void *map, __u64 *key, struct tlob_tmr *t)
 	task = bpf_map_lookup_elem(&tlob_windows, &tid);
 	if (task) {
 		w = &task->win[slot];
-		if (tlob_active(w) && w->clk.start[clk_elapsed_tlob] == start)
-			tlob_check(w, bpf_ktime_get_ns(), TLOB_DETECT_BPF_TIMER,
+		if (tlob_active(w) && tlob_core_start(&w->core) == start)
+			tlob_check(&w->core, bpf_ktime_get_ns(), TLOB_DETECT_BPF_TIMER,
 				   event_max_tlob);
 	}
 	/* One-shot: free the slot, unless a new START re-armed it meanwhile. */

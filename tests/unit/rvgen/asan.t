@@ -22,7 +22,7 @@ my $out = tmpdir();
 for my $m (@models) {
 	my $name = $m =~ s{.*/(.*/.*)$}{$1}r;
 	my @bad;
-	for my $kind (qw(dump header kernel-ha bpf-ha md pml svg)) {
+	for my $kind (qw(dump header ha md pml svg)) {
 		my ($st, undef, $err) = run(rvgen('rvgen-asan'), '--name', 'm',
 					    '--kind', $kind, '-o', $out, $m);
 		push(@bad, "$kind: status $st: $err")

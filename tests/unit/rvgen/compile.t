@@ -3,8 +3,8 @@
 # The committed model header is dependency-free: it compiles unchanged as
 # strict C11 (gcc and clang, -pedantic, also when nothing reads it) and as
 # a BPF object without pointer relocations in .rodata (libbpf's static
-# linker refuses those), and the BPF glue compiles against the target's
-# vmlinux.h. The generated headers are checkpatch --strict clean.
+# linker refuses those), and the invariant glue compiles against the
+# target's vmlinux.h, as userspace and as the kernel sees it. The generated headers are checkpatch --strict clean.
 use strict;
 use warnings;
 use FindBin;
@@ -48,8 +48,8 @@ SKIP: {
 #include "$vmlinux"
 struct ha_clocks_tlob;
 static __u64 budget(const struct ha_clocks_tlob *clk);
-#define BUDGET_NS() budget(clk)
-#include "bpf/tlob_model_ha.bpf.h"
+#define BUDGET_NS(clk) budget(clk)
+#include "tlob_model_ha.h"
 struct w { struct ha_clocks_tlob clk; __u64 budget, armed; };
 static __u64 budget(const struct ha_clocks_tlob *clk) { return ((const struct w *)clk)->budget; }
 static void ha_arm_tlob(struct ha_clocks_tlob *clk, __u64 d) { ((struct w *)clk)->armed = d; }
@@ -63,36 +63,42 @@ int step(struct w *x, unsigned int s, unsigned int e, __u64 now)
 EOF2
 	($st, undef, $err) = run('clang', '-target', 'bpf', '-O2', '-Wall', '-Wextra', '-Werror',
 				 "-I$top/kernel", '-c', '-o', "$dir/g.bpf.o", $prog);
-	is($st, 0, 'clang -target bpf: tlob_model_ha.bpf.h with the target vmlinux.h') or diag($err);
+	is($st, 0, 'clang -target bpf: tlob_model_ha.h with the target vmlinux.h') or diag($err);
 }
 
-# What rvgen writes into one output directory compiles from there: the BPF
-# and kernel glue include the model header by its name, found next to them
-# (the tree's BPF build finds kernel/tlob_model.h through -Ikernel).
+# What rvgen writes into one output directory compiles from there: the glue
+# includes the model header by its name, found next to it. Built as
+# userspace (the header brings __u64 and bool itself) and as the kernel
+# sees it (__KERNEL__: linux/types.h only, here a stand-in with bool).
 my $gen = "$dir/gen";
 mkdir($gen) or die;
-for my $kind (qw(header kernel-ha bpf-ha)) {
+for my $kind (qw(header ha)) {
 	($st, undef, $err) = run(rvgen(), '-k', $kind, '-o', $gen, "$top/models/tlob.dot");
 	is($st, 0, "rvgen -k $kind -o DIR") or diag($err);
 }
-for my $h (qw(tlob_model_ha.h tlob_model_ha.bpf.h)) {
-	my $types = $h =~ /bpf/ ? "typedef unsigned long long __u64;\n" :
-		"typedef unsigned long long u64;\n#define _LINUX_TYPES_H\n";
-	my $src = write_file("from-dir-$h.c", "#include <stdbool.h>\n$types" .
-		"#define BUDGET_NS() 1000ULL\n#include \"$h\"\n" .
-		"static void ha_arm_tlob(struct ha_clocks_tlob *c, " . ($h =~ /bpf/ ? '__u64' : 'u64') .
-		" d) { (void)c; (void)d; }\nstatic void ha_cancel_tlob(struct ha_clocks_tlob *c) { (void)c; }\n" .
+my $kinc = "$dir/kinc";
+mkdir($kinc) or die;
+mkdir("$kinc/linux") or die;
+write_file('kinc/linux/types.h', "typedef unsigned long long __u64;\ntypedef _Bool bool;\n" .
+	   "#define true 1\n#define false 0\n");
+for my $as (['userspace', ()], ['the kernel', '-D__KERNEL__', '-nostdinc', "-I$kinc"]) {
+	my ($what, @flags) = @$as;
+	my $src = write_file("from-dir.c", "#define BUDGET_NS(clk) 1000ULL\n" .
+		"#include \"tlob_model_ha.h\"\n" .
+		"static void ha_arm_tlob(struct ha_clocks_tlob *c, __u64 d) { (void)c; (void)d; }\n" .
+		"static void ha_cancel_tlob(struct ha_clocks_tlob *c) { (void)c; }\n" .
 		"int f(struct ha_clocks_tlob *c);\nint f(struct ha_clocks_tlob *c)\n{\n" .
 		"\tha_step_tlob(c, 0, 0, 1);\n\treturn ha_invariant_holds_tlob(c, 0, 1);\n}\n");
-	($st, undef, $err) = run('gcc', '-std=c11', '-Wall', '-Wextra', '-Werror', "-I$gen",
+	($st, undef, $err) = run('gcc', '-std=c11', '-Wall', '-Wextra', '-Werror', @flags, "-I$gen",
 				 '-c', '-o', "$dir/from-dir.o", $src);
-	is($st, 0, "$h compiles from the directory rvgen wrote it to") or diag($err);
+	is($st, 0, "tlob_model_ha.h compiles from the directory rvgen wrote it to, as $what")
+		or diag($err);
 }
 
 my $checkpatch = $ENV{CHECKPATCH} || "$ENV{HOME}/.cache/tlob/checkpatch/checkpatch.pl";
 SKIP: {
-	skip("no checkpatch.pl at $checkpatch", 3) unless -e $checkpatch;
-	for my $h (qw(kernel/tlob_model.h kernel/tlob_model_ha.h kernel/bpf/tlob_model_ha.bpf.h)) {
+	skip("no checkpatch.pl at $checkpatch", 2) unless -e $checkpatch;
+	for my $h (qw(kernel/tlob_model.h kernel/tlob_model_ha.h)) {
 		my ($st, $out) = run('perl', $checkpatch, '--strict', '--no-tree', '-f', "$top/$h");
 		ok($st == 0 && $out =~ /total: 0 errors, 0 warnings, 0 checks/, "$h: checkpatch --strict clean")
 			or diag($out);

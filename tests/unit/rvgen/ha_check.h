@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The checks shared by ha_kernel.c and ha_bpf.c: both flavours of the
- * generated invariant glue must apply the model's table the same way.
- * The includer has included the flavour's header, with BUDGET_NS()
- * calling budget_of(clk). Prints TAP.
+ * The checks of ha_glue.c: the generated invariant glue applies the
+ * model's table, and nothing else. The includer has included the glue,
+ * with BUDGET_NS(clk) calling budget_of(clk). Prints TAP.
  */
 #include <stdio.h>
 #include <string.h>
@@ -31,7 +30,7 @@ static unsigned long long budget_of(const struct ha_clocks_tlob *clk)
 	return ((const struct win *)clk)->budget;
 }
 
-static void ha_arm_tlob(struct ha_clocks_tlob *clk, HA_U64 deadline_ns)
+static void ha_arm_tlob(struct ha_clocks_tlob *clk, __u64 deadline_ns)
 {
 	struct win *w = (struct win *)clk;
 

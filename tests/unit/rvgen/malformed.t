@@ -48,7 +48,7 @@ for my $c (@cases) {
 # generated code evaluates them: the kinds whose output would take a guarded
 # transition unconditionally refuse the model, at the guard's line.
 my $guarded = fixtures() . '/malformed/guard-not-evaluated.dot';
-for my $kind (qw(header kernel-ha bpf-ha pml)) {
+for my $kind (qw(header ha pml)) {
 	my ($st, $out, $err) = run(rvgen(), '--name', 'm', '-k', $kind, $guarded);
 	ok($st == 1 && $out eq '' &&
 	   $err =~ /^\Q$guarded\E:10: event 'done': guard 'clk > 5ms' is not evaluated by --kind $kind\b[^\n]*\n\z/,

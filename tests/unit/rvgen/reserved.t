@@ -39,7 +39,7 @@ EOF2
 my $base = model_file('base', '');
 my %model_names = map { ($_ => 1) } qw(idle busy go done clk);
 my %ids;
-for my $kind (qw(header kernel-ha bpf-ha pml)) {
+for my $kind (qw(header ha pml)) {
 	my ($st, $out, $err) = run(rvgen(), '--name', 'm', '-k', $kind, $base);
 	is($st, 0, "$kind of the plain model") or diag($err);
 	$out =~ s{/\*.*?\*/}{}gs;

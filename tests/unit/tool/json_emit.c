@@ -9,14 +9,17 @@
 
 #include "names.h"
 #include "output.h"
+#include "tlob_model.h"
 
 int main(void)
 {
 	struct tlob_record r = {
 		.start_ns = 1000000001, .end_ns = 1012000002, .budget_ns = 10000000,
-		.elapsed_ns = 12000001, .running_ns = 5000003, .waiting_ns = 4000004,
-		.sleeping_ns = 3000005, .detect_latency_ns = -6, .pid = 4242, .tgid = 4241,
-		.binding_id = 7, .preemptions = 8, .sleeps = 9, .wakeups = 10,
+		.elapsed_ns = 12000001, .time_ns = { [running_tlob] = 5000003,
+		[waiting_tlob] = 4000004, [sleeping_tlob] = 3000005 },
+		.detect_latency_ns = -6, .pid = 4242, .tgid = 4241, .binding_id = 7,
+		.count = { [preempt_tlob] = 8, [sleep_tlob] = 9, [wakeup_tlob] = 10,
+		[switch_in_tlob] = 12, [start_tlob] = 1, [stop_tlob] = 1 },
 		.kind = TLOB_REC_WINDOW, .verdict = TLOB_VERDICT_OVER_BUDGET,
 		.abort_reason = TLOB_ABORT_NONE, .detector = TLOB_DETECT_HRTIMER,
 		.state = 2, .event = 4,
@@ -43,12 +46,12 @@ int main(void)
 	st.spec.id = 3;
 	st.spec.start = 0x1139;
 	st.spec.stop_is_ret = true;
-	st.windows = 11;
-	st.violations = 2;
-	st.min_ns = 100;
-	st.max_ns = 9000000;
-	st.hist[6] = 1;
-	st.hist[23] = 10;
+	st.stats.windows = 11;
+	st.stats.violations = 2;
+	st.stats.min_ns = 100;
+	st.stats.max_ns = 9000000;
+	st.stats.hist[6] = 1;
+	st.stats.hist[23] = 10;
 	if (tlob_stats_json(&st, buf, sizeof(buf)) < 0)
 		return 1;
 	puts(buf);

@@ -12,6 +12,7 @@
 #include "decode.h"
 #include "names.h"
 #include "tap.h"
+#include "tlob_model.h"
 
 struct field {
 	const char *type;	/* as the format file prints it */
@@ -109,6 +110,7 @@ static void test_window(struct tep_handle *tep)
 		{ "u32", "preemptions", 4, 0, 8, NULL, 0 },
 		{ "u32", "sleeps", 4, 0, 9, NULL, 0 },
 		{ "u32", "wakeups", 4, 0, 10, NULL, 0 },
+		{ "u32", "switch_ins", 4, 0, 11, NULL, 0 },
 		{ "u8", "kind", 1, 0, TLOB_REC_WINDOW, NULL, 0 },
 		{ "u8", "verdict", 1, 0, TLOB_VERDICT_OVER_BUDGET, NULL, 0 },
 		{ "u8", "abort_reason", 1, 0, 0, NULL, 0 },
@@ -132,16 +134,20 @@ static void test_window(struct tep_handle *tep)
 	tap_is_u64(r.end_ns, 1012000002, "window: end_ns");
 	tap_is_u64(r.budget_ns, 10000000, "window: budget_ns");
 	tap_is_u64(r.elapsed_ns, 12000001, "window: elapsed_ns");
-	tap_is_u64(r.running_ns, 5000003, "window: running_ns");
-	tap_is_u64(r.waiting_ns, 4000004, "window: waiting_ns");
-	tap_is_u64(r.sleeping_ns, 3000005, "window: sleeping_ns");
+	tap_is_u64(r.time_ns[running_tlob], 5000003, "window: running_ns");
+	tap_is_u64(r.time_ns[waiting_tlob], 4000004, "window: waiting_ns");
+	tap_is_u64(r.time_ns[sleeping_tlob], 3000005, "window: sleeping_ns");
+	tap_is_u64(r.time_ns[stopped_tlob], 0, "window: no time in the final state");
 	tap_ok(r.detect_latency_ns == -250, "window: detect_latency_ns keeps its sign");
 	tap_is_u64(r.pid, 4242, "window: pid");
 	tap_is_u64(r.tgid, 4241, "window: tgid");
 	tap_is_u64(r.binding_id, 7, "window: binding_id");
-	tap_is_u64(r.preemptions, 8, "window: preemptions");
-	tap_is_u64(r.sleeps, 9, "window: sleeps");
-	tap_is_u64(r.wakeups, 10, "window: wakeups");
+	tap_is_u64(r.count[preempt_tlob], 8, "window: preemptions");
+	tap_is_u64(r.count[sleep_tlob], 9, "window: sleeps");
+	tap_is_u64(r.count[wakeup_tlob], 10, "window: wakeups");
+	tap_is_u64(r.count[switch_in_tlob], 11, "window: switch_ins");
+	tap_is_u64(r.count[start_tlob] + r.count[stop_tlob] + r.count[abort_tlob], 0,
+		   "window: no count of events that open or end a window (not in the event)");
 	tap_is_u64(r.kind, TLOB_REC_WINDOW, "window: kind");
 	tap_is_u64(r.verdict, TLOB_VERDICT_OVER_BUDGET, "window: verdict");
 	tap_is_u64(r.detector, TLOB_DETECT_HRTIMER, "window: detector");

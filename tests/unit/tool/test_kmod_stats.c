@@ -18,16 +18,17 @@ int main(void)
 	tap_is_u64(st.spec.start, 0x1139, "start");
 	tap_ok(st.spec.stop_is_ret, "stop=ret");
 	tap_is_str(st.spec.tag, "frame", "tag");
-	tap_is_u64(st.windows, 10, "windows");
-	tap_is_u64(st.violations, 2, "violations");
-	tap_is_u64(st.errors, 1, "errors");
-	tap_is_u64(st.aborted, 3, "aborted");
-	tap_is_u64(st.dropped, 5, "dropped");
-	tap_is_u64(st.min_ns, 1000, "min_ns");
-	tap_is_u64(st.max_ns, 9000000, "max_ns");
+	tap_is_u64(st.stats.windows, 10, "windows");
+	tap_is_u64(st.stats.violations, 2, "violations");
+	tap_is_u64(st.stats.errors, 1, "errors");
+	tap_is_u64(st.stats.aborted, 3, "aborted");
+	tap_is_u64(st.stats.dropped, 5, "dropped");
+	tap_is_u64(st.stats.min_ns, 1000, "min_ns");
+	tap_is_u64(st.stats.max_ns, 9000000, "max_ns");
 	tap_is_u64(st.mean_ns, 500000, "mean_ns");
-	tap_is_u64(st.sum_ns, 5000000, "sum_ns");
-	tap_ok(st.hist[9] == 1 && st.hist[19] == 7 && st.hist[23] == 2 && st.hist[10] == 0,
+	tap_is_u64(st.stats.sum_ns, 5000000, "sum_ns");
+	tap_ok(st.stats.hist[9] == 1 && st.stats.hist[19] == 7 && st.stats.hist[23] == 2 &&
+	       st.stats.hist[10] == 0,
 	       "hist buckets 9, 19, 23");
 
 	ret = tlob_kmod_stats_parse("id=4 path=/bin/x start=0x10 stop=0x20 tag=- windows=0 "

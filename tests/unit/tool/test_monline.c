@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The monitor line: upstream's parser vectors (accepted and rejected),
- * the contract-6 extensions (ret, tag, pid/tgid), and print -> parse
- * round trips.
+ * the module's extensions (ret, tag, pid/tgid), the reasons the tool
+ * gives, and print -> parse round trips. The parser is the module's
+ * (kernel/tlob_parse.c) behind tlob_monline_parse().
  */
 #include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include "monline.h"
 #include "tap.h"
@@ -35,6 +38,16 @@ static void reject(const char *line, int want)
 
 	snprintf(name, sizeof(name), "rejects '%s' (%s)", line, err);
 	tap_ok(rc == want && err[0], name);
+}
+
+static void why(const char *line, const char *want)
+{
+	struct tlob_binding_spec s;
+	char err[256] = "", name[600];
+
+	tlob_monline_parse(line, &s, err, sizeof(err));
+	snprintf(name, sizeof(name), "'%s': the reason says '%s'", line, want);
+	tap_like(err, want, name);
 }
 
 static void roundtrip(const struct tlob_binding_spec *in, const char *want)
@@ -83,6 +96,20 @@ int main(void)
 	reject("p /bin/app:0x100 0x200 threshold=5000 pid=1 tgid=2", -EINVAL);
 	reject("p /bin/app:0x100 0x200 threshold=5000 color=red", -EINVAL);
 	reject("p /bin/app:0x100 0x200 threshold=5000 tag=abcdefghijklmnopq", -EINVAL);
+	/* The module's parser is the tool's: what it refuses, the tool does. */
+	reject("p /bin/app:0x100 0x200 threshold=0x1000", -EINVAL);
+	reject("p /bin/app:0x100 0x200 threshold=5000 tag=a tag=b", -EINVAL);
+	reject("p /bin/app:0x100 0x200 threshold=5000 pid=0x10", -EINVAL);
+	reject("p /bin/app:-1 0x200 threshold=5000", -EINVAL);
+	reject("-/bin/app:0x100", -EINVAL);
+	reject("", -EINVAL);
+	tap_ok(tlob_monline_parse("p /a:1 2 threshold=5000\np /b:1 2 threshold=5000", &s, buf,
+				  sizeof(buf)) == -EINVAL, "rejects two lines in one");
+	why("p /bin/app:0x100 0x200 threshold=5000 tag=a/b", "invalid tag 'a/b': a tag is");
+	why("p /bin/app:0x100", "missing STOP offset (an offset or 'ret'): 'p /bin/app:0x100'");
+	why("p /bin/app:0x100 0x200 threshold=99", "threshold 99ns is out of range (1us..1h)");
+	why("p /bin/app:zz 0x200 threshold=5000", "invalid START offset 'zz'");
+	why("-/bin/app:0x100", "removes a binding");
 
 	strcpy(s.path, "/usr/bin/app");
 	s.start = 0x1139;
@@ -99,5 +126,37 @@ int main(void)
 
 	tlob_monline_format_remove(&s, buf, sizeof(buf));
 	tap_is_str(buf, "-/usr/bin/app:0x1139", "removal line");
+
+	/* The same binding (kernel/tlob_abi.h): text, else the file. */
+	{
+		char dir[] = "/tmp/tlob-same-XXXXXX", file[64], link[64], other[64];
+		FILE *f;
+
+		if (!tap_ok(mkdtemp(dir) != NULL, "same binding: a temporary directory"))
+			return tap_done();
+		snprintf(file, sizeof(file), "%s/app", dir);
+		snprintf(link, sizeof(link), "%s/link", dir);
+		snprintf(other, sizeof(other), "%s/other", dir);
+		f = fopen(file, "w");
+		if (f)
+			fclose(f);
+		f = fopen(other, "w");
+		if (f)
+			fclose(f);
+		tap_ok(!symlink(file, link), "same binding: a symlink to the file");
+		tap_ok(tlob_same_binding(file, 0x10, file, 0x10) == 2, "same binding: same path text");
+		tap_ok(tlob_same_binding(link, 0x10, file, 0x10) == 1,
+		       "same binding: a symlink names the same file");
+		tap_ok(!tlob_same_binding(link, 0x10, file, 0x20), "another START: another binding");
+		tap_ok(!tlob_same_binding(other, 0x10, file, 0x10), "another file: another binding");
+		tap_ok(tlob_same_binding("/nonexistent/x", 0x10, "/nonexistent/x", 0x10) == 2,
+		       "a path that names no file: by its text");
+		tap_ok(!tlob_same_binding("/nonexistent/x", 0x10, "/nonexistent/y", 0x10),
+		       "two paths that name no file: by their text, different");
+		unlink(link);
+		unlink(file);
+		unlink(other);
+		rmdir(dir);
+	}
 	return tap_done();
 }

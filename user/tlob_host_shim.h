@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Just enough of the kernel's API for kernel/tlob_parse.c to build and run
- * on the host (tests/unit/kmod/parse-test.c): types, and kstrtoull() /
+ * on the host, where it is the tool's monitor-line parser (user/monline.c)
+ * and is unit-tested (tests/unit/kmod/): types, and kstrtoull() /
  * kstrtou32() with the kernel's rules (no leading space, one trailing
  * newline allowed, -EINVAL when malformed, -ERANGE on overflow).
  */

@@ -1,4 +1,0 @@
-#!/bin/sh
-# SPDX-License-Identifier: GPL-2.0
-# Runs ha_kernel (see ha_kernel.c): the generated invariant glue applies the table.
-exec "${BUILD:-$(dirname "$0")/../../../build}/rvgen/tests/ha_kernel"
