@@ -130,7 +130,7 @@ static void seconds_gauge(FILE *f, enum tlob_metrics_format fmt, const char *nam
 		uint64_t ns = field == SIZE_MAX ? b[i].budget_ns :
 			      *(const uint64_t *)((const char *)b[i].st + field);
 
-		if (field == SIZE_MAX ? !b[i].budget_ns : !b[i].st->windows)
+		if (field == SIZE_MAX ? !b[i].budget_ns : !b[i].st->stats.windows)
 			continue;
 		fputs(name, f);
 		labels(f, &b[i], NULL);
@@ -153,7 +153,7 @@ static void histogram(FILE *f, enum tlob_metrics_format fmt, const struct tlob_m
 
 		/* Buckets below the first boundary count in it: le is cumulative. */
 		for (; k <= TLOB_METRICS_LAST_BUCKET; k++) {
-			cum += st->hist[k];
+			cum += st->stats.hist[k];
 			if (k < TLOB_METRICS_FIRST_BUCKET)
 				continue;
 			fprintf(f, "%s_bucket", name);
@@ -161,7 +161,7 @@ static void histogram(FILE *f, enum tlob_metrics_format fmt, const struct tlob_m
 			fprintf(f, " %" PRIu64 "\n", cum);
 		}
 		for (; k < TLOB_HIST_BUCKETS; k++)
-			cum += st->hist[k];
+			cum += st->stats.hist[k];
 		fprintf(f, "%s_bucket", name);
 		labels(f, &b[i], "+Inf");
 		fprintf(f, " %" PRIu64 "\n", cum);
@@ -171,7 +171,7 @@ static void histogram(FILE *f, enum tlob_metrics_format fmt, const struct tlob_m
 		fprintf(f, " %" PRIu64 "\n", cum);
 		fprintf(f, "%s_sum", name);
 		labels(f, &b[i], NULL);
-		fprintf(f, " %s\n", tlob_metrics_seconds(st->sum_ns, v, sizeof(v)));
+		fprintf(f, " %s\n", tlob_metrics_seconds(st->stats.sum_ns, v, sizeof(v)));
 	}
 }
 
@@ -181,24 +181,24 @@ int tlob_metrics_write(FILE *f, enum tlob_metrics_format fmt,
 	family(f, fmt, "tlob_bindings", GAUGE, NULL, "Bindings the backend holds");
 	fprintf(f, "tlob_bindings %zu\n", n);
 	counter(f, fmt, "tlob_windows", "Windows ended, whatever their verdict", b, n,
-		offsetof(struct tlob_binding_stats, windows));
+		offsetof(struct tlob_binding_stats, stats.windows));
 	counter(f, fmt, "tlob_violations", "Windows that overran their budget", b, n,
-		offsetof(struct tlob_binding_stats, violations));
+		offsetof(struct tlob_binding_stats, stats.violations));
 	counter(f, fmt, "tlob_model_errors",
 		"Windows ended by an event the model does not allow", b, n,
-		offsetof(struct tlob_binding_stats, errors));
+		offsetof(struct tlob_binding_stats, stats.errors));
 	counter(f, fmt, "tlob_aborted_windows",
 		"Windows that ended without STOP (task exit or exec, unbind, disable)", b, n,
-		offsetof(struct tlob_binding_stats, aborted));
+		offsetof(struct tlob_binding_stats, stats.aborted));
 	counter(f, fmt, "tlob_dropped_starts",
 		"STARTs that opened no window: every window was in use", b, n,
-		offsetof(struct tlob_binding_stats, dropped));
+		offsetof(struct tlob_binding_stats, stats.dropped));
 	seconds_gauge(f, fmt, "tlob_budget_seconds", "The binding's budget", b, n, SIZE_MAX);
 	histogram(f, fmt, b, n);
 	seconds_gauge(f, fmt, "tlob_window_elapsed_min_seconds", "Shortest window", b, n,
-		      offsetof(struct tlob_binding_stats, min_ns));
+		      offsetof(struct tlob_binding_stats, stats.min_ns));
 	seconds_gauge(f, fmt, "tlob_window_elapsed_max_seconds", "Longest window", b, n,
-		      offsetof(struct tlob_binding_stats, max_ns));
+		      offsetof(struct tlob_binding_stats, stats.max_ns));
 	seconds_gauge(f, fmt, "tlob_window_elapsed_mean_seconds", "Mean window", b, n,
 		      offsetof(struct tlob_binding_stats, mean_ns));
 	if (fmt == TLOB_METRICS_OPENMETRICS)
