@@ -1,0 +1,80 @@
+# SPDX-License-Identifier: GPL-2.0
+# make install: the tool, its man pages and bash completion, as README
+# "Install" lists them; make uninstall removes them again.
+#
+#   make install [DESTDIR=STAGE] [PREFIX=/usr/local]
+#
+# The BPF programs are inside the tool (libbpf skeletons), so nothing else
+# is installed for them. The module is make modules_install's
+# (kernel/module.mk) or dkms's; make install-dkms-source lays out its
+# source for dkms (the tlob-dkms package uses it).
+
+PREFIX ?= /usr/local
+SBINDIR ?= $(PREFIX)/sbin
+MANDIR ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+# /etc for the system's own prefix, PREFIX/etc otherwise (as autoconf).
+SYSCONFDIR ?= $(if $(filter /usr,$(PREFIX)),/etc,$(PREFIX)/etc)
+SYSTEMDUNITDIR ?= $(if $(filter /usr,$(PREFIX)),$(or $(shell pkg-config \
+	--variable=systemdsystemunitdir systemd 2>/dev/null),/lib/systemd/system),$(PREFIX)/lib/systemd/system)
+DKMSSRCDIR ?= /usr/src
+INSTALL ?= install
+
+# The man pages are rendered by the tool just built (user/man/mkman); a
+# cross build names a tool that runs on the build machine instead.
+MAN_TLOB ?= $(BUILD)/user/tlob
+MAN_DIR := $(BUILD)/man
+$(MAN_DIR)/.pages: $(MAN_TLOB) user/man/mkman $(wildcard user/man/*.8.in)
+	$(Q)user/man/mkman $(MAN_TLOB) user/man $(MAN_DIR)
+	$(Q)touch $@
+
+.PHONY: man product
+man: $(MAN_DIR)/.pages
+# What make install installs, built (the package build's one build step).
+product: $(BUILD)/user/tlob $(MAN_DIR)/.pages
+
+# Installed when they exist: the boot-time configuration's unit and example
+# configuration (the branch that adds `tlob apply` puts them in one of
+# these places; nothing here has to change when it lands).
+INSTALL_UNITS = $(wildcard user/systemd/*.service user/systemd/*.timer user/config/*.service)
+INSTALL_CONFS = $(wildcard user/systemd/tlob.conf user/config/tlob.conf user/tlob.conf)
+
+# The module's source as dkms takes it (/usr/src/tlob-VERSION): the top
+# Kbuild, dkms.conf, VERSION and kernel/ without kernel/bpf/ (the tool's).
+DKMS_FILES = Kbuild dkms.conf VERSION kernel/Kbuild \
+	$(filter-out $(KMOD_GENERATED),$(wildcard kernel/*.c kernel/*.h)) \
+	$(wildcard kernel/compat/*.c) kernel/compat/probe
+KMOD_GENERATED ?= %.mod.c %/tlob_compat_probed.h
+
+.PHONY: install install-tool install-man install-completion install-config \
+	install-dkms-source uninstall
+install: install-tool install-man install-completion install-config
+
+install-tool: $(BUILD)/user/tlob
+	$(INSTALL) -d $(DESTDIR)$(SBINDIR)
+	$(INSTALL) -m 0755 $(BUILD)/user/tlob $(DESTDIR)$(SBINDIR)/tlob
+
+install-man: $(MAN_DIR)/.pages
+	$(INSTALL) -d $(DESTDIR)$(MANDIR)/man8
+	$(INSTALL) -m 0644 $(MAN_DIR)/*.8 $(DESTDIR)$(MANDIR)/man8/
+
+install-completion:
+	$(INSTALL) -d $(DESTDIR)$(BASHCOMPDIR)
+	$(INSTALL) -m 0644 user/completion/tlob $(DESTDIR)$(BASHCOMPDIR)/tlob
+
+install-config:
+	$(if $(INSTALL_UNITS),$(INSTALL) -d $(DESTDIR)$(SYSTEMDUNITDIR))
+	$(if $(INSTALL_UNITS),$(INSTALL) -m 0644 $(INSTALL_UNITS) $(DESTDIR)$(SYSTEMDUNITDIR)/)
+	$(if $(INSTALL_CONFS),$(INSTALL) -d $(DESTDIR)$(SYSCONFDIR)/tlob/tlob.conf.d)
+	$(if $(INSTALL_CONFS),$(INSTALL) -m 0644 $(INSTALL_CONFS) $(DESTDIR)$(SYSCONFDIR)/tlob/)
+
+install-dkms-source:
+	$(Q)for f in $(DKMS_FILES); do \
+		$(INSTALL) -D -m $$(test -x $$f && echo 0755 || echo 0644) $$f \
+			$(DESTDIR)$(DKMSSRCDIR)/tlob-$(TLOB_VERSION)/$$f || exit 1; \
+	done
+
+uninstall:
+	rm -f $(DESTDIR)$(SBINDIR)/tlob $(DESTDIR)$(BASHCOMPDIR)/tlob
+	rm -f $(DESTDIR)$(MANDIR)/man8/tlob.8 $(DESTDIR)$(MANDIR)/man8/tlob-*.8
+	$(if $(INSTALL_UNITS),rm -f $(addprefix $(DESTDIR)$(SYSTEMDUNITDIR)/,$(notdir $(INSTALL_UNITS))))
