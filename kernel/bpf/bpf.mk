@@ -39,6 +39,7 @@ ifeq ($(VMLINUX_IMAGE),)
 BPF_VMLINUX := $(BPF_OUT)/vmlinux-$(KREL_stock)
 $(BPF_VMLINUX): kernel/bpf/extract-vmlinux tests/vm/fetch-kernel
 	@echo "  BTF      $@"
+	$(Q)mkdir -p $(@D)
 	$(Q)test -n "$(KREL_stock)" || { echo "tlob: no stock 6.1 kernel to take the BPF programs' BTF from:" \
 		"install linux-headers-amd64 (make deps), or name an image: VMLINUX_IMAGE=/boot/vmlinuz-..." >&2; exit 1; }
 	$(Q)k=$$(tests/vm/fetch-kernel stock) && \
@@ -48,6 +49,7 @@ else
 BPF_VMLINUX := $(BPF_OUT)/vmlinux-$(notdir $(VMLINUX_IMAGE))
 $(BPF_VMLINUX): $(VMLINUX_IMAGE) kernel/bpf/extract-vmlinux
 	@echo "  BTF      $@"
+	$(Q)mkdir -p $(@D)
 	$(Q)kernel/bpf/extract-vmlinux $< > $@.tmp
 	$(Q)mv $@.tmp $@
 endif
