@@ -31,7 +31,8 @@ $(BUILD)/user/version.h: FORCE
 	$(Q)mkdir -p $(@D)
 	$(Q)echo '#define TLOB_VERSION "$(TLOB_VERSION_STRING)"' >$@.tmp
 	$(Q)if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
-$(BUILD)/user/params.o: $(BUILD)/user/version.h
+# (-MMD finds the other headers after a first build; this one is generated)
+$(BUILD)/user/params.o $(BUILD)/user/manpage.o: $(BUILD)/user/version.h
 .PHONY: FORCE
 FORCE:
 

@@ -79,8 +79,10 @@ fi
 
 # 4. lintian (the host's: Debian 12's, as in the root).
 t=$(date +%s)
-if command -v lintian >/dev/null; then
-	changes=$(ls "$out"/*.changes 2>/dev/null | head -n 1)
+changes=$(ls "$out"/*.changes 2>/dev/null | head -n 1)
+if [ -z "$changes" ]; then
+	ok 1 "lintian: a .changes to check"
+elif command -v lintian >/dev/null; then
 	lintian --no-tag-display-limit --info "$changes" >"$out/lintian.log" 2>&1
 	errs=$(grep -c '^E:' "$out/lintian.log")
 	is "$errs" 0 "lintian: no errors"
