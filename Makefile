@@ -4,8 +4,9 @@
 #
 #   make            build everything that exists (rvgen, tlob.ko for every
 #                   kernel lane in tests/vm/lanes, the tool, test programs)
-#   make check      host unit tests, then every QEMU lane (6.1, 6.12, newest;
-#                   stock and PREEMPT_RT), TAP via prove
+#   make check      host unit tests, the packages in pristine roots (check-pkg),
+#                   then every QEMU lane (6.1, 6.12, newest; stock and
+#                   PREEMPT_RT), TAP via prove
 #   make check-all  the same, every script on every lane, long soak
 #   make demo       the main job: boot the VM, load the monitor, show violations
 #   make deps       install every Debian package the project needs (idempotent)
@@ -87,6 +88,7 @@ deps:
 DEBUG_CACHED := $(shell tests/vm/debug/build-kernel --check 2>/dev/null)
 check: all
 	$(Q)$(MAKE) --no-print-directory check-unit
+	$(Q)$(MAKE) --no-print-directory check-pkg
 	$(Q)$(if $(DEBUG_CACHED),,echo "make check: debug lane skipped: no cached debug kernel ('make debug-kernel' builds it)")
 	$(Q)$(MAKE) --no-print-directory check-vm $(if $(DEBUG_CACHED),LANES="$(LANES) debug")
 

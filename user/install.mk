@@ -30,6 +30,7 @@ $(MAN_DIR)/.pages: $(MAN_TLOB) user/man/mkman $(wildcard user/man/*.8.in)
 
 .PHONY: man product
 man: $(MAN_DIR)/.pages
+CHECK_DEPS += $(MAN_DIR)/.pages
 # What make install installs, built (the package build's one build step).
 product: $(BUILD)/user/tlob $(MAN_DIR)/.pages
 

@@ -41,25 +41,23 @@ root=$out/root-install
 trap '"$pkgroot" drop "$root"' EXIT
 in_root() { "$pkgroot" run "$root" "$@"; }
 
+# The root with the headers (a user's machine before tlob) is cached,
+# keyed by the header packages: the packages' own dependencies (dkms, its
+# compiler) are still resolved by apt in every run.
 t=$(date +%s)
-"$pkgroot" fresh "$root" base
-run_logged "$out/install-headers.log" in_root sh -c "apt-get update -q && apt-get install -y -q ${hdrs[*]}"
-ok $? "a user's kernel headers: ${hdrs[*]}"
-echo "# pristine root and headers: $(($(date +%s) - t)) s"
-
-# dkms from the source tree (a copy: dkms add links /usr/src/tlob-VERSION
-# to it), for the first kernel; then removed, so the package starts clean.
-t=$(date +%s)
-copy_tree "$root/build/tlob"
-k=${krels[0]}
-run_logged "$out/dkms-tree.log" in_root sh -c "apt-get install -y -q dkms &&
-	dkms add /build/tlob && dkms build tlob/$version -k $k && dkms install tlob/$version -k $k"
-ok $? "from the tree: dkms add /build/tlob; dkms build; dkms install -k $k"
-vm=$(in_root modinfo -F vermagic "/lib/modules/$k/updates/dkms/tlob.ko" 2>/dev/null)
-is "${vm%% *}" "$k" "from the tree: /lib/modules/$k/updates/dkms/tlob.ko, vermagic $k"
-run_logged "$out/dkms-tree-remove.log" in_root sh -c "dkms remove tlob/$version --all && rm /usr/src/tlob-$version"
-ok $? "from the tree: dkms remove tlob/$version --all"
-echo "# dkms from the tree: $(($(date +%s) - t)) s"
+key=$(echo "${hdrs[*]}" | cat - "$pkgroot" | sha256sum | cut -c1-16)
+if "$pkgroot" has "headers-$key"; then
+	"$pkgroot" fresh "$root" "headers-$key"
+	ok 0 "a user's kernel headers: ${hdrs[*]} (cached root headers-$key)"
+else
+	"$pkgroot" fresh "$root" base
+	run_logged "$out/install-headers.log" in_root sh -c "apt-get update -q && apt-get install -y -q ${hdrs[*]}"
+	ok $? "a user's kernel headers: ${hdrs[*]}" &&
+		{ "$pkgroot" forget headers-; "$pkgroot" save "$root" "headers-$key"; }
+fi
+echo "# pristine root with the headers: $(($(date +%s) - t)) s"
+run_logged "$out/apt-update.log" in_root apt-get update -q
+ok $? "apt-get update in the root"
 
 # The packages, as README says.
 t=$(date +%s)
@@ -75,14 +73,21 @@ echo "$status" | diag
 for k in "${krels[@]}"; do
 	echo "$status" | grep -q "^tlob/$version, $k, x86_64: installed"
 	ok $? "dkms status: tlob/$version installed for $k"
-	ko=/lib/modules/$k/updates/dkms/tlob.ko
+	# compressed where the kernel's modules are (6.12: tlob.ko.xz)
+	ko=$(cd "$root" && ls "lib/modules/$k/updates/dkms/"tlob.ko* 2>/dev/null | head -n 1)
+	ko=/${ko:-lib/modules/$k/updates/dkms/tlob.ko}
 	vm=$(in_root modinfo -F vermagic "$ko" 2>/dev/null)
 	is "${vm%% *}" "$k" "$ko: vermagic $k"
 	ver=$(in_root modinfo -F version "$ko" 2>/dev/null)
 	is "$ver" "$version" "$ko: version $version"
 	mkdir -p "$BUILD/dkms/$k"
-	cp "$root$ko" "$BUILD/dkms/$k/tlob.ko" 2>/dev/null
-	ok $? "kept as $BUILD/dkms/$k/tlob.ko"
+	case $ko in
+	*.xz) xz -dc "$root$ko" >"$BUILD/dkms/$k/tlob.ko" ;;
+	*.zst) zstd -qdc "$root$ko" >"$BUILD/dkms/$k/tlob.ko" ;;
+	*) cp "$root$ko" "$BUILD/dkms/$k/tlob.ko" ;;
+	esac
+	vm=$(modinfo -F vermagic "$BUILD/dkms/$k/tlob.ko" 2>/dev/null)
+	is "${vm%% *}" "$k" "kept as $BUILD/dkms/$k/tlob.ko (uncompressed), vermagic $k"
 done
 
 got=$(in_root tlob --version 2>&1)
@@ -97,8 +102,24 @@ done
 
 run_logged "$out/apt-remove.log" in_root apt-get remove -y -q tlob-dkms
 ok $? "apt remove tlob-dkms"
-left=$(cd "$root" && ls lib/modules/*/updates/dkms/tlob.ko 2>/dev/null)
+left=$(cd "$root" && ls lib/modules/*/updates/dkms/tlob.ko* 2>/dev/null)
 is "$left" "" "apt remove tlob-dkms: no tlob.ko left"
+
+
+# dkms from the source tree (a copy; dkms add copies it to
+# /usr/src/tlob-VERSION), for the first kernel, with the dkms the package
+# brought in (apt remove leaves it).
+t=$(date +%s)
+copy_tree "$root/build/tlob"
+k=${krels[0]}
+run_logged "$out/dkms-tree.log" in_root sh -c "dkms add /build/tlob && dkms build tlob/$version -k $k && dkms install tlob/$version -k $k"
+ok $? "from the tree: dkms add /build/tlob; dkms build; dkms install -k $k"
+vm=$(in_root modinfo -F vermagic "/lib/modules/$k/updates/dkms/tlob.ko" 2>/dev/null)
+is "${vm%% *}" "$k" "from the tree: /lib/modules/$k/updates/dkms/tlob.ko, vermagic $k"
+# (dkms add copied the tree to /usr/src/tlob-VERSION)
+run_logged "$out/dkms-tree-remove.log" in_root sh -c "dkms remove tlob/$version --all && rm -r /usr/src/tlob-$version"
+ok $? "from the tree: dkms remove tlob/$version --all"
+echo "# dkms from the tree: $(($(date +%s) - t)) s"
 
 echo "# 20-install.t: $(elapsed) s"
 tap_done
