@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# Shared by the package tests (sourced): TAP (ok, is, diag, tap_done), the
+# Shared by the package tests (sourced): TAP (tests/lib/tap.sh), the
 # tree's paths, the pristine-root helper, a copy of the source tree, and
 # one lock so two runs never share a root or apt's cache at once.
 set -u
@@ -10,30 +10,11 @@ BUILD=$(cd "$BUILD" && pwd)
 out=$BUILD/pkg
 pkgroot=$top/tests/pkg/pkgroot
 mkdir -p "$out"
-n=0
-failed=0
+. "$top/tests/lib/tap.sh"
 t_start=$(date +%s)
-
-ok() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); fi
-	return "$1"
-}
-
-is() {
-	[ "$1" = "$2" ]
-	ok $? "$3" || { echo "#   got:      '$1'"; echo "#   expected: '$2'"; }
-}
-
-diag() { sed 's/^/# /'; }
 
 # The seconds since the script started, for the report at the end.
 elapsed() { echo $(($(date +%s) - t_start)); }
-
-tap_done() {
-	echo "1..$n"
-	[ "$failed" -eq 0 ]
-}
 
 # The mirror is the one thing these tests may skip for.
 need_mirror() {
