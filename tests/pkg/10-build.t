@@ -13,7 +13,7 @@ need_mirror
 
 root=$out/root-build
 trap '"$pkgroot" drop "$root"' EXIT
-key=$(cat "$top/debian/control" "$pkgroot" | sha256sum | cut -c1-16)
+key=$({ "$pkgroot" base; cat "$top/debian/control"; } | sha256sum | cut -c1-16)
 rm -f "$out"/*.deb "$out"/*.changes "$out"/*.buildinfo
 
 # 1. The root: the cached one with the build dependencies, or base plus

@@ -45,7 +45,7 @@ in_root() { "$pkgroot" run "$root" "$@"; }
 # keyed by the header packages: the packages' own dependencies (dkms, its
 # compiler) are still resolved by apt in every run.
 t=$(date +%s)
-key=$(echo "${hdrs[*]}" | cat - "$pkgroot" | sha256sum | cut -c1-16)
+key=$({ "$pkgroot" base; echo "${hdrs[*]}"; } | sha256sum | cut -c1-16)
 if "$pkgroot" has "headers-$key"; then
 	"$pkgroot" fresh "$root" "headers-$key"
 	ok 0 "a user's kernel headers: ${hdrs[*]} (cached root headers-$key)"
