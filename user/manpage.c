@@ -353,6 +353,10 @@ int tlob_manpage(const char *const *tool_usage, const struct tlob_command *const
 		rest = synopsis(tool_usage);
 		body(rest);
 		common_options(0, "options");
+		/* every command's page; the prose adds the other tools after them */
+		section("see also");
+		for (int i = 0; cmds[i]; i++)
+			printf(".BR tlob\\-%s (8),\n", cmds[i]->name);
 		return TLOB_EXIT_OK;
 	}
 	for (int i = 0; cmds[i]; i++) {
