@@ -4,11 +4,18 @@
 #
 #   make            build everything that exists (rvgen, tlob.ko for every
 #                   kernel lane in tests/vm/lanes, the tool, test programs)
-#   make check      host unit tests, then every QEMU lane (6.1, 6.12, newest;
-#                   stock and PREEMPT_RT), TAP via prove
+#   make check      host unit tests, the packages in pristine roots (check-pkg),
+#                   then every QEMU lane (6.1, 6.12, newest; stock and
+#                   PREEMPT_RT), TAP via prove
 #   make check-all  the same, every script on every lane, long soak
 #   make demo       the main job: boot the VM, load the monitor, show violations
 #   make deps       install every Debian package the project needs (idempotent)
+#
+# Installing (README "Install"), without the test harness:
+#   make modules [KDIR=DIR]   tlob.ko against a kernel tree (default: the
+#                             running kernel's); make modules_install
+#   make install [DESTDIR=STAGE] [PREFIX=/usr/local]   tool, man pages,
+#                             bash completion; make uninstall
 #
 # Each component keeps its rules in its own fragment (rvgen/rvgen.mk,
 # kernel/kernel.mk, user/user.mk, tests/tests.mk, tests/vm/vm.mk). A fragment
@@ -27,9 +34,28 @@ VM_DEPS :=
 .PHONY: all check check-unit check-vm deps demo clean
 all:
 
+# Goals that build or install the product only: they read no test
+# fragment and install no package (a user's machine, a package build, a
+# Yocto recipe), so they need only what the tool and the module need.
+PRODUCT_GOALS := modules modules_install modules-clean install install-tool install-man \
+	install-completion install-config install-dkms-source uninstall man product clean
+ifneq ($(MAKECMDGOALS),)
+ifeq ($(filter-out $(PRODUCT_GOALS),$(MAKECMDGOALS)),)
+TLOB_PRODUCT_ONLY := 1
+endif
+endif
+
+ifeq ($(TLOB_PRODUCT_ONLY),1)
+# The BPF programs' BTF (kernel/bpf/bpf.mk): the stock lane's 6.1 kernel
+# unless VMLINUX_IMAGE names an image; looked up only when used.
+KREL_stock ?= $(shell $(TOP)/tests/vm/kernel-release stock 2>/dev/null)
+include kernel/module.mk
+include user/user.mk
+include user/install.mk
+else
 # On a fresh machine the fragments below need packages (pkg-config, kernel
 # headers) while they are read, so missing packages are installed first.
-ifeq ($(filter deps clean,$(MAKECMDGOALS)),)
+ifeq ($(filter deps,$(MAKECMDGOALS)),)
 ifneq ($(shell .ci/deps --check >/dev/null 2>&1 || echo missing),)
 $(info tlob: installing missing Debian packages first (.ci/deps))
 DEPS_LOG := $(shell .ci/deps 2>&1 | tail -n 3)
@@ -43,7 +69,9 @@ endif
 include tests/vm/kernels.mk
 include rvgen/rvgen.mk
 include kernel/kernel.mk
+include kernel/module.mk
 include user/user.mk
+include user/install.mk
 include tests/tests.mk
 include tests/bench/bench.mk
 include tests/vm/vm.mk
@@ -60,8 +88,17 @@ deps:
 DEBUG_CACHED := $(shell tests/vm/debug/build-kernel --check 2>/dev/null)
 check: all
 	$(Q)$(MAKE) --no-print-directory check-unit
+	$(Q)$(MAKE) --no-print-directory check-pkg
 	$(Q)$(if $(DEBUG_CACHED),,echo "make check: debug lane skipped: no cached debug kernel ('make debug-kernel' builds it)")
 	$(Q)$(MAKE) --no-print-directory check-vm $(if $(DEBUG_CACHED),LANES="$(LANES) debug")
 
+endif
+
+# $(BUILD), and what an in-place module build (make modules, M=$PWD) left
+# beside the sources.
 clean:
 	rm -rf $(BUILD)
+	rm -rf kernel/.compat-probe kernel/tlob_compat_probed.h kernel/tlob_compat_probed.h.log
+	find kernel -maxdepth 1 \( -name '*.o' -o -name '*.ko' -o -name '*.mod' \
+		-o -name '*.mod.c' -o -name '.*.cmd' -o -name modules.order \) -delete
+	rm -f Module.symvers modules.order .*.cmd .module-common.o

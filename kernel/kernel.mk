@@ -1,16 +1,25 @@
 # SPDX-License-Identifier: GPL-2.0
-# tlob.ko (and the test-only modules, see Kbuild) for each flavour, each in
-# its own output tree: Kbuild writes objects next to the sources, so every
-# flavour gets a tree of symlinks to the sources and builds there.
+# tlob.ko and the test-only modules for each flavour, each in its own
+# output tree: Kbuild writes objects next to the sources, so every flavour
+# gets a tree of symlinks to the sources and builds there. The tree's
+# Kbuild is tests/vm/modules/lane.Kbuild (the product and the test
+# modules); the top-level Kbuild, the product only, is what users build
+# (kernel/module.mk: make modules, dkms).
 
-KMOD_SRCS := Kbuild $(wildcard kernel/Kbuild kernel/*.c kernel/*.h kernel/compat/*) \
-	$(wildcard tests/vm/modules/Kbuild tests/vm/modules/*.c)
+# What an in-place build (make modules, M=$PWD) generated in kernel/ is
+# not a source: a lane tree linking it would let kbuild write through the
+# link into the source tree.
+KMOD_GENERATED := %.mod.c %/tlob_compat_probed.h
+KMOD_SRCS := VERSION $(filter-out $(KMOD_GENERATED),$(wildcard kernel/Kbuild kernel/*.c \
+	kernel/*.h kernel/compat/*)) $(wildcard tests/vm/modules/Kbuild tests/vm/modules/*.c)
+KMOD_TREE_KBUILD := tests/vm/modules/lane.Kbuild
 
 define kmod_flavour
-$(BUILD)/kmod/$(1)/.tree: $(KMOD_SRCS)
+$(BUILD)/kmod/$(1)/.tree: $(KMOD_SRCS) $(KMOD_TREE_KBUILD)
 	$(Q)mkdir -p $(BUILD)/kmod/$(1)
 	$(Q)for f in $(KMOD_SRCS); do mkdir -p $(BUILD)/kmod/$(1)/$$$$(dirname $$$$f); \
 		ln -sfn $(TOP)/$$$$f $(BUILD)/kmod/$(1)/$$$$f; done
+	$(Q)ln -sfn $(TOP)/$(KMOD_TREE_KBUILD) $(BUILD)/kmod/$(1)/Kbuild
 	$(Q)touch $$@
 
 # tests/vm/kbuild: the lane's headers and compiler, in the build root for
@@ -33,7 +42,7 @@ kmod: $(foreach f,$(BUILT_LANES),kmod-$(f))
 # checkpatch --strict (from Debian's linux-source, see tests/unit/kmod/)
 # and sparse through kbuild (C=2: check every file, built or not).
 CHECKPATCH ?= /root/.cache/tlob/checkpatch/checkpatch.pl
-KMOD_STYLE_SRCS = $(wildcard kernel/*.c kernel/*.h kernel/compat/*.c)
+KMOD_STYLE_SRCS = $(filter-out $(KMOD_GENERATED),$(wildcard kernel/*.c kernel/*.h kernel/compat/*.c))
 
 .PHONY: kmod-style kmod-sparse
 kmod-style:

@@ -111,3 +111,4 @@ module_exit(tlob_exit);
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("tlob: task latency over budget, a runtime verification monitor");
+MODULE_VERSION(TLOB_MODULE_VERSION);

@@ -15,3 +15,10 @@ CHECK_DEPS += $(BUILD)/unit/engine/engine-test
 .PHONY: check-unit
 check-unit: $(CHECK_DEPS)
 	$(Q)BUILD=$(BUILD) prove -r tests/unit
+
+# The packages in pristine Debian 12 roots (tests/pkg/, README "Test
+# lanes"): build, lintian, install with DKMS for the 6.1 and 6.12 lanes.
+# As root (debootstrap, chroot); minutes cold, about one warm.
+.PHONY: check-pkg
+check-pkg:
+	$(Q)BUILD=$(BUILD) prove tests/pkg

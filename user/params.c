@@ -21,25 +21,19 @@ enum { OPT_BACKEND = 0x100, OPT_ROOT, OPT_STOP_VIOL, OPT_BUFFER, OPT_FORCE_OFFSE
  * Every option of every command, once: getopt's tables, which command
  * takes which (bit; 0: every command) and, for the options the commands
  * share, the help line -h prints (so it cannot drift from what parses).
- * Options with no help here are described by each command's own usage.
+ * Options with no help here are described by each command's own usage;
+ * their arg names what they take, for shell completion (complete.c).
  */
-static const struct {
-	const char *name;
-	int has_arg;
-	int val;		/* the short option, or OPT_* */
-	unsigned int bit;	/* enum tlob_opt; 0: every command */
-	const char *arg;	/* shown in the help line */
-	const char *help;
-} options[] = {
-	{ "bind",		required_argument, 'b', TLOB_OPT_BIND, NULL, NULL },
-	{ "duration",		required_argument, 'd', TLOB_OPT_DURATION, NULL, NULL },
+const struct tlob_option tlob_options[] = {
+	{ "bind",		required_argument, 'b', TLOB_OPT_BIND, "SECTION", NULL },
+	{ "duration",		required_argument, 'd', TLOB_OPT_DURATION, "DURATION", NULL },
 	{ "stop-on-violation",	no_argument, OPT_STOP_VIOL, TLOB_OPT_STOP_VIOL, NULL, NULL },
 	{ "trace",		no_argument, 't', TLOB_OPT_TRACE, NULL, NULL },
-	{ "reactor",		required_argument, 'r', TLOB_OPT_REACTOR, NULL, NULL },
-	{ "pid",		required_argument, 'p', TLOB_OPT_PID, NULL, NULL },
+	{ "reactor",		required_argument, 'r', TLOB_OPT_REACTOR, "REACTOR", NULL },
+	{ "pid",		required_argument, 'p', TLOB_OPT_PID, "PID", NULL },
 	{ "all",		no_argument, 'a', TLOB_OPT_ALL, NULL, NULL },
 	{ "quiet",		no_argument, 'q', TLOB_OPT_QUIET, NULL, NULL },
-	{ "buffer-size",	required_argument, OPT_BUFFER, TLOB_OPT_BUFFER, NULL, NULL },
+	{ "buffer-size",	required_argument, OPT_BUFFER, TLOB_OPT_BUFFER, "KB", NULL },
 	{ "force-offset",	no_argument, OPT_FORCE_OFFSET, TLOB_OPT_FORCE_OFFSET, NULL, NULL },
 	{ "bpf-tasks",		required_argument, OPT_BPF_TASKS, TLOB_OPT_BPF_TASKS, NULL, NULL },
 	{ "remove",		no_argument, OPT_REMOVE, TLOB_OPT_REMOVE, NULL, NULL },
@@ -59,7 +53,21 @@ static const struct {
 	{ "version",		no_argument, OPT_VERSION, 0, NULL, "print the version of tlob" },
 };
 
-#define NR_OPTIONS	(sizeof(options) / sizeof(options[0]))
+#define NR_OPTIONS	(sizeof(tlob_options) / sizeof(tlob_options[0]))
+const size_t tlob_nr_options = NR_OPTIONS;
+
+bool tlob_option_applies(const struct tlob_option *o, unsigned int opts)
+{
+	return !o->bit || (o->bit & opts);
+}
+
+void tlob_option_left(const struct tlob_option *o, char *buf, size_t len)
+{
+	bool s = o->val < 0x100;
+
+	snprintf(buf, len, "%c%c%c --%s%s%s", s ? '-' : ' ', s ? o->val : ' ', s ? ',' : ' ',
+		 o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+}
 
 void tlob_usage(const char *const *lines, unsigned int opts, int code)
 {
@@ -69,14 +77,11 @@ void tlob_usage(const char *const *lines, unsigned int opts, int code)
 	for (size_t i = 0; i < NR_OPTIONS; i++) {
 		char left[64];
 
-		if (!options[i].help || (options[i].bit && !(options[i].bit & opts)))
+		/* A command's own options are in its usage lines. */
+		if (!tlob_options[i].help || !tlob_option_applies(&tlob_options[i], opts))
 			continue;
-		snprintf(left, sizeof(left), "%c%c%c --%s%s%s",
-			 options[i].val < 0x100 ? '-' : ' ',
-			 options[i].val < 0x100 ? options[i].val : ' ',
-			 options[i].val < 0x100 ? ',' : ' ', options[i].name,
-			 options[i].arg ? " " : "", options[i].arg ? options[i].arg : "");
-		printf("  %-28s %s\n", left, options[i].help);
+		tlob_option_left(&tlob_options[i], left, sizeof(left));
+		printf("  %-28s %s\n", left, tlob_options[i].help);
 	}
 	exit(code);
 }
@@ -116,16 +121,16 @@ void tlob_usage_error(const char *fmt, ...)
 static const char *option_name(int c)
 {
 	for (size_t i = 0; i < NR_OPTIONS; i++)
-		if (options[i].val == c)
-			return options[i].name;
+		if (tlob_options[i].val == c)
+			return tlob_options[i].name;
 	return "?";
 }
 
 static unsigned int option_bit(int c)
 {
 	for (size_t i = 0; i < NR_OPTIONS; i++)
-		if (options[i].val == c)
-			return options[i].bit;
+		if (tlob_options[i].val == c)
+			return tlob_options[i].bit;
 	return 0;
 }
 
@@ -134,11 +139,13 @@ static void getopt_tables(struct option *lo, char *shorts)
 {
 	*shorts++ = ':';	/* a missing argument is ':', not '?' */
 	for (size_t i = 0; i < NR_OPTIONS; i++) {
-		lo[i] = (struct option){ options[i].name, options[i].has_arg, NULL, options[i].val };
-		if (options[i].val >= 0x100)
+		const struct tlob_option *o = &tlob_options[i];
+
+		lo[i] = (struct option){ o->name, o->has_arg, NULL, o->val };
+		if (o->val >= 0x100)
 			continue;
-		*shorts++ = (char)options[i].val;
-		if (options[i].has_arg == required_argument)
+		*shorts++ = (char)o->val;
+		if (o->has_arg == required_argument)
 			*shorts++ = ':';
 	}
 	*shorts = '\0';

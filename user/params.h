@@ -81,6 +81,24 @@ struct tlob_command {
 	int (*run)(struct tlob_params *params);
 };
 
+/* One option of the tool (params.c's table, the one getopt parses). */
+struct tlob_option {
+	const char *name;	/* the long option */
+	int has_arg;		/* getopt's no_argument, required_argument */
+	int val;		/* the short option, or >= 0x100 for long only */
+	unsigned int bit;	/* enum tlob_opt; 0: every command */
+	const char *arg;	/* what its argument is, or NULL */
+	const char *help;	/* a common option's help line; NULL: the command's usage */
+};
+
+/* The table, for -h, the man pages (manpage.c) and completion (complete.c). */
+extern const struct tlob_option tlob_options[];
+extern const size_t tlob_nr_options;
+/* Whether a command taking opts (enum tlob_opt) accepts o. */
+bool tlob_option_applies(const struct tlob_option *o, unsigned int opts);
+/* The option as -h shows it: "-j, --json", "    --root DIR". */
+void tlob_option_left(const struct tlob_option *o, char *buf, size_t len);
+
 /*
  * Parse argv (argv[0] = the command name). On a usage error prints one
  * line to stderr and exits 2; -h prints the usage and exits 0.

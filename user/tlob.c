@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "manpage.h"
 #include "tlob.h"
 
 static const char *const tlob_usage_lines[] = {
@@ -41,6 +42,11 @@ int main(int argc, char **argv)
 		tlob_usage(tlob_usage_lines, 0, TLOB_EXIT_OK);
 	if (!strcmp(argv[1], "--version"))
 		tlob_version();
+	/* Not in the usage: the build renders the man pages and completion from these. */
+	if (!strcmp(argv[1], "--man") && argc <= 3)
+		return tlob_manpage(tlob_usage_lines, commands, argv[2]);
+	if (!strcmp(argv[1], "--complete") && argc <= 3)
+		return tlob_complete(commands, argv[2]);
 
 	for (int i = 0; commands[i]; i++) {
 		if (strcmp(argv[1], commands[i]->name))

@@ -10,11 +10,17 @@ USER_PKGS := libtracefs libtraceevent libelf capstone
 USER_CFLAGS := -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror \
 	-I$(TOP)/user -I$(TOP)/kernel $(shell pkg-config --cflags $(USER_PKGS))
 USER_LDLIBS := $(shell pkg-config --libs $(USER_PKGS))
+# A distribution's flags (dpkg-buildflags: hardening, debug prefix maps)
+# come after the tool's own, as the environment gives them.
+USER_CFLAGS += $(CPPFLAGS) $(CFLAGS)
+USER_LDFLAGS := $(LDFLAGS)
 
-# The version tlob --version prints, set in one place: TLOB_VERSION, and
-# where the tree is a git checkout, the commit it was built from. (Not
-# VERSION: a command-line VERSION= would reach the kernel's kbuild.)
-TLOB_VERSION ?= 0.1
+# The version tlob --version prints, set in one place: the VERSION file
+# (the module's MODULE_VERSION, dkms.conf and the packages read it too),
+# and where the tree is a git checkout, the commit it was built from. (The
+# variable is not VERSION: a command-line VERSION= would reach the
+# kernel's kbuild.)
+TLOB_VERSION ?= $(shell cat $(TOP)/VERSION)
 TLOB_GIT := $(shell git -C $(TOP) describe --always --dirty 2>/dev/null)
 TLOB_VERSION_STRING := $(TLOB_VERSION)$(if $(TLOB_GIT), (git $(TLOB_GIT)))
 USER_CFLAGS += -I$(BUILD)/user
@@ -25,7 +31,8 @@ $(BUILD)/user/version.h: FORCE
 	$(Q)mkdir -p $(@D)
 	$(Q)echo '#define TLOB_VERSION "$(TLOB_VERSION_STRING)"' >$@.tmp
 	$(Q)if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
-$(BUILD)/user/params.o: $(BUILD)/user/version.h
+# (-MMD finds the other headers after a first build; this one is generated)
+$(BUILD)/user/params.o $(BUILD)/user/manpage.o: $(BUILD)/user/version.h
 .PHONY: FORCE
 FORCE:
 
@@ -74,7 +81,7 @@ $(BUILD)/user/libtlob.a: $(USER_LIB_OBJS)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
 $(BUILD)/user/tlob: $(BUILD)/user/tlob.o $(BUILD)/user/libtlob.a
-	$(Q)$(CC) -o $@ $^ $(USER_LDLIBS) $(USER_BPF_LDLIBS)
+	$(Q)$(CC) $(USER_LDFLAGS) -o $@ $^ $(USER_LDLIBS) $(USER_BPF_LDLIBS)
 
 ALL += $(BUILD)/user/tlob
 CHECK_DEPS += $(BUILD)/user/tlob

@@ -7,11 +7,14 @@
 #
 # vmlinux.h is generated at build time, never committed, and not from the
 # build machine's kernel (far newer than the targets): it comes from the BTF
-# in Debian's image of the stock target kernel (tests/vm/fetch-kernel),
-# decompressed by the kernel's own scripts/extract-vmlinux (taken from
-# linux-source-6.1). The PREEMPT_RT kernel differs in structure layouts;
-# every kernel structure access goes through CO-RE (BPF_CORE_READ, the
-# preserve_access_index of vmlinux.h), so one header serves both.
+# in Debian's image of the stock target kernel (tests/vm/fetch-kernel), or
+# from the image VMLINUX_IMAGE names (the package build: the installed
+# linux-image-amd64's, with no network; debian/rules), decompressed by the
+# kernel's own scripts/extract-vmlinux (kernel/bpf/extract-vmlinux, an
+# unchanged copy of Linux 6.1's). The PREEMPT_RT kernel differs in
+# structure layouts; every kernel structure access goes through CO-RE
+# (BPF_CORE_READ, the preserve_access_index of vmlinux.h), so one header
+# serves both.
 #
 # Included from user/user.mk (BPF backend section).
 
@@ -19,7 +22,7 @@ BPF_OUT := $(BUILD)/bpf
 BPF_CLANG ?= clang
 BPF_STRIP ?= llvm-strip
 BPFTOOL ?= bpftool
-LINUX_SOURCE_TAR ?= /usr/src/linux-source-6.1.tar.xz
+VMLINUX_IMAGE ?=
 # A directory holding another rvgen output (tlob_model.h, tlob_model_ha.h)
 # may be put in front of the tree's.
 BPF_GEN_INC ?=
@@ -32,19 +35,26 @@ BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_x86 -Wall -Werror \
 	$(if $(BPF_GEN_INC),-I$(BPF_GEN_INC)) \
 	-I$(BPF_OUT) -I$(TOP)/kernel/bpf -I$(TOP)/kernel
 
-$(BPF_OUT)/extract-vmlinux: $(LINUX_SOURCE_TAR)
-	$(Q)mkdir -p $(BPF_OUT)/src
-	$(Q)tar -xJf $< -C $(BPF_OUT)/src --wildcards '*/scripts/extract-vmlinux'
-	$(Q)cp $(BPF_OUT)/src/*/scripts/extract-vmlinux $@.tmp && chmod +x $@.tmp && mv $@.tmp $@
-	$(Q)rm -rf $(BPF_OUT)/src
-
-$(BPF_OUT)/vmlinux-$(KREL_stock): $(BPF_OUT)/extract-vmlinux tests/vm/fetch-kernel
+ifeq ($(VMLINUX_IMAGE),)
+BPF_VMLINUX := $(BPF_OUT)/vmlinux-$(KREL_stock)
+$(BPF_VMLINUX): kernel/bpf/extract-vmlinux tests/vm/fetch-kernel
 	@echo "  BTF      $@"
+	$(Q)mkdir -p $(@D)
+	$(Q)test -n "$(KREL_stock)" || { echo "tlob: no stock 6.1 kernel to take the BPF programs' BTF from:" \
+		"install linux-headers-amd64 (make deps), or name an image: VMLINUX_IMAGE=/boot/vmlinuz-..." >&2; exit 1; }
 	$(Q)k=$$(tests/vm/fetch-kernel stock) && \
-		$(BPF_OUT)/extract-vmlinux $$k/boot/vmlinuz-$(KREL_stock) > $@.tmp
+		kernel/bpf/extract-vmlinux $$k/boot/vmlinuz-$(KREL_stock) > $@.tmp
 	$(Q)mv $@.tmp $@
+else
+BPF_VMLINUX := $(BPF_OUT)/vmlinux-$(notdir $(VMLINUX_IMAGE))
+$(BPF_VMLINUX): $(VMLINUX_IMAGE) kernel/bpf/extract-vmlinux
+	@echo "  BTF      $@"
+	$(Q)mkdir -p $(@D)
+	$(Q)kernel/bpf/extract-vmlinux $< > $@.tmp
+	$(Q)mv $@.tmp $@
+endif
 
-$(BPF_OUT)/vmlinux.h: $(BPF_OUT)/vmlinux-$(KREL_stock)
+$(BPF_OUT)/vmlinux.h: $(BPF_VMLINUX)
 	@echo "  GEN      $@"
 	$(Q)$(BPFTOOL) btf dump file $< format c > $@.tmp
 	$(Q)mv $@.tmp $@

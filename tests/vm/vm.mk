@@ -10,6 +10,8 @@
 #   make vm-test T=tests/vm/guest/NN-name.t [LANE=rt]
 #   make vm-shell [LANE=rt]        interactive shell in the VM
 #   LANES="stock" make check-vm    a subset of lanes
+#   make check-dkms                the module DKMS built (check-pkg) on the
+#                                  6.1 and 6.12 lanes, the module's scripts
 
 # Every make invocation boots into its own run directory, so concurrent runs
 # (several people, or a check beside a vm-test) never read each other's logs.
@@ -50,12 +52,26 @@ VM_TIMEOUT_debug ?= 5400
 VM_TIMEOUT ?= 3000
 VM_TEST_TIMEOUT ?= 900
 
+# DKMS_KO=1: each lane loads the tlob.ko that DKMS built for its kernel in
+# a pristine root (make check-pkg: $(BUILD)/dkms/KVER/tlob.ko) instead of
+# the lane's own build; 09-kmod-origin.t proves which one it loaded. The
+# choice is kept in a file, so switching it rebuilds the initramfs.
+DKMS_KO ?=
+dkms_ko = $(if $(DKMS_KO),$(BUILD)/dkms/$(KREL_$(1))/tlob.ko)
+$(BUILD)/dkms/%/tlob.ko:
+	@echo "no $@: make check-pkg builds it (DKMS in a pristine Debian 12 root)" >&2; exit 1
+
 define vm_flavour
 .PHONY: vm-initramfs-$(1)
 vm-initramfs-$(1): $(BUILD)/vm/$(1)/initramfs.cpio
+$(BUILD)/vm/$(1)/tlob-ko: FORCE
+	$(Q)mkdir -p $$(@D) && echo "$$(or $$(call dkms_ko,$(1)),$(BUILD)/kmod/$(1))" >$$@.tmp && \
+		{ cmp -s $$@.tmp $$@ && rm $$@.tmp || mv $$@.tmp $$@; }
 $(BUILD)/vm/$(1)/initramfs.cpio: $(VM_DEPS) $(VM_DEPS_$(1)) $(wildcard tests/vm/guest/* tests/vm/guest/lib/*) \
-		tests/vm/mkinitramfs tests/vm/guest-programs tests/vm/vm.mk
+		tests/vm/mkinitramfs tests/vm/guest-programs tests/vm/vm.mk \
+		$(BUILD)/vm/$(1)/tlob-ko $$(call dkms_ko,$(1))
 	$(Q)st=$(BUILD)/vm/$(1)/stage.$$$$$$$$ && \
+		TLOB_KO=$$(call dkms_ko,$(1)) \
 		tests/vm/stage $$$$st $(BUILD)/kmod/$(1) tests/vm/guest $(VM_DEPS) $(VM_DEPS_$(1)) && \
 		tests/vm/mkinitramfs $$$$st tests/vm/guest-programs $$@; r=$$$$?; rm -rf $$$$st; exit $$$$r
 endef
@@ -123,3 +139,13 @@ demo: all
 		--timeout 600 2>/dev/null; \
 		sed -n '/^### BEGIN demo.sh/,/^### DMESG/p' $(VM_RUNS)/demo/results.log | sed '1d;$$d'; \
 		echo "(lane $(LANE): $$(cat $(VM_RUNS)/demo/status), $$(cat $(VM_RUNS)/demo/seconds)s in the VM)"
+
+# The module DKMS built in a pristine root (make check-pkg) loads and
+# passes the module's checks on the lanes of the kernels it was built for
+# (tests/pkg/20-install.t: TLOB_PKG_LANES, default stock and 6.12).
+DKMS_LANES ?= stock 6.12
+.PHONY: check-dkms
+check-dkms:
+	$(Q)$(MAKE) --no-print-directory check-pkg
+	$(Q)$(MAKE) --no-print-directory check-vm DKMS_KO=1 LANES="$(DKMS_LANES)" \
+		$(foreach l,$(DKMS_LANES),GUEST_TESTS_$(l)="$(filter 00-% 09-% 1%,$(GUEST_TESTS))")

@@ -1,0 +1,44 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# bash completion (user/completion/tlob) completes what the tool accepts:
+# its commands, each command's own options and no other command's, the
+# values an option takes; with bash-completion's helpers (as installed)
+# and without them (sourced alone).
+. "$(dirname "$0")/tap.sh"
+script=$top/user/completion/tlob
+
+# complete WORDS...: what <TAB> after WORDS offers, one line, sorted
+run() {
+	local mode=$1
+	shift
+	PATH=$BUILD/user:$PATH bash -c '
+		[ "$1" = full ] && [ -r /usr/share/bash-completion/bash_completion ] &&
+			. /usr/share/bash-completion/bash_completion
+		. "$2"
+		shift 2
+		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
+		COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}
+		_tlob tlob "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+		[ ${#COMPREPLY[@]} -eq 0 ] || printf "%s\n" "${COMPREPLY[@]}" | sort | tr "\n" " "' _ "$mode" "$script" "$@"
+}
+
+modes=plain
+[ -r /usr/share/bash-completion/bash_completion ] && modes="plain full"
+for m in $modes; do
+	got=$(run $m tlob "")
+	want=$(printf '%s\n' $("$TLOB" --complete) -h --help --version | sort | tr '\n' ' ')
+	is "$got" "$want" "$m: tlob <TAB>: every command"
+	is "$(run $m tlob mo)" "mon " "$m: tlob mo<TAB>"
+	got=$(run $m tlob mon --st)
+	is "$got" "--stop-on-violation " "$m: tlob mon --st<TAB>"
+	got=$(run $m tlob list --b)
+	is "$got" "--backend " "$m: tlob list --b<TAB>: not mon's --buffer-size"
+	is "$(run $m tlob stats --backend "")" "auto bpf kmod " "$m: --backend <TAB>: its values"
+	is "$(run $m tlob mon -r p)" "panic printk " "$m: -r p<TAB>: reactors"
+	mkdir -p "$tmp/bin" && touch "$tmp/bin/app"
+	is "$(run $m tlob bind -b "$tmp/bin/a")" "$tmp/bin/app " "$m: -b <TAB>: the section's file"
+	is "$(run $m tlob mon -d "")" "" "$m: -d <TAB>: a duration, nothing to offer"
+done
+[ "$modes" = "plain full" ]
+ok $? "bash-completion is installed, so its helpers were tried too (.ci/packages)"
+tap_done
