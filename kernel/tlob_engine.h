@@ -146,7 +146,7 @@ static __always_inline void tlob_record_fill(struct tlob_record *r,
 					     unsigned int kind,
 					     unsigned int event, __u64 now)
 {
-	unsigned int state = tlob_core_state(w);
+	unsigned int state = tlob_core_state(w), i;
 	__u64 start = tlob_core_start(w), last = READ_ONCE(w->last_ns);
 	bool violation = kind == TLOB_REC_VIOLATION;
 
@@ -155,9 +155,14 @@ static __always_inline void tlob_record_fill(struct tlob_record *r,
 	r->budget_ns = w->budget_ns;
 	r->elapsed_ns = now - start;
 	r->detect_latency_ns = w->detect_latency_ns;
-	__builtin_memcpy(r->time_ns, w->time_ns, sizeof(r->time_ns));
-	if (state < state_max_tlob && now > last)
-		r->time_ns[state] += now - last;
+	/*
+	 * Indexed by the loop's own counter, never by state: 6.1's verifier
+	 * loses a bound the compiler checked on a copy of the register it
+	 * then indexes with (a 32-bit move drops the link between them).
+	 */
+	for (i = 0; i < state_max_tlob; i++)
+		r->time_ns[i] = w->time_ns[i] +
+				(i == state && now > last ? now - last : 0);
 	r->pid = w->pid;
 	r->tgid = w->tgid;
 	r->binding_id = w->binding_id;
