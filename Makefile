@@ -89,6 +89,7 @@ DEBUG_CACHED := $(shell tests/vm/debug/build-kernel --check 2>/dev/null)
 check: all
 	$(Q)$(MAKE) --no-print-directory check-unit
 	$(Q)$(MAKE) --no-print-directory check-pkg
+	$(Q)$(MAKE) --no-print-directory check-dkms-lanes
 	$(Q)$(if $(DEBUG_CACHED),,echo "make check: debug lane skipped: no cached debug kernel ('make debug-kernel' builds it)")
 	$(Q)$(MAKE) --no-print-directory check-vm $(if $(DEBUG_CACHED),LANES="$(LANES) debug")
 

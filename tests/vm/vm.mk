@@ -143,9 +143,13 @@ demo: all
 # The module DKMS built in a pristine root (make check-pkg) loads and
 # passes the module's checks on the lanes of the kernels it was built for
 # (tests/pkg/20-install.t: TLOB_PKG_LANES, default stock and 6.12).
+# make check runs check-dkms-lanes after check-pkg (which leaves the
+# modules in $(BUILD)/dkms/); check-dkms does both.
 DKMS_LANES ?= stock 6.12
-.PHONY: check-dkms
+.PHONY: check-dkms check-dkms-lanes
 check-dkms:
 	$(Q)$(MAKE) --no-print-directory check-pkg
+	$(Q)$(MAKE) --no-print-directory check-dkms-lanes
+check-dkms-lanes:
 	$(Q)$(MAKE) --no-print-directory check-vm DKMS_KO=1 LANES="$(DKMS_LANES)" \
 		$(foreach l,$(DKMS_LANES),GUEST_TESTS_$(l)="$(filter 00-% 09-% 1%,$(GUEST_TESTS))")
