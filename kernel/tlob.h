@@ -2,9 +2,11 @@
 /*
  * What the files of tlob.ko share. Each file has one job:
  *
- *   tlob_main.c     module init/exit, the enable switch, attach/detach order
+ *   tlob_main.c     module init/exit
  *   tlob_sysfs.c    /sys/kernel/tlob/ (enable desc monitor reactors stats pool)
- *   tlob_binding.c  the binding table (monitor file semantics)
+ *   tlob_listing.c  the monitor and stats listings
+ *   tlob_control.c  the control core: binding table, enable, attach order
+ *   tlob_binding.c  binding objects and "the same binding"
  *   tlob_parse.c    the monitor line parser (pure, unit-tested on the host)
  *   tlob_uprobe.c   uprobes at START/STOP (and the START function's return)
  *   tlob_sched.c    scheduler tracepoints -> model events
@@ -72,26 +74,41 @@ struct tlob_slot {
 	struct tlob_binding *binding;
 };
 
-/* tlob_main.c */
+/*
+ * Calls go one way only, from the top down (no file calls back up; the
+ * check is tests/unit/kmod/no-cycles.t):
+ *   main:     sysfs, control, monitor
+ *   sysfs:    listing, control, pool, reactor
+ *   control:  binding, uprobe, sched, monitor
+ *   uprobe, sched: monitor (sched: pool too)
+ *   monitor:  pool, timer, trace, stats, reactor
+ */
+
+/* tlob_control.c */
 extern struct mutex tlob_ctl_mutex;
+extern struct list_head tlob_bindings;
 bool tlob_enabled(void);
 bool tlob_sched_attached(void);
 int tlob_set_enabled(bool on);
-int tlob_sync_locked(void);
+int tlob_monitor_write(const char *buf, size_t len);
+unsigned int tlob_nr_bindings(void);
+void tlob_control_exit(void);
 
 /* tlob_sysfs.c */
 int tlob_sysfs_init(void);
 void tlob_sysfs_exit(void);
 
-/* tlob_binding.c */
-extern struct list_head tlob_bindings;
-int tlob_monitor_write(const char *buf, size_t len);
+/* tlob_listing.c */
 ssize_t tlob_monitor_show(char *buf, size_t size);
 ssize_t tlob_stats_show(char *buf, size_t size);
-int tlob_bindings_register_all(void);
-void tlob_bindings_unregister_all(void);
-unsigned int tlob_nr_bindings(void);
-void tlob_bindings_destroy(void);
+
+/* tlob_binding.c */
+int tlob_binding_new(const struct tlob_req *req, struct tlob_binding **out);
+void tlob_binding_free(struct tlob_binding *b);
+int tlob_binding_same(const struct tlob_binding *b, const struct inode *inode,
+		      const char *path, u64 start);
+struct inode *tlob_binding_inode_of(const char *path);
+int tlob_binding_leaked(void);
 
 /* tlob_uprobe.c */
 int tlob_uprobe_register(struct tlob_binding *b);
@@ -108,9 +125,8 @@ void tlob_window_stop(struct tlob_binding *b, struct task_struct *t);
 void tlob_task_event(struct task_struct *t, enum events_tlob event);
 void tlob_task_abort(struct task_struct *t, enum tlob_abort_reason why);
 void tlob_abort_binding(struct tlob_binding *b, enum tlob_abort_reason why);
-extern const size_t tlob_window_size;
-void tlob_window_init(struct tlob_slot *s);
-void tlob_window_sync(struct tlob_slot *s);
+int tlob_monitor_init(void);
+void tlob_monitor_exit(void);
 
 /* tlob_timer.c */
 void tlob_timer_init(struct hrtimer *timer,
@@ -136,7 +152,7 @@ static inline bool tlob_windows_open(void)
 	return atomic_read(&tlob_nr_open) != 0;
 }
 
-int tlob_pool_init(void);
+int tlob_pool_init(size_t slot_size);
 void tlob_pool_exit(void);
 struct tlob_bucket *tlob_bucket_of(const struct task_struct *t);
 struct tlob_slot *__tlob_pool_get(struct tlob_bucket *bkt,

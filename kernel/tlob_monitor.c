@@ -38,8 +38,6 @@ struct tlob_window {
 	struct hrtimer timer;
 };
 
-const size_t tlob_window_size = sizeof(struct tlob_window);
-
 static inline struct tlob_window *to_window(struct tlob_slot *s)
 {
 	return container_of(s, struct tlob_window, slot);
@@ -336,16 +334,33 @@ static enum hrtimer_restart tlob_window_expired(struct hrtimer *timer)
 	return HRTIMER_NORESTART;
 }
 
-void tlob_window_init(struct tlob_slot *s)
+/* Module load: the pool's windows, each with its lock and hard timer. */
+int tlob_monitor_init(void)
 {
-	struct tlob_window *w = to_window(s);
+	unsigned int i;
+	int ret;
 
-	raw_spin_lock_init(&w->lock);
-	tlob_timer_init(&w->timer, tlob_window_expired);
+	ret = tlob_pool_init(sizeof(struct tlob_window));
+	if (ret)
+		return ret;
+	for (i = 0; i < tlob_pool_size(); i++) {
+		struct tlob_window *w = to_window(tlob_pool_slot(i));
+
+		raw_spin_lock_init(&w->lock);
+		tlob_timer_init(&w->timer, tlob_window_expired);
+	}
+	return 0;
 }
 
-/* Process context, after the slot left every lock: no callback runs on. */
-void tlob_window_sync(struct tlob_slot *s)
+/*
+ * Module exit, in process context, after every window ended and no probe
+ * is left: make sure no timer callback still runs, then free the pool.
+ */
+void tlob_monitor_exit(void)
 {
-	tlob_timer_sync(&to_window(s)->timer);
+	unsigned int i;
+
+	for (i = 0; i < tlob_pool_size(); i++)
+		tlob_timer_sync(&to_window(tlob_pool_slot(i))->timer);
+	tlob_pool_exit();
 }

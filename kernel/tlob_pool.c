@@ -38,6 +38,7 @@ MODULE_PARM_DESC(pool_size, "windows open at once, system-wide (default 1024)");
 atomic_t tlob_nr_open = ATOMIC_INIT(0);
 
 static void *tlob_slots;		/* pool_size windows */
+static size_t tlob_slot_size;		/* bytes per window, tlob_pool_init() */
 static struct tlob_bucket *tlob_buckets;
 static unsigned int tlob_hash_bits;
 static HLIST_HEAD(tlob_free);
@@ -47,7 +48,7 @@ static atomic64_t tlob_dropped = ATOMIC64_INIT(0);
 
 struct tlob_slot *tlob_pool_slot(unsigned int i)
 {
-	return tlob_slots + (size_t)i * tlob_window_size;
+	return tlob_slots + (size_t)i * tlob_slot_size;
 }
 
 unsigned int tlob_pool_size(void)
@@ -121,16 +122,21 @@ int tlob_pool_show(char *buf, size_t size)
 			 atomic_read(&tlob_nr_open));
 }
 
-int tlob_pool_init(void)
+/*
+ * Allocate pool_size windows of @slot_size bytes each (struct tlob_slot
+ * first), all free. The caller initialises what follows the slot part.
+ */
+int tlob_pool_init(size_t slot_size)
 {
 	unsigned int i, nbuckets;
 
 	if (!pool_size || pool_size > TLOB_POOL_MAX)
 		return -EINVAL;
+	tlob_slot_size = slot_size;
 	tlob_hash_bits = max(ilog2(roundup_pow_of_two(pool_size)), 1);
 	nbuckets = 1U << tlob_hash_bits;
 	tlob_buckets = kvcalloc(nbuckets, sizeof(*tlob_buckets), GFP_KERNEL);
-	tlob_slots = kvcalloc(pool_size, tlob_window_size, GFP_KERNEL);
+	tlob_slots = kvcalloc(pool_size, slot_size, GFP_KERNEL);
 	if (!tlob_buckets || !tlob_slots) {
 		kvfree(tlob_buckets);
 		kvfree(tlob_slots);
@@ -140,22 +146,14 @@ int tlob_pool_init(void)
 		raw_spin_lock_init(&tlob_buckets[i].lock);
 		INIT_HLIST_HEAD(&tlob_buckets[i].head);
 	}
-	for (i = 0; i < pool_size; i++) {
-		struct tlob_slot *s = tlob_pool_slot(i);
-
-		tlob_window_init(s);
-		hlist_add_head(&s->hnode, &tlob_free);
-	}
+	for (i = 0; i < pool_size; i++)
+		hlist_add_head(&tlob_pool_slot(i)->hnode, &tlob_free);
 	return 0;
 }
 
-/* Module exit: every window has ended; make sure no timer still runs. */
+/* Module exit: every window has ended and its owner let go of it. */
 void tlob_pool_exit(void)
 {
-	unsigned int i;
-
-	for (i = 0; i < pool_size; i++)
-		tlob_window_sync(tlob_pool_slot(i));
 	WARN(tlob_used || atomic_read(&tlob_nr_open),
 	     "tlob: %u windows still open at exit\n", tlob_used);
 	kvfree(tlob_slots);
