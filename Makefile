@@ -3,7 +3,7 @@
 # tlob: one build, one test command.
 #
 #   make            build everything that exists (rvgen, tlob.ko for every
-#                   kernel lane in tests/vm/lanes, the tool, test programs)
+#                   kernel lane in tests/harness/lanes, the tool, test programs)
 #   make check      host unit tests, the packages in pristine roots (check-pkg),
 #                   then every QEMU lane (6.1, 6.12, newest; stock and
 #                   PREEMPT_RT), TAP via prove
@@ -18,7 +18,7 @@
 #                             bash completion; make uninstall
 #
 # Each component keeps its rules in its own fragment (rvgen/rvgen.mk,
-# kernel/kernel.mk, user/user.mk, tests/tests.mk, tests/vm/vm.mk). A fragment
+# kernel/kernel.mk, user/user.mk, tests/tests.mk, tests/harness/vm.mk). A fragment
 # adds its outputs to ALL, what host tests need to CHECK_DEPS, and what the
 # guest needs to VM_DEPS.
 
@@ -48,25 +48,30 @@ endif
 ifeq ($(TLOB_PRODUCT_ONLY),1)
 # The BPF programs' BTF (kernel/bpf/bpf.mk): the stock lane's 6.1 kernel
 # unless VMLINUX_IMAGE names an image; looked up only when used.
-KREL_stock ?= $(shell $(TOP)/tests/vm/kernel-release stock 2>/dev/null)
+KREL_stock ?= $(shell $(TOP)/tests/harness/kernel-release stock 2>/dev/null)
 include kernel/module.mk
 include user/user.mk
 include user/install.mk
+else ifneq ($(TLOB_DEPS_DONE),1)
+# Installing missing packages is a step every goal depends on: the
+# fragments below need packages (pkg-config, kernel headers) as soon as
+# they are read, so this first pass reads none of them. It runs .ci/deps
+# when something is missing, then makes the goals in a second pass that
+# reads everything (TLOB_DEPS_DONE=1; command-line variables pass on).
+TLOB_GOALS := $(or $(filter-out deps,$(MAKECMDGOALS)),$(if $(MAKECMDGOALS),,all))
+.PHONY: $(TLOB_GOALS) tlob-deps deps
+ifneq ($(TLOB_GOALS),)
+$(TLOB_GOALS): tlob-deps
+	+$(Q)$(MAKE) --no-print-directory TLOB_DEPS_DONE=1 $@
+endif
+tlob-deps:
+	$(Q).ci/deps --check >/dev/null 2>&1 || { \
+		echo "tlob: installing missing Debian packages first (.ci/deps)"; \
+		.ci/deps || { echo "tlob: packages are still missing; run .ci/deps as root and read its output" >&2; exit 1; }; }
+deps:
+	$(Q).ci/deps
 else
-# On a fresh machine the fragments below need packages (pkg-config, kernel
-# headers) while they are read, so missing packages are installed first.
-ifeq ($(filter deps,$(MAKECMDGOALS)),)
-ifneq ($(shell .ci/deps --check >/dev/null 2>&1 || echo missing),)
-$(info tlob: installing missing Debian packages first (.ci/deps))
-DEPS_LOG := $(shell .ci/deps 2>&1 | tail -n 3)
-$(info $(DEPS_LOG))
-ifneq ($(shell .ci/deps --check >/dev/null 2>&1 || echo missing),)
-$(error tlob: packages are still missing; run .ci/deps as root and read its output)
-endif
-endif
-endif
-
-include tests/vm/kernels.mk
+include tests/harness/kernels.mk
 include rvgen/rvgen.mk
 include kernel/kernel.mk
 include kernel/module.mk
@@ -74,18 +79,17 @@ include user/user.mk
 include user/install.mk
 include tests/tests.mk
 include tests/bench/bench.mk
-include tests/vm/vm.mk
+include tests/harness/vm.mk
 
 all: $(ALL)
 
-# Installs what is missing, and nothing when everything is there.
-deps:
-	$(Q).ci/deps
+# (deps, which installs what is missing and nothing when everything is
+# there, is the first pass's: above.)
 
 # The debug lane joins when its kernel is cached (README: "The debug lane"
 # says why it is not built here: a cold build plus the lane would more
 # than double the time of make check).
-DEBUG_CACHED := $(shell tests/vm/debug/build-kernel --check 2>/dev/null)
+DEBUG_CACHED := $(shell tests/harness/debug/build-kernel --check 2>/dev/null)
 check: all
 	$(Q)$(MAKE) --no-print-directory check-unit
 	$(Q)$(MAKE) --no-print-directory check-pkg
@@ -99,7 +103,7 @@ endif
 # beside the sources.
 clean:
 	rm -rf $(BUILD)
-	rm -rf kernel/.compat-probe kernel/tlob_compat_probed.h kernel/tlob_compat_probed.h.log
-	find kernel -maxdepth 1 \( -name '*.o' -o -name '*.ko' -o -name '*.mod' \
+	rm -rf kernel/module/.compat-probe kernel/module/tlob_compat_probed.h kernel/module/tlob_compat_probed.h.log
+	find kernel/module kernel/shared -maxdepth 1 \( -name '*.o' -o -name '*.ko' -o -name '*.mod' \
 		-o -name '*.mod.c' -o -name '.*.cmd' -o -name modules.order \) -delete
 	rm -f Module.symvers modules.order .*.cmd .module-common.o

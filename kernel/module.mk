@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # The conventional module build, for users, dkms and distribution recipes:
 #
-#   make modules [KDIR=DIR]          tlob.ko in place: kernel/tlob.ko
+#   make modules [KDIR=DIR]          tlob.ko in place: kernel/module/tlob.ko
 #   make modules_install [KDIR=DIR]  into /lib/modules/KVER/$(INSTALL_MOD_DIR)
 #   make modules-clean [KDIR=DIR]    what make modules left in the tree
 #

@@ -38,10 +38,10 @@ $(RVGEN_FUZZ): $(RVGEN_LIB_SRCS) rvgen/fuzz.c $(RVGEN_HDRS) rvgen/rvgen.mk
 RVGEN_TEST_PROGS := $(patsubst tests/unit/rvgen/%.c,$(BUILD)/rvgen/tests/%,\
 	$(wildcard tests/unit/rvgen/*.c))
 
-$(BUILD)/rvgen/tests/%: tests/unit/rvgen/%.c kernel/tlob_model.h kernel/tlob_model_ha.h \
+$(BUILD)/rvgen/tests/%: tests/unit/rvgen/%.c kernel/shared/tlob_model.h kernel/shared/tlob_model_ha.h \
 		$(wildcard tests/unit/rvgen/*.h)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) -std=c11 -Wall -Wextra -Werror -O2 -g -Ikernel -o $@ $<
+	$(Q)$(CC) -std=c11 -Wall -Wextra -Werror -O2 -g -Ikernel/shared -o $@ $<
 
 .PHONY: rvgen regen rvgen-fuzz rvgen-tests
 rvgen: $(RVGEN)

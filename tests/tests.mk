@@ -2,14 +2,14 @@
 # Host unit tests: every executable *.t under tests/unit/, run by prove.
 # Components add what their tests need to CHECK_DEPS.
 
-# The engine both backends run (kernel/tlob_engine.h), on the host, under
+# The engine both backends run (kernel/shared/tlob_engine.h), on the host, under
 # ASan and UBSan: tests/unit/engine/engine.t drives it with every scenario
 # of tests/e2e/scenarios.tsv and the edge cases.
-$(BUILD)/unit/engine/engine-test: tests/unit/engine/engine-test.c kernel/tlob_engine.h \
-		kernel/tlob_abi.h kernel/tlob_model.h kernel/tlob_model_ha.h kernel/tlob_switch_rule.h
+$(BUILD)/unit/engine/engine-test: tests/unit/engine/engine-test.c kernel/shared/tlob_engine.h \
+		kernel/shared/tlob_abi.h kernel/shared/tlob_model.h kernel/shared/tlob_model_ha.h kernel/shared/tlob_switch_rule.h
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -std=gnu11 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined \
-		-fno-sanitize-recover=all -Ikernel -o $@ $<
+		-fno-sanitize-recover=all -Ikernel/shared -o $@ $<
 CHECK_DEPS += $(BUILD)/unit/engine/engine-test
 
 .PHONY: check-unit

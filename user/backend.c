@@ -13,7 +13,7 @@
 
 #ifndef TLOB_HAVE_BPF
 /*
- * Built without user/backend_bpf.c: "bpf" exists as a name so that
+ * Built without kernel/bpf/backend_bpf.c: "bpf" exists as a name so that
  * --backend bpf and tlob list say plainly that it is not built, instead of
  * "unknown backend" or a silent fallback to the module.
  */

@@ -4,7 +4,7 @@
  * which also drives an in-kernel RV tlob) and BPF (backend_bpf.c). The
  * commands (tlob_*.c) only talk to a struct tlob_backend, so every command
  * works on every backend, and every record reaches them as the one
- * struct tlob_record of kernel/tlob_abi.h, whoever produced it.
+ * struct tlob_record of kernel/shared/tlob_abi.h, whoever produced it.
  *
  * Conventions:
  * - Every op returns 0 (or a count) on success and -errno on failure. On

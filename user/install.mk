@@ -40,10 +40,12 @@ INSTALL_UNITS = user/systemd/tlob.service
 INSTALL_EXAMPLES = user/tlob.conf.example
 
 # The module's source as dkms takes it (/usr/src/tlob-VERSION): the top
-# Kbuild, dkms.conf, VERSION and kernel/ without kernel/bpf/ (the tool's).
-DKMS_FILES = Kbuild dkms.conf VERSION kernel/Kbuild \
-	$(filter-out $(KMOD_GENERATED),$(wildcard kernel/*.c kernel/*.h)) \
-	$(wildcard kernel/compat/*.c) kernel/compat/probe
+# Kbuild, dkms.conf, VERSION, kernel/module/ and kernel/shared/ (not
+# kernel/bpf/: the tool's).
+DKMS_FILES = Kbuild dkms.conf VERSION kernel/module/Kbuild \
+	$(filter-out $(KMOD_GENERATED),$(wildcard kernel/module/*.c kernel/module/*.h \
+		kernel/shared/*.c kernel/shared/*.h)) \
+	$(wildcard kernel/module/compat/*.c) kernel/module/compat/probe
 KMOD_GENERATED ?= %.mod.c %/tlob_compat_probed.h
 
 .PHONY: install install-tool install-man install-completion install-config \

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Parse and print `monitor` lines. The parser is the module's
- * (kernel/tlob_parse.c): it reads the kernel's canonical listing and a raw
+ * (kernel/shared/tlob_parse.c): it reads the kernel's canonical listing and a raw
  * line given with -b, so the tool, the module and the BPF backend (which
  * binds only what passes here) agree on what a line means.
  */
@@ -140,8 +140,8 @@ static void why(const struct tlob_req *req, const char *line, char *err, size_t 
 }
 
 /*
- * The module's own parser (kernel/tlob_parse.c, built into the tool with
- * user/tlob_host_shim.h), so a line means here what it means there.
+ * The module's own parser (kernel/shared/tlob_parse.c, built into the tool with
+ * kernel/shared/tlob_host_shim.h), so a line means here what it means there.
  */
 int tlob_monline_parse(const char *line, struct tlob_binding_spec *spec,
 		       char *err, size_t len)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The `monitor` control file's line format (upstream's syntax, and the
- * module's extensions: kernel/tlob_parse.h): what the tool writes to
+ * module's extensions: kernel/shared/tlob_parse.h): what the tool writes to
  * add/remove a binding, what the kernel reads back, and what a user may
  * pass verbatim with -b "p PATH:...".
  */
@@ -14,7 +14,7 @@
 
 /*
  * "p PATH:START STOP threshold=NS [tag=NAME] [pid=N | tgid=N]" -> spec,
- * read by the module's own parser (kernel/tlob_parse.c): START/STOP
+ * read by the module's own parser (kernel/shared/tlob_parse.c): START/STOP
  * decimal or 0x, STOP may be "ret", NS and N decimal; one trailing newline
  * allowed. Returns 0 or -EINVAL/-ERANGE with a one-line reason in err.
  */
@@ -22,7 +22,7 @@ int tlob_monline_parse(const char *line, struct tlob_binding_spec *spec,
 		       char *err, size_t len);
 
 /*
- * What a line can carry (the rule is kernel/tlob_abi.h's, which the
+ * What a line can carry (the rule is kernel/shared/tlob_abi.h's, which the
  * module's parser applies too; user/README.md "Sections"): 0, or -EINVAL
  * with one sentence in err (NULL allowed with len 0).
  * tlob_tag_check: 1..TLOB_TAG_LEN-1 characters of A-Z a-z 0-9 _ . -
@@ -36,7 +36,7 @@ int tlob_path_check(const char *path, char *err, size_t len);
 int tlob_spec_check(const struct tlob_binding_spec *spec, char *err, size_t len);
 
 /*
- * The same binding (kernel/tlob_abi.h): 2 when the sections have the same
+ * The same binding (kernel/shared/tlob_abi.h): 2 when the sections have the same
  * START and path text, 1 the same START and paths that name the same file
  * now (device and inode, symlinks followed), 0 other bindings. A lookup
  * takes the best match, so the binding written with a path wins.

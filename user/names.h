@@ -11,7 +11,7 @@ const char *tlob_kind_name(unsigned int kind);
 const char *tlob_verdict_name(unsigned int verdict);
 const char *tlob_abort_name(unsigned int reason);
 const char *tlob_detector_name(unsigned int detector);
-/* From the generated model (kernel/tlob_model.h); "?" when out of range. */
+/* From the generated model (kernel/shared/tlob_model.h); "?" when out of range. */
 const char *tlob_state_name(unsigned int state);
 const char *tlob_event_name(unsigned int event);
 /* Name -> enum value; -1 if unknown. */

@@ -24,9 +24,9 @@ int tlob_open_backend(const struct tlob_params *params, struct tlob_backend *be,
 
 /*
  * A failed bind (unbind = false) or unbind of spec, in the same words
- * whichever backend failed: the errnos of contract 6 (EEXIST, ERANGE,
- * ENOSPC, ENOENT on unbind) get the tool's sentence, anything else the
- * backend's own.
+ * whichever backend failed: the errnos of the control-tree contract
+ * (kernel/shared/README.md: EEXIST, ERANGE, ENOSPC, ENOENT on unbind)
+ * get the tool's sentence, anything else the backend's own.
  */
 void tlob_binding_error(const struct tlob_backend *be, bool unbind,
 			const struct tlob_binding_spec *spec, int err);

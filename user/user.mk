@@ -1,14 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
 # The tlob tool: $(BUILD)/user/tlob.
 #
-# Every user/*.c is part of the tool except the BPF backend's files, which
-# the "BPF backend" section below adds (with TLOB_HAVE_BPF) when they exist;
-# without them `--backend bpf` says "built without the BPF backend".
+# Every user/*.c and user/kmod/*.c (the module backend's reader) is part
+# of the tool; the "BPF backend" section below adds the BPF backend's user
+# side (kernel/bpf/*.c beside its programs, with TLOB_HAVE_BPF) when it
+# exists; without it `--backend bpf` says "built without the BPF backend".
 
 # capstone decodes instructions, so that no probe lands inside one (elfsym.c, insn.c).
 USER_PKGS := libtracefs libtraceevent libelf capstone
 USER_CFLAGS := -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror \
-	-I$(TOP)/user -I$(TOP)/kernel $(shell pkg-config --cflags $(USER_PKGS))
+	-I$(TOP)/user -I$(TOP)/user/kmod -I$(TOP)/kernel/shared $(shell pkg-config --cflags $(USER_PKGS))
 USER_LDLIBS := $(shell pkg-config --libs $(USER_PKGS))
 # A distribution's flags (dpkg-buildflags: hardening, debug prefix maps)
 # come after the tool's own, as the environment gives them.
@@ -36,18 +37,17 @@ $(BUILD)/user/params.o $(BUILD)/user/manpage.o: $(BUILD)/user/version.h
 .PHONY: FORCE
 FORCE:
 
-USER_SRCS := $(filter-out user/backend_bpf.c,$(wildcard user/*.c))
+USER_SRCS := $(wildcard user/*.c user/kmod/*.c)
 # Sources, generated headers and libraries the BPF backend brings.
 USER_BPF_SRCS :=
 USER_BPF_DEPS :=
 USER_BPF_LDLIBS :=
 
 # ---------------------------------------------------------------------------
-# BPF backend (owned by the BPF engineer: append USER_BPF_SRCS/DEPS/LDLIBS
-# and the skeleton rules here)
+# BPF backend: programs, skeletons, loader and backend, all in kernel/bpf/
 # ---------------------------------------------------------------------------
 include kernel/bpf/bpf.mk
-USER_BPF_SRCS := user/backend_bpf.c $(wildcard user/bpf/*.c)
+USER_BPF_SRCS := $(filter-out %.bpf.c,$(wildcard kernel/bpf/*.c))
 USER_BPF_DEPS := $(BPF_SKELS)
 USER_BPF_LDLIBS := $(shell pkg-config --libs libbpf)
 USER_CFLAGS += -I$(BPF_OUT) -I$(TOP)/kernel/bpf
@@ -60,16 +60,21 @@ ifneq ($(strip $(USER_BPF_SRCS)),)
 USER_CFLAGS += -DTLOB_HAVE_BPF
 endif
 
-USER_OBJS := $(patsubst user/%.c,$(BUILD)/user/%.o,$(USER_SRCS) $(USER_BPF_SRCS))
+USER_OBJS := $(patsubst user/%.c,$(BUILD)/user/%.o,$(USER_SRCS)) \
+	$(patsubst kernel/bpf/%.c,$(BUILD)/kernel/bpf/%.o,$(USER_BPF_SRCS))
 
 $(BUILD)/user/%.o: user/%.c $(USER_BPF_DEPS)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(USER_CFLAGS) -MMD -MP -c -o $@ $<
+# The BPF backend's user side, beside its programs (kernel/bpf/).
+$(BUILD)/kernel/bpf/%.o: kernel/bpf/%.c $(USER_BPF_DEPS)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(USER_CFLAGS) -MMD -MP -c -o $@ $<
 
 # The module's monitor-line parser is the tool's too (user/monline.c), built
-# with the kstrto*() shim user/tlob_host_shim.h: one reading of a line.
+# with the kstrto*() shim kernel/shared/tlob_host_shim.h: one reading of a line.
 USER_OBJS += $(BUILD)/user/tlob_parse.o
-$(BUILD)/user/tlob_parse.o: kernel/tlob_parse.c
+$(BUILD)/user/tlob_parse.o: kernel/shared/tlob_parse.c
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(USER_CFLAGS) -MMD -MP -c -o $@ $<
 
@@ -87,7 +92,7 @@ ALL += $(BUILD)/user/tlob
 CHECK_DEPS += $(BUILD)/user/tlob
 VM_DEPS += $(BUILD)/user/tlob
 # Helpers of the tool's guest tests, sourced as /opt/tlob/bin/tool.sh.
-VM_DEPS += tests/vm/guest/tool.sh
+VM_DEPS += tests/guest/tool.sh
 # The systemd unit, whose commands 27-tool-unit.t runs (/opt/tlob/bin/tlob.service).
 VM_DEPS += user/systemd/tlob.service
 

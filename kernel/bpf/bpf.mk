@@ -2,12 +2,12 @@
 # The BPF backend's programs (libbpf-tools pattern):
 #   vmlinux.h (from the target kernel's own BTF) ->
 #   kernel/bpf/X.bpf.c -> $(BUILD)/bpf/X.bpf.o -> $(BUILD)/bpf/X.skel.h
-# The skeletons embed the objects; the tool (user/backend_bpf.c) includes
+# The skeletons embed the objects; the tool (kernel/bpf/backend_bpf.c) includes
 # them, so nothing else has to reach the target.
 #
 # vmlinux.h is generated at build time, never committed, and not from the
 # build machine's kernel (far newer than the targets): it comes from the BTF
-# in Debian's image of the stock target kernel (tests/vm/fetch-kernel), or
+# in Debian's image of the stock target kernel (tests/harness/fetch-kernel), or
 # from the image VMLINUX_IMAGE names (the package build: the installed
 # linux-image-amd64's, with no network; debian/rules), decompressed by the
 # kernel's own scripts/extract-vmlinux (kernel/bpf/extract-vmlinux, an
@@ -30,19 +30,19 @@ BPF_GEN_INC ?=
 BPF_SRCS := $(wildcard kernel/bpf/*.bpf.c)
 BPF_OBJS := $(patsubst kernel/bpf/%.bpf.c,$(BPF_OUT)/%.bpf.o,$(BPF_SRCS))
 BPF_SKELS := $(BPF_OBJS:.bpf.o=.skel.h)
-BPF_HDRS := $(wildcard kernel/bpf/*.h kernel/tlob_abi.h kernel/tlob_model.h kernel/tlob_model_ha.h)
+BPF_HDRS := $(wildcard kernel/bpf/*.bpf.h kernel/bpf/tlob_bpf.h kernel/shared/*.h)
 BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_x86 -Wall -Werror \
 	$(if $(BPF_GEN_INC),-I$(BPF_GEN_INC)) \
-	-I$(BPF_OUT) -I$(TOP)/kernel/bpf -I$(TOP)/kernel
+	-I$(BPF_OUT) -I$(TOP)/kernel/bpf -I$(TOP)/kernel/shared
 
 ifeq ($(VMLINUX_IMAGE),)
 BPF_VMLINUX := $(BPF_OUT)/vmlinux-$(KREL_stock)
-$(BPF_VMLINUX): kernel/bpf/extract-vmlinux tests/vm/fetch-kernel
+$(BPF_VMLINUX): kernel/bpf/extract-vmlinux tests/harness/fetch-kernel
 	@echo "  BTF      $@"
 	$(Q)mkdir -p $(@D)
 	$(Q)test -n "$(KREL_stock)" || { echo "tlob: no stock 6.1 kernel to take the BPF programs' BTF from:" \
 		"install linux-headers-amd64 (make deps), or name an image: VMLINUX_IMAGE=/boot/vmlinuz-..." >&2; exit 1; }
-	$(Q)k=$$(tests/vm/fetch-kernel stock) && \
+	$(Q)k=$$(tests/harness/fetch-kernel stock) && \
 		kernel/bpf/extract-vmlinux $$k/boot/vmlinuz-$(KREL_stock) > $@.tmp
 	$(Q)mv $@.tmp $@
 else

@@ -9,7 +9,7 @@
 #        BENCH_OUT=build/bench/smoke.md  a quick subset
 #
 # Included right after tests/tests.mk: the recipes read VM_DEPS late, so
-# what tests/vm/vm.mk adds to it still reaches the guest.
+# what tests/harness/vm.mk adds to it still reaches the guest.
 #
 # Each lane boots its own initramfs: the lane's usual /opt/tlob tree (module
 # build, tool, BPF objects, test programs) plus the bench programs, the
@@ -43,11 +43,11 @@ ALL += $(BENCH_PROGS)
 
 define bench_lane
 $(BENCH)/$(1)/initramfs.cpio: $(VM_DEPS) $(VM_DEPS_$(1)) $(wildcard $(BUILD)/progs/*) $(BENCH_FILES) \
-		$(wildcard tests/bench/guest/*.t) tests/vm/mkinitramfs tests/vm/stage \
-		tests/vm/guest-programs tests/bench/bench.mk
-	$(Q)tests/vm/stage $(BENCH)/$(1)/stage $(BUILD)/kmod/$(1) tests/bench/guest \
+		$(wildcard tests/bench/guest/*.t) tests/harness/mkinitramfs tests/harness/stage \
+		tests/harness/guest-programs tests/bench/bench.mk
+	$(Q)tests/harness/stage $(BENCH)/$(1)/stage $(BUILD)/kmod/$(1) tests/bench/guest \
 		$$(VM_DEPS) $$(VM_DEPS_$(1)) $(BENCH_FILES)
-	$(Q)tests/vm/mkinitramfs $(BENCH)/$(1)/stage tests/vm/guest-programs $$@
+	$(Q)tests/harness/mkinitramfs $(BENCH)/$(1)/stage tests/harness/guest-programs $$@
 endef
 $(foreach l,$(sort stock rt $(BENCH_LANES)),$(eval $(call bench_lane,$(l))))
 
@@ -63,9 +63,9 @@ BENCH_WALL := 20-detect.t
 bench_clock = $(if $(filter $(BENCH_WALL),$(1)),wall,icount)
 
 # bench_boot LANE SCRIPT: boot LANE's bench guest running SCRIPT alone
-bench_boot = k=$$(tests/vm/lane-kernel $(1) image) && \
+bench_boot = k=$$(tests/harness/lane-kernel $(1) image) && \
 	PATH=$(if $(filter icount,$(call bench_clock,$(2))),$(TOP)/tests/bench/icount:)$$PATH \
-	tests/vm/run-lane --lane $(1) --krel $(KREL_$(1)) --kernel $$k \
+	tests/harness/run-lane --lane $(1) --krel $(KREL_$(1)) --kernel $$k \
 	--initrd $(BENCH)/$(1)/initramfs.cpio --out $(BENCH)/runs/$(2)/$(1) \
 	--timeout $(BENCH_TIMEOUT) --test-timeout $(BENCH_TEST_TIMEOUT) --tests $(2) \
 	--append "tlob.bench_rounds=$(BENCH_ROUNDS) tlob.bench_ms=$(BENCH_MS) tlob.bench_clock=$(call bench_clock,$(2)) \
@@ -95,5 +95,5 @@ bench-results:
 	$(Q)tests/bench/results --cmd '$(BENCH_CMD)' $(BENCH_RUNS) >$(BENCH_OUT).tmp
 	$(Q)mv $(BENCH_OUT).tmp $(BENCH_OUT)
 	$(Q)cat $(BENCH_OUT)
-	$(Q)$(foreach t,$(BENCH_TESTS),prove -e 'tests/vm/report $(BENCH)/runs/$(t)' \
+	$(Q)$(foreach t,$(BENCH_TESTS),prove -e 'tests/harness/report $(BENCH)/runs/$(t)' \
 		$(foreach l,$(BENCH_LANES),$(l):$(t) $(l):lane) || rc=1;) exit $${rc:-0}

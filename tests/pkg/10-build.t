@@ -67,7 +67,7 @@ fi
 if [ -n "$dkms" ]; then
 	files=$(dpkg-deb -c "$dkms" | awk '$1 !~ /^d/ { print $6 }' | sed 's|^\./||' | sort)
 	src=usr/src/tlob-$version
-	for f in dkms.conf VERSION Kbuild kernel/Kbuild kernel/tlob_main.c kernel/compat/probe; do
+	for f in dkms.conf VERSION Kbuild kernel/module/Kbuild kernel/module/tlob_main.c kernel/module/compat/probe; do
 		echo "$files" | grep -qx "$src/$f"
 		ok $? "tlob-dkms package: /$src/$f"
 	done

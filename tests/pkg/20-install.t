@@ -9,7 +9,7 @@
 #   - the tool runs, its man pages and completion are where they belong
 #   - removing tlob-dkms removes the modules
 # Each module dkms built is kept as $BUILD/dkms/KVER/tlob.ko, for a VM
-# lane to load (make check-vm DKMS_KO=1, tests/vm/stage).
+# lane to load (make check-vm DKMS_KO=1, tests/harness/stage).
 # Needs the packages of 10-build.t.
 . "$(dirname "$0")/lib.sh"
 need_mirror
@@ -27,13 +27,13 @@ fi
 lanes=${TLOB_PKG_LANES:-stock 6.12}
 krels=() hdrs=()
 for l in $lanes; do
-	rel=$("$top/tests/vm/kernel-release" "$l" 2>/dev/null) ||
-		rel=$("$top/tests/vm/kernel-release" --candidate "$l" 2>/dev/null) || rel=
+	rel=$("$top/tests/harness/kernel-release" "$l" 2>/dev/null) ||
+		rel=$("$top/tests/harness/kernel-release" --candidate "$l" 2>/dev/null) || rel=
 	[ -n "$rel" ] || { echo "1..1"; echo "not ok 1 - lane $l has a kernel release (make deps)"; exit 1; }
 	krels+=("$rel")
-	case $("$top/tests/vm/kernel-release" --field "$l" source) in
+	case $("$top/tests/harness/kernel-release" --field "$l" source) in
 	host) hdrs+=("linux-headers-$rel") ;;
-	*) hdrs+=("linux-headers-$rel/$("$top/tests/vm/kernel-release" --field "$l" source)") ;;
+	*) hdrs+=("linux-headers-$rel/$("$top/tests/harness/kernel-release" --field "$l" source)") ;;
 	esac
 done
 

@@ -96,7 +96,7 @@ while [ "$r" -le "$R" ]; do
 	r=$((r + 1))
 done
 
-# Which detector reported (enum tlob_detector in kernel/tlob_abi.h).
+# Which detector reported (enum tlob_detector in kernel/shared/tlob_abi.h).
 for v in kmod_idle kmod_hog bpf_idle bpf_hog; do
 	[ -s "$DATA/$v.detectors" ] || continue
 	echo "$v: $(sort "$DATA/$v.detectors" | uniq -c | awk '{ printf "%s%s x%s", (NR > 1 ? ", " : ""), $2, $1 }')"

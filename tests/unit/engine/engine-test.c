@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host test of the engine (kernel/tlob_engine.h): the code the module and
+ * Host test of the engine (kernel/shared/tlob_engine.h): the code the module and
  * the BPF programs both run for every event of a window. A small backend
  * here (windows per task and binding, a deadline timer that fires when the
- * clock passes it, kernel/tlob_switch_rule.h for switches) drives it with
+ * clock passes it, kernel/shared/tlob_switch_rule.h for switches) drives it with
  * event sequences:
  * - every scenario of tests/e2e/scenarios.tsv (argv[1]), as its workload
  *   runs, on the table's budgets: the records must be the multiset the

@@ -40,7 +40,7 @@ done
 d=$tmp/dkms
 make -s -C "$top" install-dkms-source DESTDIR="$d" BUILD="$BUILD" >/dev/null 2>&1
 src=$d/usr/src/tlob-$(cat "$top/VERSION")
-[ -f "$src/dkms.conf" ] && [ -f "$src/Kbuild" ] && [ -f "$src/VERSION" ] && [ -x "$src/kernel/compat/probe" ]
+[ -f "$src/dkms.conf" ] && [ -f "$src/Kbuild" ] && [ -f "$src/VERSION" ] && [ -x "$src/kernel/module/compat/probe" ]
 ok $? "make install-dkms-source: dkms.conf, Kbuild, VERSION and kernel/ in /usr/src/tlob-VERSION"
 extra=$(cd "$src" && find . -type f | grep -v -e '^\./kernel/' -e '^\./dkms.conf$' -e '^\./Kbuild$' -e '^\./VERSION$')
 is "$extra" "" "make install-dkms-source: nothing but the module"

@@ -14,10 +14,10 @@ got=$(cd / && bash -c '. "$1" >/dev/null; echo "$PACKAGE_NAME/$PACKAGE_VERSION"'
 is "$got" "tlob/$v" "dkms.conf: PACKAGE_NAME/PACKAGE_VERSION"
 got=$(sed -n '1s/^tlob (\([^)]*\)).*/\1/p' "$top/debian/changelog")
 is "${got%-*}" "$v" "debian/changelog's version"
-grep -q 'MODULE_VERSION(TLOB_MODULE_VERSION)' "$top/kernel/tlob_main.c" &&
-	grep -q 'TLOB_MODULE_VERSION := $(shell cat $(src)/../VERSION' "$top/kernel/Kbuild"
-ok $? "the module's MODULE_VERSION is VERSION (kernel/Kbuild)"
-for ko in "$BUILD"/kmod/*/kernel/tlob.ko; do
+grep -q 'MODULE_VERSION(TLOB_MODULE_VERSION)' "$top/kernel/module/tlob_main.c" &&
+	grep -q 'TLOB_MODULE_VERSION := $(shell cat $(src)/../../VERSION' "$top/kernel/module/Kbuild"
+ok $? "the module's MODULE_VERSION is VERSION (kernel/module/Kbuild)"
+for ko in "$BUILD"/kmod/*/kernel/module/tlob.ko; do
 	[ -f "$ko" ] || continue
 	is "$(modinfo -F version "$ko")" "$v" "modinfo ${ko#"$BUILD"/}: version"
 done

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# kernel/compat/probe against every lane built: for each probe, what the
+# kernel/module/compat/probe against every lane built: for each probe, what the
 # probe decided (tlob_compat_probed.h in the lane's module tree) agrees
 # with what that kernel's headers declare, read independently here with
 # grep. Catches a probe that fails for a reason other than the missing
@@ -35,18 +35,18 @@ oracle() {
 }
 
 lanes=0
-for h in "$build"/kmod/*/kernel/tlob_compat_probed.h; do
+for h in "$build"/kmod/*/kernel/module/tlob_compat_probed.h; do
 	[ -f "$h" ] || continue
-	lane=$(basename "$(dirname "$(dirname "$h")")")
+	lane=$(basename "$(dirname "$(dirname "$(dirname "$h")")")")
 	[ "$lane" = debug ] && continue
-	kdir=$("$top/tests/vm/lane-kernel" "$lane" kdir 2>/dev/null) || continue
-	root=$("$top/tests/vm/lane-kernel" "$lane" root)
+	kdir=$("$top/tests/harness/lane-kernel" "$lane" kdir 2>/dev/null) || continue
+	root=$("$top/tests/harness/lane-kernel" "$lane" root)
 	# Debian splits headers: the flavour's tree includes the common one.
 	common=$(sed -n 's/^include \(.*\)\/Makefile$/\1/p' "$root/$kdir/Makefile" | head -n 1)
 	inc=$root/${common:-$kdir}/include
 	[ -d "$inc" ] || continue
 	lanes=$((lanes + 1))
-	for src in "$top"/kernel/compat/*.c; do
+	for src in "$top"/kernel/module/compat/*.c; do
 		name=$(basename "$src" .c)
 		[ "$name" = canary ] && continue
 		macro=TLOB_HAVE_$(echo "$name" | tr '[:lower:]' '[:upper:]')
@@ -54,7 +54,7 @@ for h in "$build"/kmod/*/kernel/tlob_compat_probed.h; do
 		grep -q "^#define $macro 1" "$h" && got=yes
 		want=$(oracle "$name" "$inc")
 		[ -n "$want" ] || want="no oracle in compat.t for $name"
-		t "$got" "$want" "$lane ($(tests/vm/kernel-release "$lane" 2>/dev/null)): $name"
+		t "$got" "$want" "$lane ($(tests/harness/kernel-release "$lane" 2>/dev/null)): $name"
 	done
 done
 if [ $lanes = 0 ]; then

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host test of the module's monitor-line parser (kernel/tlob_parse.c, the
+ * Host test of the module's monitor-line parser (kernel/shared/tlob_parse.c, the
  * same source the module builds): upstream's vectors and this project's
  * extensions, each with the errno or the fields it must produce. TAP.
  */

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Every line the tool writes to the module (user/monline.c) reads back,
- * through the module's own parser (kernel/tlob_parse.c, built for the
+ * through the module's own parser (kernel/shared/tlob_parse.c, built for the
  * host), as exactly the binding the tool was asked for; a binding a line
- * cannot carry (kernel/tlob_abi.h: tlob_tag_char_ok, tlob_path_char_ok)
+ * cannot carry (kernel/shared/tlob_abi.h: tlob_tag_char_ok, tlob_path_char_ok)
  * the tool refuses to format, with a reason. TAP.
  */
 #include <stdio.h>

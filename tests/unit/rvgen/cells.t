@@ -1,6 +1,6 @@
 #!/usr/bin/perl
 # SPDX-License-Identifier: GPL-2.0
-# Every cell of the committed tlob table (kernel/tlob_model.h, compiled and
+# Every cell of the committed tlob table (kernel/shared/tlob_model.h, compiled and
 # printed by tlob_table), the invalid cells included, against the edges
 # of models/tlob.dot as graphviz's own gvpr reads them (not rvgen): next
 # state, clock reset and timer action, plus state/event order, initial,
@@ -73,7 +73,8 @@ for my $s (@states) {
 	is($tle{$s}, ($op // '') eq '<=' ? 1 : 0, "$s: invariant comparison");
 }
 
-# Contract 4's rule, computed here from the DOT.
+# The timer rule of the model contract (kernel/shared/README.md), computed
+# here from the DOT.
 sub timer_rule {
 	my ($s, $ev, $e) = @_;
 	my ($from, $to) = ($inv{$s}, $inv{$e->{next}});

@@ -30,12 +30,12 @@ my $unused = write_file('unused.c', "#include \"tlob_model.h\"\nint f(void);\nin
 
 for my $cc (qw(gcc clang)) {
 	for my $src ($uses, $unused) {
-		my ($st, undef, $err) = run($cc, @warn, "-I$top/kernel", '-c', '-o', "$dir/x.o", $src);
+		my ($st, undef, $err) = run($cc, @warn, "-I$top/kernel/shared", '-c', '-o', "$dir/x.o", $src);
 		is($st, 0, "$cc -std=c11 -pedantic: " . ($src =~ s{.*/}{}r)) or diag($err);
 	}
 }
 
-my ($st, undef, $err) = run('clang', '-target', 'bpf', '-O2', @warn, "-I$top/kernel",
+my ($st, undef, $err) = run('clang', '-target', 'bpf', '-O2', @warn, "-I$top/kernel/shared",
 			    '-c', '-o', "$dir/m.bpf.o", $uses);
 is($st, 0, 'clang -target bpf: tlob_model.h alone') or diag($err);
 ($st, my $sections) = run('llvm-readelf', '-S', "$dir/m.bpf.o");
@@ -62,7 +62,7 @@ int step(struct w *x, unsigned int s, unsigned int e, __u64 now)
 }
 EOF2
 	($st, undef, $err) = run('clang', '-target', 'bpf', '-O2', '-Wall', '-Wextra', '-Werror',
-				 "-I$top/kernel", '-c', '-o', "$dir/g.bpf.o", $prog);
+				 "-I$top/kernel/shared", '-c', '-o', "$dir/g.bpf.o", $prog);
 	is($st, 0, 'clang -target bpf: tlob_model_ha.h with the target vmlinux.h') or diag($err);
 }
 
@@ -98,7 +98,7 @@ for my $as (['userspace', ()], ['the kernel', '-D__KERNEL__', '-nostdinc', "-I$k
 my $checkpatch = $ENV{CHECKPATCH} || "$ENV{HOME}/.cache/tlob/checkpatch/checkpatch.pl";
 SKIP: {
 	skip("no checkpatch.pl at $checkpatch", 2) unless -e $checkpatch;
-	for my $h (qw(kernel/tlob_model.h kernel/tlob_model_ha.h)) {
+	for my $h (qw(kernel/shared/tlob_model.h kernel/shared/tlob_model_ha.h)) {
 		my ($st, $out) = run('perl', $checkpatch, '--strict', '--no-tree', '-f', "$top/$h");
 		ok($st == 0 && $out =~ /total: 0 errors, 0 warnings, 0 checks/, "$h: checkpatch --strict clean")
 			or diag($out);

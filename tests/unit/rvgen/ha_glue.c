@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The invariant glue (kernel/tlob_model_ha.h, one header for the module,
+ * The invariant glue (kernel/shared/tlob_model_ha.h, one header for the module,
  * the BPF programs and userspace), built in userspace: __u64 from the
  * uapi linux/types.h, bool from stdbool.h, both included by the header
  * itself outside the kernel and BPF. The bound takes what it reads, the

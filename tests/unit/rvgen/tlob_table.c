@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Prints every table of the committed kernel/tlob_model.h, compiled as
+ * Prints every table of the committed kernel/shared/tlob_model.h, compiled as
  * userspace C11 (the header must build unchanged here), one fact per line
  * for tests/unit/rvgen/cells.t to compare with the DOT edges:
  *   initial STATE

@@ -13,7 +13,7 @@ my $top = "$FindBin::Bin/../../..";
 my $build = $ENV{BUILD} // "$top/build";
 my @names = `$build/tests/unit/tool/names_drv`;
 is($?, 0, 'names_drv ran');
-open(my $fh, '<', "$top/kernel/tlob_trace.h") or die;
+open(my $fh, '<', "$top/kernel/module/tlob_trace.h") or die;
 my $h = do { local $/; <$fh> };
 close($fh);
 my ($class) = $h =~ /DECLARE_EVENT_CLASS\(tlob_record_class,(.*?)\n\);/s;

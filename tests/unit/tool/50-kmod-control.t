@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# The kmod backend's side of contract 6, against a control tree of plain
+# The kmod backend's side of the control-tree contract
+# (kernel/shared/README.md), against a control tree of plain
 # files (--root): what bind/unbind write to `monitor` and `enable`, how
 # status and stats read the kernel's canonical `monitor` and `stats`
 # listings and `reactors`. The kernel's own answers (errnos) are covered

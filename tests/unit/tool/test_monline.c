@@ -3,7 +3,7 @@
  * The monitor line: upstream's parser vectors (accepted and rejected),
  * the module's extensions (ret, tag, pid/tgid), the reasons the tool
  * gives, and print -> parse round trips. The parser is the module's
- * (kernel/tlob_parse.c) behind tlob_monline_parse().
+ * (kernel/shared/tlob_parse.c) behind tlob_monline_parse().
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -127,7 +127,7 @@ int main(void)
 	tlob_monline_format_remove(&s, buf, sizeof(buf));
 	tap_is_str(buf, "-/usr/bin/app:0x1139", "removal line");
 
-	/* The same binding (kernel/tlob_abi.h): text, else the file. */
+	/* The same binding (kernel/shared/tlob_abi.h): text, else the file. */
 	{
 		char dir[] = "/tmp/tlob-same-XXXXXX", file[64], link[64], other[64];
 		FILE *f;

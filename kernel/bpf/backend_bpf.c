@@ -1,0 +1,707 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The BPF backend: the tlob model run by BPF programs (kernel/bpf/) instead
+ * of tlob.ko, for systems with BPF that would rather not load a module.
+ * kernel/bpf/ loads and pins them; this file maps the backend interface onto
+ * that:
+ * - A monitor is either loaded by this process (tlob mon: gone when it
+ *   exits) or pinned under TLOB_BPF_PIN_DIR (tlob bind: persists; later
+ *   processes open it, including a second reader of its ring buffer).
+ * - enable: the scheduler hooks and the detector are attached. Disabling a
+ *   pinned monitor tears it down entirely (bindings included): nothing is
+ *   left pinned.
+ * - Records arrive in a BPF ring buffer as struct tlob_record; records
+ *   that did not fit are counted per CPU and reported by lost().
+ * - The only reactor is nop (BPF cannot signal the task from the timer).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "backend.h"
+#include "monline.h"
+#include "tlob_bpf.h"
+#include "utils.h"
+#include "loader.h"
+
+/* Uprobe links this process holds (bindings that are not pinned). */
+struct bpf_ubind {
+	uint32_t id;
+	int fd[2];
+};
+
+struct bpf_priv {
+	struct bpf_mon m;
+	bool persist;
+	bool reader;
+	int nr_cpus;
+	struct bpf_ubind *ub;
+	size_t nr_ub;
+	struct ring_buffer *rb;
+	const struct tlob_sink *sink;
+	int stop;
+	int delivered;
+	uint64_t foreign;	/* records of another tlob's layout, not read */
+};
+
+static int bpf_probe(const char *control_root, char *why, size_t len)
+{
+	(void)control_root;
+	return tb_probe(why, len);
+}
+
+static void say_detector(const struct bpf_mon *m, const char *how)
+{
+	char d[320];
+
+	tb_describe(m, d, sizeof(d));
+	fprintf(stderr, "tlob: bpf: %s; %s\n", how, d);
+}
+
+/* Load the programs now (a binding or enable needs them). */
+static int ensure_loaded(struct tlob_backend *be)
+{
+	struct bpf_priv *p = be->priv;
+	int ret;
+
+	if (p->m.skel || p->m.pinned)
+		return 0;
+	ret = tb_load(&p->m, be->err, sizeof(be->err));
+	if (ret)
+		return ret;
+	if (!p->persist) {
+		say_detector(&p->m, "programs loaded");
+		return 0;
+	}
+	/* Persistent: attached and pinned at once, it runs without us. */
+	ret = tb_attach(&p->m, be->err, sizeof(be->err));
+	if (!ret)
+		ret = tb_pin(&p->m, be->err, sizeof(be->err));
+	if (ret) {
+		tb_close(&p->m);
+		return ret;
+	}
+	say_detector(&p->m, "monitor pinned in " TLOB_BPF_PIN_DIR);
+	return 0;
+}
+
+static int on_sample(void *ctx, void *data, size_t size)
+{
+	struct bpf_priv *p = ctx;
+	struct tlob_record rec;
+	int r;
+
+	/*
+	 * A record of another size comes from programs of another tlob (a
+	 * monitor pinned before an upgrade: the record follows the model, so
+	 * its size changes with it). Not read, but never silently: counted
+	 * as lost, and said once.
+	 */
+	if (size != sizeof(rec)) {
+		if (!p->foreign++)
+			fprintf(stderr, "tlob: bpf: a record of %zu bytes, this tlob reads %zu: the "
+				"monitor was loaded by another tlob version (`tlob unbind -a "
+				"--backend bpf` removes a pinned one)\n", size, sizeof(rec));
+		return 0;
+	}
+	memcpy(&rec, data, sizeof(rec));
+	p->delivered++;
+	r = p->sink->record ? p->sink->record(&rec, p->sink->ctx) : 0;
+	if (r) {
+		p->stop = r;
+		/* Stops the ring buffer here; the rest stays buffered. */
+		return -ECANCELED;
+	}
+	return 0;
+}
+
+static void bpf_close(struct tlob_backend *be)
+{
+	struct bpf_priv *p = be->priv;
+
+	if (!p)
+		return;
+	ring_buffer__free(p->rb);
+	for (size_t i = 0; i < p->nr_ub; i++) {
+		close(p->ub[i].fd[0]);
+		close(p->ub[i].fd[1]);
+	}
+	free(p->ub);
+	tb_close(&p->m);
+	free(p);
+	be->priv = NULL;
+}
+
+static int bpf_open(struct tlob_backend *be, const struct tlob_backend_opts *opts)
+{
+	struct bpf_priv *p;
+	int ret, i;
+
+	ret = tb_probe(be->err, sizeof(be->err));
+	if (ret)
+		return ret;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	for (i = 0; i < TB_NR_MAPS; i++)
+		p->m.fd[i] = -1;
+	p->m.prog_fd = -1;
+	p->m.abort_fd = -1;
+	p->m.sample_link_fd = -1;
+	p->persist = opts && opts->persist;
+	p->m.tasks = opts ? opts->bpf_tasks : 0;
+	p->reader = opts && opts->reader;
+	p->nr_cpus = libbpf_num_possible_cpus();
+	be->priv = p;
+	if (p->nr_cpus <= 0) {
+		ret = tlob_backend_err(be, EINVAL, "cannot count the possible CPUs");
+		goto fail;
+	}
+	if (tb_pinned_exists()) {
+		ret = tb_open_pinned(&p->m, be->err, sizeof(be->err));
+		if (ret)
+			goto fail;
+		if (p->reader)
+			say_detector(&p->m, "reading the monitor pinned in " TLOB_BPF_PIN_DIR);
+	} else if (p->reader) {
+		/* tlob mon: its own monitor (bind/enable load one when asked). */
+		ret = ensure_loaded(be);
+		if (ret)
+			goto fail;
+	}
+	if (p->reader) {
+		p->rb = ring_buffer__new(p->m.fd[TB_EVENTS], on_sample, p, NULL);
+		if (!p->rb) {
+			ret = tlob_backend_err(be, errno, "cannot map the BPF ring buffer: %s",
+					       strerror(errno));
+			goto fail;
+		}
+	}
+	return 0;
+fail:
+	bpf_close(be);
+	return ret;
+}
+
+static bool loaded(const struct bpf_priv *p)
+{
+	return p->m.skel || p->m.pinned;
+}
+
+static int bpf_get_enable(struct tlob_backend *be)
+{
+	struct bpf_priv *p = be->priv;
+
+	/* A pinned monitor is attached when pinned; off means removed. */
+	return p->m.pinned || (p->m.skel && p->m.attached);
+}
+
+static int bpf_set_enable(struct tlob_backend *be, bool on)
+{
+	struct bpf_priv *p = be->priv;
+	int ret;
+
+	if (!on) {
+		if (p->m.pinned) {
+			/* A pinned monitor is switched off by removing it. */
+			ret = tb_teardown(be->err, sizeof(be->err));
+			if (!ret)
+				fprintf(stderr, "tlob: bpf: pinned monitor removed\n");
+			return ret;
+		}
+		tb_detach(&p->m);
+		return 0;
+	}
+	ret = ensure_loaded(be);
+	if (ret)
+		return ret;
+	if (p->m.attached)
+		return 0;
+	if (!p->m.skel)
+		return tlob_backend_err(be, EIO, "the pinned monitor in %s is not attached; "
+					"`tlob unbind -a --backend bpf` removes it",
+					TLOB_BPF_PIN_DIR);
+	return tb_attach(&p->m, be->err, sizeof(be->err));
+}
+
+static int bpf_get_reactor(struct tlob_backend *be, char *buf, size_t len)
+{
+	(void)be;
+	snprintf(buf, len, "nop");
+	return 0;
+}
+
+static int bpf_set_reactor(struct tlob_backend *be, const char *name)
+{
+	if (!strcmp(name, "nop"))
+		return 0;
+	return tlob_backend_err(be, EOPNOTSUPP, "the BPF backend has no reactor but nop "
+				"(use the kmod backend for printk, panic or signal)");
+}
+
+static int bpf_list_reactors(struct tlob_backend *be, char *buf, size_t len)
+{
+	(void)be;
+	snprintf(buf, len, "[nop]");
+	return 0;
+}
+
+static void spec_of(const struct tlob_bpf_binding *b, uint32_t id,
+		    struct tlob_binding_spec *s)
+{
+	memset(s, 0, sizeof(*s));
+	snprintf(s->path, sizeof(s->path), "%s", b->path);
+	s->start = b->start;
+	s->stop = b->stop;
+	s->stop_is_ret = b->flags & TLOB_BIND_STOP_RET;
+	s->budget_ns = b->budget_ns;
+	memcpy(s->tag, b->tag, sizeof(s->tag));
+	s->tag[sizeof(s->tag) - 1] = '\0';
+	s->pid = b->pid;
+	s->tgid = b->tgid;
+	s->id = id;
+}
+
+/*
+ * Every binding, in id order, as (id, value); *n entries. The map is small
+ * (TLOB_BPF_MAX_BINDINGS), so reading it whole is simplest.
+ */
+static int read_bindings(struct bpf_priv *p, uint32_t **ids,
+			 struct tlob_bpf_binding **vals, size_t *n)
+{
+	uint32_t key, next, *k = NULL;
+	struct tlob_bpf_binding *v = NULL;
+	size_t cnt = 0;
+	void *prev = NULL;
+
+	*n = 0;
+	*ids = NULL;
+	*vals = NULL;
+	if (!loaded(p))
+		return 0;
+	while (!bpf_map_get_next_key(p->m.fd[TB_BINDINGS], prev, &next)) {
+		uint32_t *nk = realloc(k, (cnt + 1) * sizeof(*k));
+		struct tlob_bpf_binding *nv = realloc(v, (cnt + 1) * sizeof(*v));
+
+		if (nk)
+			k = nk;
+		if (nv)
+			v = nv;
+		if (!nk || !nv)
+			goto nomem;
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(p->m.fd[TB_BINDINGS], &key, &v[cnt]))
+			continue;	/* removed meanwhile */
+		k[cnt++] = key;
+	}
+	/* insertion sort by id: a handful of entries */
+	for (size_t i = 1; i < cnt; i++)
+		for (size_t j = i; j > 0 && k[j - 1] > k[j]; j--) {
+			struct tlob_bpf_binding t = v[j];
+			uint32_t tk = k[j];
+
+			v[j] = v[j - 1];
+			k[j] = k[j - 1];
+			v[j - 1] = t;
+			k[j - 1] = tk;
+		}
+	*ids = k;
+	*vals = v;
+	*n = cnt;
+	return 0;
+nomem:
+	free(k);
+	free(v);
+	return -ENOMEM;
+}
+
+/* The id of the binding of path:start (the best match), or 0. */
+static uint32_t find_binding(struct bpf_priv *p, const char *path, uint64_t start)
+{
+	struct tlob_bpf_binding *v;
+	uint32_t *ids, id = 0;
+	int best = 0, m;
+	size_t n;
+
+	if (read_bindings(p, &ids, &v, &n))
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		m = tlob_same_binding(v[i].path, v[i].start, path, start);
+		if (m > best) {
+			best = m;
+			id = ids[i];
+		}
+	}
+	free(ids);
+	free(v);
+	return id;
+}
+
+/*
+ * STOP before START: the binding is live from its first probe on (the map
+ * entry is in place), and a window opened before its STOP probe existed
+ * would miss its end and run on into the next START (a model error).
+ */
+static int attach_binding(struct tlob_backend *be, uint32_t id,
+			  const struct tlob_binding_spec *spec, int fd[2])
+{
+	struct bpf_priv *p = be->priv;
+
+	if (spec->stop_is_ret)
+		fd[1] = tb_attach_uprobe(p->m.prog_fd, spec->path, spec->start, true,
+					 TLOB_COOKIE(id, TLOB_COOKIE_STOP), be->err,
+					 sizeof(be->err));
+	else
+		fd[1] = tb_attach_uprobe(p->m.prog_fd, spec->path, spec->stop, false,
+					 TLOB_COOKIE(id, TLOB_COOKIE_STOP), be->err,
+					 sizeof(be->err));
+	if (fd[1] < 0)
+		return fd[1];
+	fd[0] = tb_attach_uprobe(p->m.prog_fd, spec->path, spec->start, false,
+				 TLOB_COOKIE(id, TLOB_COOKIE_START), be->err, sizeof(be->err));
+	if (fd[0] < 0) {
+		close(fd[1]);
+		return fd[0];
+	}
+	return 0;
+}
+
+static void link_name(char *buf, size_t len, uint32_t id, int end)
+{
+	snprintf(buf, len, "bind_%u_%s", id, end ? "stop" : "start");
+}
+
+static int keep_links(struct tlob_backend *be, uint32_t id, int fd[2])
+{
+	struct bpf_priv *p = be->priv;
+	struct bpf_ubind *ub;
+	char name[64];
+	int ret = 0;
+
+	if (p->persist && p->m.pinned) {
+		for (int e = 0; e < 2 && !ret; e++) {
+			link_name(name, sizeof(name), id, e);
+			ret = tb_pin_fd(fd[e], name, be->err, sizeof(be->err));
+		}
+		if (ret) {
+			link_name(name, sizeof(name), id, 0);
+			tb_unpin(name);
+		}
+		close(fd[0]);
+		close(fd[1]);
+		return ret;
+	}
+	ub = realloc(p->ub, (p->nr_ub + 1) * sizeof(*ub));
+	if (!ub) {
+		close(fd[0]);
+		close(fd[1]);
+		return -ENOMEM;
+	}
+	p->ub = ub;
+	ub[p->nr_ub].id = id;
+	ub[p->nr_ub].fd[0] = fd[0];
+	ub[p->nr_ub].fd[1] = fd[1];
+	p->nr_ub++;
+	return 0;
+}
+
+static int bpf_bind(struct tlob_backend *be, const struct tlob_binding_spec *spec,
+		    uint32_t *idp)
+{
+	struct bpf_priv *p = be->priv;
+	struct tlob_bpf_binding b;
+	struct tlob_bpf_meta meta;
+	struct tlob_stats *zero;
+	uint32_t *ids, id, key0 = 0;
+	struct tlob_bpf_binding *v;
+	struct stat st;
+	int fd[2], ret;
+	size_t n;
+
+	/* The module's rule (monline.h), so both backends take the same bindings. */
+	ret = tlob_spec_check(spec, be->err, sizeof(be->err));
+	if (ret)
+		return ret;
+	if (strlen(spec->path) >= TLOB_BPF_PATH_MAX)
+		return tlob_backend_err(be, ENAMETOOLONG, "the BPF backend takes paths of at "
+					"most %d bytes", TLOB_BPF_PATH_MAX - 1);
+	if (stat(spec->path, &st))
+		return tlob_backend_err(be, ENOENT, "%s: %s", TLOB_SHOWN(spec->path),
+					strerror(errno));
+	ret = ensure_loaded(be);
+	if (ret)
+		return ret;
+	ret = read_bindings(p, &ids, &v, &n);
+	if (ret)
+		return ret;
+	for (size_t i = 0; i < n && !ret; i++)
+		if (tlob_same_binding(v[i].path, v[i].start, spec->path, spec->start))
+			ret = tlob_backend_err(be, EEXIST, "%s:0x%llx is bound already (id %u)",
+					       TLOB_SHOWN(spec->path), (unsigned long long)spec->start,
+					       ids[i]);
+	free(ids);
+	free(v);
+	if (ret)
+		return ret;
+	if (n >= TLOB_BPF_MAX_BINDINGS)
+		return tlob_backend_err(be, ENOSPC, "the BPF backend holds at most %d bindings",
+					TLOB_BPF_MAX_BINDINGS);
+
+	if (bpf_map_lookup_elem(p->m.fd[TB_META], &key0, &meta))
+		return tlob_backend_err(be, EIO, "cannot read the monitor's metadata");
+	id = ++meta.next_id;
+	if (bpf_map_update_elem(p->m.fd[TB_META], &key0, &meta, BPF_ANY))
+		return tlob_backend_err(be, EIO, "cannot update the monitor's metadata");
+
+	memset(&b, 0, sizeof(b));
+	b.budget_ns = spec->budget_ns;
+	b.pid = spec->pid;
+	b.tgid = spec->tgid;
+	memcpy(b.tag, spec->tag, sizeof(b.tag));
+	b.start = spec->start;
+	b.stop = spec->stop;
+	b.flags = spec->stop_is_ret ? TLOB_BIND_STOP_RET : 0;
+	snprintf(b.path, sizeof(b.path), "%s", spec->path);
+	zero = calloc(p->nr_cpus, sizeof(*zero));
+	if (!zero)
+		return -ENOMEM;
+	ret = bpf_map_update_elem(p->m.fd[TB_STATS], &id, zero, BPF_ANY);
+	free(zero);
+	if (!ret)
+		ret = bpf_map_update_elem(p->m.fd[TB_BINDINGS], &id, &b, BPF_NOEXIST);
+	if (ret) {
+		bpf_map_delete_elem(p->m.fd[TB_STATS], &id);
+		return tlob_backend_err(be, -ret, "cannot add binding %u: %s", id,
+					strerror(-ret));
+	}
+	ret = attach_binding(be, id, spec, fd);
+	if (!ret)
+		ret = keep_links(be, id, fd);
+	if (ret) {
+		bpf_map_delete_elem(p->m.fd[TB_BINDINGS], &id);
+		bpf_map_delete_elem(p->m.fd[TB_STATS], &id);
+		return ret;
+	}
+	if (idp)
+		*idp = id;
+	return 0;
+}
+
+static int bpf_unbind(struct tlob_backend *be, const struct tlob_binding_spec *spec)
+{
+	struct bpf_priv *p = be->priv;
+	char name[64];
+	uint32_t id;
+
+	id = loaded(p) ? find_binding(p, spec->path, spec->start) : 0;
+	if (!id)
+		return tlob_backend_err(be, ENOENT, "%s:0x%llx is not bound",
+					TLOB_SHOWN(spec->path),
+					(unsigned long long)spec->start);
+	/* Probes first, so no window of the binding opens any more. */
+	for (int e = 0; e < 2; e++) {
+		link_name(name, sizeof(name), id, e);
+		tb_unpin(name);
+	}
+	for (size_t i = 0; i < p->nr_ub; i++) {
+		if (p->ub[i].id != id)
+			continue;
+		close(p->ub[i].fd[0]);
+		close(p->ub[i].fd[1]);
+		p->ub[i] = p->ub[--p->nr_ub];
+		break;
+	}
+	/*
+	 * Its open windows end now (aborted, unbind), each with its record;
+	 * a monitor pinned by an older tlob has no tlob_abort, and they end
+	 * at their next switch instead, which finds the binding gone. The
+	 * statistics go last: the aborts are counted in them first.
+	 */
+	bpf_map_delete_elem(p->m.fd[TB_BINDINGS], &id);
+	tb_abort(&p->m, id, TLOB_ABORT_UNBIND);
+	bpf_map_delete_elem(p->m.fd[TB_STATS], &id);
+	return 0;
+}
+
+static int bpf_list(struct tlob_backend *be, struct tlob_binding_spec **specs, size_t *n)
+{
+	struct bpf_priv *p = be->priv;
+	struct tlob_bpf_binding *v;
+	uint32_t *ids;
+	int ret;
+
+	*specs = NULL;
+	ret = read_bindings(p, &ids, &v, n);
+	if (ret || !*n)
+		goto out;
+	*specs = calloc(*n, sizeof(**specs));
+	if (!*specs) {
+		ret = -ENOMEM;
+		*n = 0;
+		goto out;
+	}
+	for (size_t i = 0; i < *n; i++)
+		spec_of(&v[i], ids[i], &(*specs)[i]);
+out:
+	free(ids);
+	free(v);
+	return ret;
+}
+
+static void sum_stats(const struct tlob_stats *percpu, int nr_cpus,
+		      struct tlob_binding_stats *o)
+{
+	for (int c = 0; c < nr_cpus; c++)
+		tlob_stats_merge(&o->stats, &percpu[c]);
+	o->mean_ns = o->stats.windows ? o->stats.sum_ns / o->stats.windows : 0;
+}
+
+static int bpf_stats(struct tlob_backend *be, struct tlob_binding_stats **st, size_t *n)
+{
+	struct bpf_priv *p = be->priv;
+	struct tlob_stats *percpu;
+	struct tlob_bpf_binding *v;
+	uint32_t *ids;
+	int ret;
+
+	*st = NULL;
+	ret = read_bindings(p, &ids, &v, n);
+	if (ret || !*n)
+		goto out;
+	*st = calloc(*n, sizeof(**st));
+	percpu = calloc(p->nr_cpus, sizeof(*percpu));
+	if (!*st || !percpu) {
+		free(*st);
+		*st = NULL;
+		free(percpu);
+		*n = 0;
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < *n; i++) {
+		spec_of(&v[i], ids[i], &(*st)[i].spec);
+		memset(percpu, 0, p->nr_cpus * sizeof(*percpu));
+		if (!bpf_map_lookup_elem(p->m.fd[TB_STATS], &ids[i], percpu))
+			sum_stats(percpu, p->nr_cpus, &(*st)[i]);
+	}
+	free(percpu);
+out:
+	free(ids);
+	free(v);
+	return ret;
+}
+
+static int consume(struct bpf_priv *p)
+{
+	int ret = ring_buffer__consume(p->rb);
+
+	if (p->stop)
+		return p->stop;
+	return ret < 0 ? ret : p->delivered;
+}
+
+/*
+ * The tool blocks SIGINT/SIGTERM outside its waits, so the sleep is an
+ * epoll_pwait() with its wait mask (ring_buffer__poll() would sleep
+ * through Ctrl-C), then the ring buffer is consumed.
+ */
+static int bpf_poll(struct tlob_backend *be, int timeout_ms, const struct tlob_sink *sink)
+{
+	struct bpf_priv *p = be->priv;
+	struct epoll_event ev;
+	int ret;
+
+	if (!p->rb)
+		return tlob_backend_err(be, EINVAL, "this tlob did not open the BPF backend "
+					"as a reader");
+	p->sink = sink;
+	p->stop = 0;
+	p->delivered = 0;
+	ret = consume(p);
+	if (ret || timeout_ms == 0)
+		return ret;
+	ret = epoll_pwait(ring_buffer__epoll_fd(p->rb), &ev, 1, timeout_ms,
+			  tlob_wait_sigmask());
+	if (ret < 0)
+		return -errno;
+	return consume(p);
+}
+
+static int bpf_lost(struct tlob_backend *be, uint64_t *lost)
+{
+	struct bpf_priv *p = be->priv;
+	uint64_t *v;
+
+	*lost = 0;
+	if (!loaded(p))
+		return 0;
+	v = calloc(p->nr_cpus, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	/*
+	 * Records the ring buffer had no room for. A START that found no free
+	 * window (TLOB_LOST_NOSLOT) is not lost: its dropped record says so.
+	 */
+	if (!bpf_map_lookup_elem(p->m.fd[TB_LOST], &(uint32_t){ TLOB_LOST_RINGBUF }, v))
+		for (int c = 0; c < p->nr_cpus; c++)
+			*lost += v[c];
+	free(v);
+	*lost += p->foreign;
+	return 0;
+}
+
+/*
+ * The pinned monitor's detector when there is one; otherwise the programs
+ * are loaded (nothing attached) to let this kernel's verifier decide, and
+ * unloaded again.
+ */
+static int bpf_detector(struct tlob_backend *be, char *name, size_t nlen,
+			char *detail, size_t dlen)
+{
+	struct bpf_priv *p = be->priv;
+	struct bpf_mon probe = { .prog_fd = -1, .abort_fd = -1, .sample_link_fd = -1 };
+	const struct bpf_mon *m = &p->m;
+	int ret, i;
+
+	if (!p->m.skel && !p->m.pinned) {
+		for (i = 0; i < TB_NR_MAPS; i++)
+			probe.fd[i] = -1;
+		ret = tb_load(&probe, be->err, sizeof(be->err));
+		if (ret)
+			return ret;
+		m = &probe;
+	}
+	snprintf(name, nlen, "%s", m->detector == TLOB_DETECT_BPF_TIMER ? "bpf_timer" : "sampling");
+	tb_describe(m, detail, dlen);
+	if (m == &probe)
+		tb_close(&probe);
+	return 0;
+}
+
+const struct tlob_backend_ops tlob_backend_bpf = {
+	.name = "bpf",
+	.desc = "BPF programs: bpf_timer where the verifier allows it, else sampling (needs BTF)",
+	.probe = bpf_probe,
+	.detector = bpf_detector,
+	.open = bpf_open,
+	.close = bpf_close,
+	.get_enable = bpf_get_enable,
+	.set_enable = bpf_set_enable,
+	.get_reactor = bpf_get_reactor,
+	.set_reactor = bpf_set_reactor,
+	.list_reactors = bpf_list_reactors,
+	.bind = bpf_bind,
+	.unbind = bpf_unbind,
+	.list = bpf_list,
+	.stats = bpf_stats,
+	.poll = bpf_poll,
+	.lost = bpf_lost,
+};

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The BPF backend's loader (kernel/bpf/backend_bpf.c is the backend interface on
+ * top of it): loading and attaching the skeletons, choosing the overrun
+ * detector, uprobes with attach cookies, and the pinned monitor under
+ * TLOB_BPF_PIN_DIR that outlives the tool and that later tlob processes
+ * (unbind, status, a second reader) open.
+ *
+ * All functions return 0 or -errno; on failure they leave a sentence in
+ * the err buffer they are given.
+ */
+#ifndef TLOB_BPF_LOADER_H
+#define TLOB_BPF_LOADER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct tlob_bpf;
+struct tlob_timer_bpf;
+struct bpf_link;
+
+/* The maps a tlob process talks to, by their names in tlob_common.bpf.h. */
+enum tlob_bpf_map {
+	TB_EVENTS,
+	TB_WINDOWS,
+	TB_BINDINGS,
+	TB_STATS,
+	TB_LOST,
+	TB_META,
+	TB_NR_MAPS,
+};
+
+#define TB_MAX_LINKS	8
+
+const char *tb_map_name(enum tlob_bpf_map i);
+
+/* A loaded (by us) or opened (pinned by someone) monitor. */
+struct bpf_mon {
+	struct tlob_bpf *skel;		/* loaded by this process, else NULL */
+	struct tlob_timer_bpf *tskel;	/* the bpf_timer detector, if in use */
+	int fd[TB_NR_MAPS];
+	int prog_fd;			/* the uprobe program */
+	int abort_fd;			/* tlob_abort (tb_abort()), -1: none */
+	unsigned int tasks;		/* windows map size to load with; 0: default */
+	bool pinned;			/* lives under TLOB_BPF_PIN_DIR */
+	bool attached;			/* scheduler hooks and detector on */
+	unsigned int detector;		/* TLOB_DETECT_BPF_TIMER or _SAMPLE */
+	uint64_t sample_period_ns;
+	int sample_cpu;
+	struct bpf_link *links[TB_MAX_LINKS];	/* tp_btf and fexit links */
+	const char *link_prog[TB_MAX_LINKS];	/* their programs' names */
+	int nr_links;
+	int sample_link_fd;		/* -1: none */
+	char why_no_timer[160];		/* why the sampler runs, "" if forced */
+};
+
+/* Can BPF run here: privileges, bpf(), BTF. 0 or -errno with why. */
+int tb_probe(char *why, size_t len);
+
+/*
+ * Load both objects (the timer one only where the kernel takes it, see
+ * tb_choose_detector), maps ready, nothing attached.
+ */
+int tb_load(struct bpf_mon *m, char *err, size_t len);
+/* Attach the scheduler hooks and the detector. */
+int tb_attach(struct bpf_mon *m, char *err, size_t len);
+/* Detach what tb_attach attached (links this process holds). */
+void tb_detach(struct bpf_mon *m);
+/* Free everything this process holds; pinned objects stay. */
+void tb_close(struct bpf_mon *m);
+/*
+ * End the open windows of binding @binding_id (0: of every binding) with
+ * a record, aborted for @reason (enum tlob_abort_reason), as the module
+ * does at unbind and disable. 0 or -errno.
+ */
+int tb_abort(const struct bpf_mon *m, uint32_t binding_id, uint32_t reason);
+
+/* One line saying how overruns are detected, for the user. */
+void tb_describe(const struct bpf_mon *m, char *buf, size_t len);
+
+/* Pinning (pin.c). */
+bool tb_pinned_exists(void);
+int tb_pin(struct bpf_mon *m, char *err, size_t len);
+int tb_open_pinned(struct bpf_mon *m, char *err, size_t len);
+int tb_pin_fd(int fd, const char *name, char *err, size_t len);
+int tb_unpin(const char *name);
+/* Remove every pinned object of the monitor; 0 or -errno. */
+int tb_teardown(char *err, size_t len);
+
+/*
+ * A uprobe (ret: uretprobe) at path:offset running prog_fd with cookie;
+ * returns the link fd (closing it, or unpinning it, detaches) or -errno.
+ */
+int tb_attach_uprobe(int prog_fd, const char *path, uint64_t offset, bool ret,
+		     uint64_t cookie, char *err, size_t len);
+
+#endif /* TLOB_BPF_LOADER_H */

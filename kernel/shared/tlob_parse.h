@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The monitor file's line syntax (upstream's, plus extensions):
+ *
+ *   p PATH:START STOP threshold=NS [tag=NAME] [pid=N | tgid=N]
+ *   -PATH:START
+ *
+ * START and STOP are ELF file offsets (decimal or 0x); STOP may be `ret`
+ * (the return of the START function). PATH is absolute and may contain
+ * ':' (the last one splits off the offset). Pure string work: no kernel
+ * object is touched here, so the same file is the tool's parser too
+ * (user/monline.c, built with the host shim kernel/shared/tlob_host_shim.h for
+ * kstrto*()) and is unit-tested on the host (tests/unit/kmod/): the
+ * module and the tool cannot read a line differently.
+ */
+#ifndef TLOB_PARSE_H
+#define TLOB_PARSE_H
+
+#ifdef __KERNEL__
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/limits.h>
+#include <linux/string.h>
+#include <linux/types.h>
+#else
+#include "tlob_host_shim.h"
+#endif
+
+#include "tlob_abi.h"
+
+/* The longest line accepted, path and options included. */
+#define TLOB_LINE_MAX	(PATH_MAX + 128)
+
+enum tlob_filter {
+	TLOB_FILTER_NONE,
+	TLOB_FILTER_PID,
+	TLOB_FILTER_TGID,
+};
+
+/* Why a line was refused: the tool words it, the module returns the errno. */
+enum tlob_parse_why {
+	TLOB_WHY_NONE,
+	TLOB_WHY_TOO_LONG,	/* longer than TLOB_LINE_MAX */
+	TLOB_WHY_VERB,		/* not "p ..." nor "-..." */
+	TLOB_WHY_PATH,		/* not an absolute PATH:START */
+	TLOB_WHY_PATH_CHAR,	/* a byte tlob_path_char_ok() refuses */
+	TLOB_WHY_START,		/* START is not an offset */
+	TLOB_WHY_NO_STOP,	/* no STOP */
+	TLOB_WHY_STOP,		/* STOP is neither an offset nor ret */
+	TLOB_WHY_SAME,		/* STOP == START */
+	TLOB_WHY_TRAILING,	/* text after -PATH:START */
+	TLOB_WHY_OPTION,	/* not KEY=VALUE, or an unknown or repeated key */
+	TLOB_WHY_THRESHOLD,	/* threshold= not a decimal number */
+	TLOB_WHY_RANGE,		/* threshold= outside 1 us .. 1 h */
+	TLOB_WHY_TAG,		/* tag= outside tlob_tag_char_ok() or too long */
+	TLOB_WHY_FILTER,	/* pid=/tgid= not a pid, or both */
+	TLOB_WHY_NO_THRESHOLD,	/* no threshold= */
+};
+
+struct tlob_req {
+	bool remove;
+	char *path;			/* points into the parsed line */
+	u64 start;
+	u64 stop;
+	bool stop_ret;
+	u64 budget_ns;
+	char tag[TLOB_TAG_LEN];
+	enum tlob_filter filter;
+	u32 filter_id;
+	/* When refused: why, and the token at fault (into the line) or NULL. */
+	enum tlob_parse_why why;
+	const char *bad;
+};
+
+/*
+ * Parse one line (NUL-terminated, no newline; modified in place).
+ * Returns 0, 1 for a blank line, -EINVAL when malformed, -ERANGE for a
+ * threshold outside TLOB_BUDGET_MIN_NS..TLOB_BUDGET_MAX_NS.
+ */
+int tlob_parse_line(char *line, struct tlob_req *req);
+
+#endif /* TLOB_PARSE_H */

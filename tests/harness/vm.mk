@@ -1,0 +1,158 @@
+# SPDX-License-Identifier: GPL-2.0
+# The QEMU lanes. Each flavour gets a staged /opt/tlob tree (its own module
+# build, the tool, test programs, BPF objects, the guest scripts) packed into
+# an initramfs; one boot per lane runs every guest script (one lane after the
+# other: two TCG guests side by side on a 2-core host once live-locked a
+# guest in kernel text patching, see README); tests/harness/report
+# gives prove one TAP stream per script per lane.
+#
+#   make check-vm                  both lanes, all guest scripts
+#   make vm-test T=tests/guest/NN-name.t [LANE=rt]
+#   make vm-shell [LANE=rt]        interactive shell in the VM
+#   LANES="stock" make check-vm    a subset of lanes
+#   make check-dkms                the module DKMS built (check-pkg) on the
+#                                  6.1 and 6.12 lanes, the module's scripts
+
+# Every make invocation boots into its own run directory, so concurrent runs
+# (several people, or a check beside a vm-test) never read each other's logs.
+VM_RUN_ID := $(shell date +%Y%m%d-%H%M%S)-$(shell echo $$PPID)
+VM_RUNS ?= $(BUILD)/vm/runs/$(VM_RUN_ID)
+GUEST_TESTS := $(notdir $(sort $(wildcard tests/guest/*.t)))
+# The debug lane (KASAN, lockdep, kmemleak; several times slower) runs the
+# kernel backends' suites (1x module, 3x BPF), the fault matrix (6x), the
+# control-file fuzzer (70) and the security checks (8x), not the tool/e2e
+# scripts, nor 34 (100 BPF loads: verifying them under KASAN is minutes
+# each ten; the stock and rt lanes run it). (One % per make pattern:
+# "1%-kmod-%.t" would match nothing.)
+GUEST_TESTS_debug := $(filter-out 34-%,$(filter 00-% 1% 3% 6% 7% 8%,$(GUEST_TESTS)))
+# The newest kernel's lanes in make check: the module's scripts, tlob list
+# (the detector each backend runs on this kernel) and the BPF scenarios,
+# to keep CI's run within its time (README "Supported kernels": six lanes
+# measured 46 min here); make check-all runs every script there too (it
+# empties these lists): the tool's, the rest of the BPF backend's, the
+# consumers, the end-to-end scenarios, the fault matrix and the fuzzer.
+GUEST_TESTS_newest := $(filter 00-% 1% 20-% 30-%,$(GUEST_TESTS))
+GUEST_TESTS_newest-rt := $(GUEST_TESTS_newest)
+# 25 (20 unpinned tlob mon runs, ~1 min a lane) runs on the stock 6.1
+# lane in make check, everywhere in make check-all; on 6.12-rt the fuzzer
+# (145 s there: every removal waits for a tasks-trace RCU grace period),
+# the rollback faults (67 s, the same) and the BPF load/unload soak (34)
+# run in make check-all only. CI's time (README "Supported kernels").
+GUEST_TESTS_rt := $(filter-out 25-%,$(GUEST_TESTS))
+GUEST_TESTS_6.12 := $(filter-out 25-%,$(GUEST_TESTS))
+GUEST_TESTS_6.12-rt := $(filter-out 25-% 34-% 67-% 70-%,$(GUEST_TESTS))
+# How long the stress scripts run (guest lib/tap.sh soak()): short in make
+# check and the debug lane, long in make check-all and by hand.
+SOAK ?= short
+lane_tests = $(if $(GUEST_TESTS_$(1)),$(GUEST_TESTS_$(1)),$(GUEST_TESTS))
+comma := ,
+empty :=
+space := $(empty) $(empty)
+VM_TIMEOUT_debug ?= 5400
+VM_TIMEOUT ?= 3000
+VM_TEST_TIMEOUT ?= 900
+
+# DKMS_KO=1: each lane loads the tlob.ko that DKMS built for its kernel in
+# a pristine root (make check-pkg: $(BUILD)/dkms/KVER/tlob.ko) instead of
+# the lane's own build; 09-kmod-origin.t proves which one it loaded. The
+# choice is kept in a file, so switching it rebuilds the initramfs.
+DKMS_KO ?=
+dkms_ko = $(if $(DKMS_KO),$(BUILD)/dkms/$(KREL_$(1))/tlob.ko)
+$(BUILD)/dkms/%/tlob.ko:
+	@echo "no $@: make check-pkg builds it (DKMS in a pristine Debian 12 root)" >&2; exit 1
+
+define vm_flavour
+.PHONY: vm-initramfs-$(1)
+vm-initramfs-$(1): $(BUILD)/vm/$(1)/initramfs.cpio
+$(BUILD)/vm/$(1)/tlob-ko: FORCE
+	$(Q)mkdir -p $$(@D) && echo "$$(or $$(call dkms_ko,$(1)),$(BUILD)/kmod/$(1))" >$$@.tmp && \
+		{ cmp -s $$@.tmp $$@ && rm $$@.tmp || mv $$@.tmp $$@; }
+$(BUILD)/vm/$(1)/initramfs.cpio: $(VM_DEPS) $(VM_DEPS_$(1)) $(wildcard tests/guest/* tests/guest/lib/*) \
+		tests/harness/mkinitramfs tests/harness/guest-programs tests/harness/vm.mk \
+		$(BUILD)/vm/$(1)/tlob-ko $$(call dkms_ko,$(1))
+	$(Q)st=$(BUILD)/vm/$(1)/stage.$$$$$$$$ && \
+		TLOB_KO=$$(call dkms_ko,$(1)) \
+		tests/harness/stage $$$$st $(BUILD)/kmod/$(1) tests/guest $(VM_DEPS) $(VM_DEPS_$(1)) && \
+		tests/harness/mkinitramfs $$$$st tests/harness/guest-programs $$@; r=$$$$?; rm -rf $$$$st; exit $$$$r
+endef
+$(foreach f,$(BUILT_LANES),$(eval $(call vm_flavour,$(f))))
+
+# run-lane LANE [extra run-lane args]; a failed boot still lets report speak
+vm_run = k=$$(tests/harness/lane-kernel $(1) image) && \
+	tests/harness/run-lane --lane $(1) --krel $(KREL_$(1)) --kernel $$k \
+		--initrd $(BUILD)/vm/$(1)/initramfs.cpio --out $(VM_RUNS)/$(1) \
+		--timeout $(or $(VM_TIMEOUT_$(1)),$(VM_TIMEOUT)) --test-timeout $(VM_TEST_TIMEOUT) \
+		--append "tlob.pin=1 tlob.soak=$(SOAK)" \
+		$(if $(2),$(2),--tests $(subst $(space),$(comma),$(call lane_tests,$(1)))) || true
+
+# The harness's own test (it catches failures); once per make check.
+VM_SELFTEST ?= tests/harness/selftest.t
+
+.PHONY: check-vm check-debug check-all vm-test vm-shell vm-selftest
+check-vm: $(foreach l,$(LANES),$(BUILD)/vm/$(l)/initramfs.cpio)
+	$(Q)$(foreach l,$(LANES),$(call vm_run,$(l));)
+	$(Q)r=0; prove -e 'tests/harness/report $(VM_RUNS)' \
+		$(foreach l,$(LANES),$(addprefix $(l):,$(call lane_tests,$(l))) $(l):lane) \
+		$(VM_SELFTEST) || r=$$?; tests/harness/lane-times $(VM_RUNS); exit $$r
+
+# Every lane, every script, the long soak (and the debug lane when its
+# kernel is cached, as make check).
+check-all:
+	$(Q)$(MAKE) --no-print-directory check SOAK=long GUEST_TESTS_newest= GUEST_TESTS_newest-rt= \
+		GUEST_TESTS_rt= GUEST_TESTS_6.12= GUEST_TESTS_6.12-rt=
+
+# The debug lane on its own: builds the debug kernel first when it is not
+# cached (15-25 min on 2 idle cores), then boots it with the module built
+# against it. Not part of `make check` (see README: cost).
+check-debug:
+	$(Q)tests/harness/debug/build-kernel >/dev/null
+	$(Q)$(MAKE) --no-print-directory check-vm LANES=debug
+
+vm-test: $(BUILD)/vm/$(LANE)/initramfs.cpio
+	$(Q)test -n "$(T)" || { echo "usage: make vm-test T=tests/guest/NN-name.t [LANE=rt]"; exit 2; }
+	$(Q)$(call vm_run,$(LANE),--tests $(notdir $(T)))
+	$(Q)prove -v -e 'tests/harness/report $(VM_RUNS)' $(LANE):$(notdir $(T)) $(LANE):lane
+
+vm-shell: $(BUILD)/vm/$(LANE)/initramfs.cpio
+	$(Q)k=$$(tests/harness/lane-kernel $(LANE) image) && tests/harness/run-lane --shell --lane $(LANE) \
+		--krel $(KREL_$(LANE)) --kernel $$k \
+		--initrd $< --out $(VM_RUNS)/shell
+
+# The harness proves it catches failures (a failing script, an oops, a
+# warning, a hung guest); it runs as part of check-vm.
+vm-selftest: $(BUILD)/vm/stock/initramfs.cpio
+	$(Q)prove -v tests/harness/selftest.t
+
+# The main job (README): boot the VM, load the monitor, run the sample
+# application under a budget and show what tlob reports.
+DEMO_APP := $(BUILD)/demo/frame-app
+$(DEMO_APP): tests/demo/frame-app.c
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -o $@ $<
+ALL += $(DEMO_APP)
+VM_DEPS += $(DEMO_APP)
+
+.PHONY: demo
+demo: all
+	$(Q)tests/harness/stage $(BUILD)/vm/demo/stage $(BUILD)/kmod/$(LANE) tests/demo $(VM_DEPS) $(VM_DEPS_$(LANE))
+	$(Q)tests/harness/mkinitramfs $(BUILD)/vm/demo/stage tests/harness/guest-programs $(BUILD)/vm/demo/initramfs.cpio
+	$(Q)k=$$(tests/harness/lane-kernel $(LANE) image) && \
+		tests/harness/run-lane --lane $(LANE) --krel $(KREL_$(LANE)) --kernel $$k \
+		--initrd $(BUILD)/vm/demo/initramfs.cpio --out $(VM_RUNS)/demo --tests demo.sh \
+		--timeout 600 2>/dev/null; \
+		sed -n '/^### BEGIN demo.sh/,/^### DMESG/p' $(VM_RUNS)/demo/results.log | sed '1d;$$d'; \
+		echo "(lane $(LANE): $$(cat $(VM_RUNS)/demo/status), $$(cat $(VM_RUNS)/demo/seconds)s in the VM)"
+
+# The module DKMS built in a pristine root (make check-pkg) loads and
+# passes the module's checks on the lanes of the kernels it was built for
+# (tests/pkg/20-install.t: TLOB_PKG_LANES, default stock and 6.12).
+# make check runs check-dkms-lanes after check-pkg (which leaves the
+# modules in $(BUILD)/dkms/); check-dkms does both.
+DKMS_LANES ?= stock 6.12
+.PHONY: check-dkms check-dkms-lanes
+check-dkms:
+	$(Q)$(MAKE) --no-print-directory check-pkg
+	$(Q)$(MAKE) --no-print-directory check-dkms-lanes
+check-dkms-lanes:
+	$(Q)$(MAKE) --no-print-directory check-vm DKMS_KO=1 LANES="$(DKMS_LANES)" VM_SELFTEST= \
+		$(foreach l,$(DKMS_LANES),GUEST_TESTS_$(l)="$(filter 00-% 09-% 1%,$(GUEST_TESTS))")
