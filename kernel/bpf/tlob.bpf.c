@@ -5,7 +5,7 @@
  * section and by the scheduler's tracepoints, one window per task.
  *
  * Handlers only translate a kernel event into a model event; what an event
- * does to a window is the engine's (../tlob_engine.h, shared with the
+ * does to a window is the engine's (../shared/tlob_engine.h, shared with the
  * module): the generated tables and ha glue, the deadline check, times,
  * counts, the record and the statistics.
  *
@@ -57,7 +57,7 @@ struct tlob_scan {
 
 /*
  * Feed one model event to an open window: the engine's tlob_step()
- * (../tlob_engine.h, the module's too), which also says when to take the
+ * (../shared/tlob_engine.h, the module's too), which also says when to take the
  * time (now == 0: after claiming the window, see there). detector names
  * who notices an overrun on the way; reason is the abort reason when
  * event is abort_tlob.

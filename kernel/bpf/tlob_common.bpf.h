@@ -2,7 +2,7 @@
 /*
  * What both BPF objects of the backend share: the per-task window, the
  * maps (tlob_timer.bpf.o reuses the maps of tlob.bpf.o by fd, so they are
- * defined once, here), and the hooks of the engine (../tlob_engine.h, the
+ * defined once, here), and the hooks of the engine (../shared/tlob_engine.h, the
  * module's too), which does everything an event does to a window.
  *
  * Concurrency, and why there is no lock: a window is written by the events

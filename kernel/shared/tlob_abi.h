@@ -24,7 +24,7 @@
 
 /*
  * READ_ONCE()/WRITE_ONCE() for the statistics below: the kernel's, the
- * BPF programs' (bpf/tlob_common.bpf.h), and in the tool plain accesses:
+ * BPF programs' (../bpf/tlob_common.bpf.h), and in the tool plain accesses:
  * it sums copies it has read out of the kernel, which nothing changes.
  */
 #ifndef READ_ONCE

@@ -2,8 +2,8 @@
 /*
  * The tlob engine: everything between "a model event happened to this
  * window" and "the window's record is ready", written once for the module
- * (tlob_monitor.c), the BPF programs (bpf/tlob_common.bpf.h) and the host
- * unit test (tests/unit/engine/). Plain C on struct tlob_core: no lock, no
+ * (../module/tlob_monitor.c), the BPF programs (../bpf/tlob_common.bpf.h)
+ * and the host unit test (tests/unit/engine/). Plain C on struct tlob_core: no lock, no
  * kernel or BPF call, bounded work, and table indexes the BPF verifier can
  * follow.
  *

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The one rule that turns a sched_switch into a model event for the task
- * switched out, shared by the module (tlob_sched.c) and the BPF programs
- * (bpf/tlob.bpf.c); each computes @blocked its own way.
+ * switched out, shared by the module (../module/tlob_sched.c) and the BPF
+ * programs (../bpf/tlob.bpf.c); each computes @blocked its own way.
  *
  * Sleeping means blocked: switched out voluntarily, in a sleep state, and
  * no longer runnable. A task preempted after it set a sleep state, or one
