@@ -100,8 +100,8 @@ run_all() {
 	scenario "$1" restart "-b $S1,200ms,tag=a" -n 20 spin 1
 	scenario "$1" two "-b $S1,10ms,tag=a -b $S2,1s,tag=b" -c 0 two 60 5
 	scenario "$1" nest "-b $S1,1s,tag=a -b $S2,10ms,tag=b" -c 0 nest 80 60
-	scenario "$1" exit "-b $S1,1s,tag=a" exit 5
-	scenario "$1" exec "-b $S1,1s,tag=a" exec 5
+	scenario "$1" exit "-b $S1,1s,tag=a" -c 0 exit 50
+	scenario "$1" exec "-b $S1,1s,tag=a" -c 0 exec 50
 }
 
 run_all bpf

@@ -52,6 +52,11 @@ measure() {
 }
 
 # judge NAME "DETECTORS ALLOWED" BOUND_NS
+# A timer path's allowed detectors include "sched": a scheduler event that
+# finds the deadline already past reports it first (the late check: e.g.
+# the task is switched out inside __schedule(), IRQs off, while the timer's
+# interrupt is pending). It is never later than the timer; the bound holds
+# for both. Seen on a loaded host: 9 hrtimer, 1 sched.
 judge() {
 	is "$(wc -l <"$OUT/$1.v" | tr -d ' ')" "$N" "$1: one violation per window" ||
 		sed 's/^/# /' "$OUT/$1.err"
@@ -80,9 +85,9 @@ if [ "$BPF_DETECTOR" = sampling ]; then
 else
 	grep -q "overruns detected by bpf_timer" "$OUT/auto-spin.err"
 	ok $? "stock: says bpf_timer detects overruns" || sed 's/^/# /' "$OUT/auto-spin.err"
-	judge auto-spin "bpf_timer" $SLACK
+	judge auto-spin "bpf_timer sched" $SLACK
 	measure auto-sleep auto sleep
-	judge auto-sleep "bpf_timer" $SLACK
+	judge auto-sleep "bpf_timer sched" $SLACK
 fi
 # The sampler on every lane: running and sleeping tasks alike.
 measure sample-spin sample spin
@@ -95,7 +100,7 @@ judge sample-sleep "sample sched" $((1000000 + SLACK))
 # Reference, same boot: the module's hard hrtimer.
 if [ -f "$TLOB_KO" ] && insmod "$TLOB_KO" 2>/dev/null; then
 	measure kmod-spin - spin kmod
-	judge kmod-spin "hrtimer" $SLACK
+	judge kmod-spin "hrtimer sched" $SLACK
 	rmmod tlob
 else
 	skip "tlob.ko reference: not loadable here"
