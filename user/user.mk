@@ -99,6 +99,9 @@ $(BUILD)/tests/unit/tool/%: tests/unit/tool/%.c tests/unit/tool/tap.h $(BUILD)/u
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(USER_CFLAGS) -o $@ $< $(BUILD)/user/libtlob.a $(USER_LDLIBS) $(USER_BPF_LDLIBS)
 CHECK_DEPS += $(TOOL_TEST_BINS)
+# output_drv counts the printf-family calls of the formatter (15-output.t).
+$(BUILD)/tests/unit/tool/output_drv: USER_LDLIBS += -Wl,--wrap=vsnprintf,--wrap=snprintf \
+	-Wl,--wrap=vfprintf,--wrap=fprintf,--wrap=fputc
 
 .PHONY: tool
 tool: $(BUILD)/user/tlob $(TOOL_TEST_BINS)
