@@ -24,7 +24,6 @@
  * - The only reactor is nop (BPF cannot signal the task from the timer).
  */
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -712,14 +711,6 @@ static bool queued(const struct bpf_priv *p)
 	return false;
 }
 
-/* Milliseconds from now to at, rounded up (never wake just before it and spin). */
-static int ms_until(uint64_t at, uint64_t now)
-{
-	uint64_t ms = at > now ? (at - now + 999999) / 1000000 : 0;
-
-	return ms > INT_MAX ? INT_MAX : (int)ms;
-}
-
 /*
  * Sleep until something is due: a violation, a batch of windows (its
  * flush interval passed, or the ring past its watermark), or the caller's
@@ -735,10 +726,10 @@ static int wait_due(struct bpf_priv *p, int timeout_ms)
 	for (;;) {
 		struct epoll_event ev[Q_NR];
 		bool urgent = false, windows = false;
-		int wait = end ? ms_until(end, now) : -1, n;
+		int wait = end ? tlob_ms_until(end, now) : -1, n;
 
-		if (p->batching && (wait < 0 || ms_until(p->flush_due, now) < wait))
-			wait = ms_until(p->flush_due, now);
+		if (p->batching && (wait < 0 || tlob_ms_until(p->flush_due, now) < wait))
+			wait = tlob_ms_until(p->flush_due, now);
 		n = epoll_pwait(p->epfd, ev, Q_NR, wait, tlob_wait_sigmask());
 		if (n < 0)
 			return errno == EINTR ? -EINTR : -errno;

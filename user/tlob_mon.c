@@ -138,8 +138,7 @@ static int mon_loop(struct tlob_backend *be, struct mon_ctx *ctx, const struct t
 
 			if (now >= end)
 				break;
-			/* Round up: never wake just before the end and spin. */
-			timeout = (int)((end - now + 999999) / 1000000);
+			timeout = tlob_ms_until(end, now);
 		}
 		ret = be->ops->poll(be, timeout, sink);
 		/* One write per batch, before the next wait. */

@@ -25,7 +25,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -376,14 +375,6 @@ static void set_watermark(struct tlob_trace *t, bool on)
 		tracefs_instance_file_write(inst, "buffer_percent", on ? WATERMARK_PERCENT : "0");
 }
 
-/* Milliseconds from now to at, rounded up (never wake just before it and spin). */
-static int ms_until(uint64_t at, uint64_t now)
-{
-	uint64_t ms = at > now ? (at - now + 999999) / 1000000 : 0;
-
-	return ms > INT_MAX ? INT_MAX : (int)ms;
-}
-
 /*
  * Sleep until something is due: a violation (at once), a batch (its
  * flush interval passed, or the watermark), or the caller's timeout.
@@ -397,10 +388,10 @@ static int wait_due(struct tlob_trace *t, int timeout_ms)
 	for (;;) {
 		struct timespec ts, *tsp = NULL;
 		bool now_ev = false, batch_ev = false;
-		int wait = end ? ms_until(end, now) : -1, ret;
+		int wait = end ? tlob_ms_until(end, now) : -1, ret;
 
-		if (t->batching && (wait < 0 || ms_until(t->flush_due, now) < wait))
-			wait = ms_until(t->flush_due, now);
+		if (t->batching && (wait < 0 || tlob_ms_until(t->flush_due, now) < wait))
+			wait = tlob_ms_until(t->flush_due, now);
 		if (wait >= 0) {
 			ts.tv_sec = wait / 1000;
 			ts.tv_nsec = (long)(wait % 1000) * 1000000L;
