@@ -40,7 +40,14 @@ static void jmem(struct jbuf *j, const void *p, size_t n)
 	}
 	memcpy(j->buf + j->used, p, n);
 	j->used += n;
-	j->buf[j->used] = '\0';
+}
+
+/* The NUL after what was written (jmem always leaves room for it). */
+static int jend(struct jbuf *j)
+{
+	if (j->len)
+		j->buf[j->used] = '\0';
+	return j->overflow ? -ENOSPC : (int)j->used;
 }
 
 static void jstr(struct jbuf *j, const char *s)
@@ -53,15 +60,28 @@ static void jc(struct jbuf *j, char c)
 	jmem(j, &c, 1);
 }
 
-/* Decimal digits of v at the end of d[20]; returns where they start. */
+/* Decimal digits of v at the end of d[20], two at a time; returns where they start. */
 static char *u64_digits(uint64_t v, char d[20])
 {
+	static const char pairs[] =
+		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+		"8081828384858687888990919293949596979899";
 	char *p = d + 20;
 
-	do {
-		*--p = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
+	while (v >= 100) {
+		unsigned int k = (unsigned int)(v % 100) * 2;
+
+		v /= 100;
+		*--p = pairs[k + 1];
+		*--p = pairs[k];
+	}
+	if (v >= 10) {
+		*--p = pairs[v * 2 + 1];
+		*--p = pairs[v * 2];
+	} else {
+		*--p = (char)('0' + v);
+	}
 	return p;
 }
 
@@ -161,22 +181,24 @@ static void json_chars(struct jbuf *j, const char *str, size_t max)
 	}
 }
 
-/* The separator and the key: "," unless first, then "key":. */
-static void json_key(struct jbuf *j, const char *key)
-{
-	if (j->used > 1)
-		jc(j, ',');
-	jc(j, '"');
-	jstr(j, key);
-	jmem(j, "\":", 2);
-}
-
+/*
+ * Every object starts {"type":"NAME" (json_begin), so every other member
+ * is ,"key":VALUE, its key a literal written in one piece.
+ */
+#define JSON_KEY(key)		",\"" key "\":"
+#define json_key(j, key)	jmem((j), JSON_KEY(key), sizeof(JSON_KEY(key)) - 1)
+#define json_u64(j, key, v)	do { json_key(j, key); ju64(j, v); } while (0)
+#define json_s64(j, key, v)	do { json_key(j, key); js64(j, v); } while (0)
+#define json_bool(j, key, v)	do { json_key(j, key); \
+				     jstr(j, (v) ? "true" : "false"); } while (0)
 /* "key":"escaped", at most max bytes of s. */
-static void json_str(struct jbuf *j, const char *key, const char *s, size_t max)
+#define json_str(j, key, s, max) do { jmem(j, JSON_KEY(key) "\"", sizeof(JSON_KEY(key))); \
+				     json_chars(j, s, max); jc(j, '"'); } while (0)
+
+static void json_begin(struct jbuf *j, const char *type)
 {
-	json_key(j, key);
-	jc(j, '"');
-	json_chars(j, s, max);
+	jmem(j, "{\"type\":\"", 9);
+	jstr(j, type);
 	jc(j, '"');
 }
 
@@ -186,56 +208,55 @@ const char *tlob_json_escape(const char *s, char *out, size_t len)
 
 	if (!len)
 		return out;
-	out[0] = '\0';
 	/* Cut after the last whole character or escape, never inside one. */
 	json_chars(&j, s, strlen(s));
+	jend(&j);
 	return out;
-}
-
-static void json_u64(struct jbuf *j, const char *key, uint64_t v)
-{
-	json_key(j, key);
-	ju64(j, v);
-}
-
-static void json_s64(struct jbuf *j, const char *key, int64_t v)
-{
-	json_key(j, key);
-	js64(j, v);
-}
-
-static void json_bool(struct jbuf *j, const char *key, bool v)
-{
-	json_key(j, key);
-	jstr(j, v ? "true" : "false");
 }
 
 static int json_end(struct jbuf *j)
 {
 	jc(j, '}');
-	return j->overflow ? -ENOSPC : (int)j->used;
+	return jend(j);
 }
 
 /*
  * The record's field names of the model's times and counts (names.h),
  * made once: "" for a state with no time, an event with no count.
  */
+struct field_key {
+	char json[56];		/* ,"NAME": */
+	size_t len;		/* of json; 0: no such field */
+	char text[56];		/* " NAME=" (the model's state/event name) */
+	size_t tlen;
+};
+
 static struct {
 	bool done;
-	char time[state_max_tlob][48];
-	char count[event_max_tlob][48];
+	struct field_key time[state_max_tlob];
+	struct field_key count[event_max_tlob];
 } fields;
+
+static void field_key(struct field_key *k, const char *json_name, const char *text_name)
+{
+	k->len = (size_t)snprintf(k->json, sizeof(k->json), ",\"%s\":", json_name);
+	k->tlen = (size_t)snprintf(k->text, sizeof(k->text), " %s=", text_name);
+}
 
 static void fields_init(void)
 {
+	char name[48];
+
 	if (fields.done)
 		return;
 	for (unsigned int s = 0; s < state_max_tlob; s++)
 		if (tlob_state_timed(s))
-			tlob_time_field(s, fields.time[s], sizeof(fields.time[s]));
+			field_key(&fields.time[s], tlob_time_field(s, name, sizeof(name)),
+				  tlob_state_name(s));
 	for (unsigned int e = 0; e < event_max_tlob; e++)
 		if (tlob_event_counted(e))
-			tlob_count_field(e, fields.count[e], sizeof(fields.count[e]));
+			field_key(&fields.count[e], tlob_count_field(e, name, sizeof(name)),
+				  tlob_event_name(e));
 	fields.done = true;
 }
 
@@ -244,23 +265,26 @@ int tlob_record_json(const struct tlob_record *r, char *buf, size_t len)
 	struct jbuf j = { buf, len, 0, false };
 
 	fields_init();
-	jc(&j, '{');
-	json_str(&j, "type", "record", 6);
+	json_begin(&j, "record");
 	json_u64(&j, "start_ns", r->start_ns);
 	json_u64(&j, "end_ns", r->end_ns);
 	json_u64(&j, "budget_ns", r->budget_ns);
 	json_u64(&j, "elapsed_ns", r->elapsed_ns);
 	/* Where the time went and what happened: the model's states and events. */
 	for (unsigned int s = 0; s < state_max_tlob; s++)
-		if (fields.time[s][0])
-			json_u64(&j, fields.time[s], r->time_ns[s]);
+		if (fields.time[s].len) {
+			jmem(&j, fields.time[s].json, fields.time[s].len);
+			ju64(&j, r->time_ns[s]);
+		}
 	json_s64(&j, "detect_latency_ns", r->detect_latency_ns);
 	json_u64(&j, "pid", r->pid);
 	json_u64(&j, "tgid", r->tgid);
 	json_u64(&j, "binding_id", r->binding_id);
 	for (unsigned int e = 0; e < event_max_tlob; e++)
-		if (fields.count[e][0])
-			json_u64(&j, fields.count[e], r->count[e]);
+		if (fields.count[e].len) {
+			jmem(&j, fields.count[e].json, fields.count[e].len);
+			ju64(&j, r->count[e]);
+		}
 	json_u64(&j, "kind", r->kind);
 	json_str(&j, "kind_name", tlob_kind_name(r->kind), 32);
 	json_u64(&j, "verdict", r->verdict);
@@ -282,8 +306,7 @@ int tlob_transition_json(const struct tlob_transition *tr, char *buf, size_t len
 {
 	struct jbuf j = { buf, len, 0, false };
 
-	jc(&j, '{');
-	json_str(&j, "type", "transition", 10);
+	json_begin(&j, "transition");
 	json_u64(&j, "ts_ns", tr->ts_ns);
 	json_s64(&j, "id", tr->id);
 	json_s64(&j, "cpu", tr->cpu);
@@ -312,8 +335,7 @@ int tlob_spec_json(const struct tlob_binding_spec *s, char *buf, size_t len)
 {
 	struct jbuf j = { buf, len, 0, false };
 
-	jc(&j, '{');
-	json_str(&j, "type", "binding", 7);
+	json_begin(&j, "binding");
 	json_spec_fields(&j, s);
 	json_u64(&j, "budget_ns", s->budget_ns);
 	json_u64(&j, "pid", (uint64_t)s->pid);
@@ -326,8 +348,7 @@ int tlob_stats_json(const struct tlob_binding_stats *st, char *buf, size_t len)
 	struct jbuf j = { buf, len, 0, false };
 	bool first = true;
 
-	jc(&j, '{');
-	json_str(&j, "type", "stats", 5);
+	json_begin(&j, "stats");
 	json_spec_fields(&j, &st->spec);
 	json_u64(&j, "windows", st->stats.windows);
 	json_u64(&j, "violations", st->stats.violations);
@@ -391,9 +412,8 @@ const char *tlob_fmt_ns(uint64_t ns, char *buf, size_t len)
 {
 	struct jbuf j = { buf, len, 0, false };
 
-	if (len)
-		buf[0] = '\0';
 	text_ns(&j, ns);
+	jend(&j);
 	return buf;
 }
 
@@ -465,7 +485,7 @@ int tlob_record_text(const struct tlob_record *r, char *buf, size_t len)
 	if (r->kind == TLOB_REC_DROPPED) {
 		text_who(&j, "DROPPED", r);
 		jstr(&j, ": START opened no window, every window was in use\n");
-		return j.overflow ? -ENOSPC : (int)j.used;
+		return jend(&j);
 	}
 	if (r->kind == TLOB_REC_VIOLATION)
 		what = "VIOLATION";
@@ -482,13 +502,13 @@ int tlob_record_text(const struct tlob_record *r, char *buf, size_t len)
 	text_ns(&j, r->elapsed_ns);
 	/* Time per state and count per event, by the model's names. */
 	for (unsigned int s = 0; s < state_max_tlob; s++)
-		if (fields.time[s][0]) {
-			text_key(&j, tlob_state_name(s));
+		if (fields.time[s].len) {
+			jmem(&j, fields.time[s].text, fields.time[s].tlen);
 			text_ns(&j, r->time_ns[s]);
 		}
 	for (unsigned int e = 0; e < event_max_tlob; e++)
-		if (fields.count[e][0]) {
-			text_key(&j, tlob_event_name(e));
+		if (fields.count[e].len) {
+			jmem(&j, fields.count[e].text, fields.count[e].tlen);
 			ju64(&j, r->count[e]);
 		}
 	if (r->verdict == TLOB_VERDICT_OVER_BUDGET || r->kind == TLOB_REC_VIOLATION) {
@@ -512,7 +532,7 @@ int tlob_record_text(const struct tlob_record *r, char *buf, size_t len)
 		jc(&j, ')');
 	}
 	jc(&j, '\n');
-	return j.overflow ? -ENOSPC : (int)j.used;
+	return jend(&j);
 }
 
 void tlob_record_print(FILE *f, const struct tlob_record *r)
@@ -557,7 +577,7 @@ int tlob_transition_text(const struct tlob_transition *tr, char *buf, size_t len
 		jstr(&j, tlob_state_name(tr->next_state));
 		jstr(&j, tr->final ? " (final)\n" : "\n");
 	}
-	return j.overflow ? -ENOSPC : (int)j.used;
+	return jend(&j);
 }
 
 void tlob_transition_print(FILE *f, const struct tlob_transition *tr)
