@@ -170,6 +170,12 @@ static int open_rings(struct tlob_backend *be)
 		if (epoll_ctl(p->epfd, EPOLL_CTL_ADD, p->m.fd[map[q]], &ev))
 			return tlob_backend_err(be, errno, "epoll_ctl: %s", strerror(errno));
 	}
+	/*
+	 * A wakeup that came before we waited is not seen (a pinned monitor's
+	 * rings may hold records already): the first poll reads at once.
+	 */
+	p->batching = true;
+	p->flush_due = 0;
 	return 0;
 }
 
