@@ -26,6 +26,10 @@
 
 #include "tlob_abi.h"
 
+/* tlob mon --flush: its default and its largest value. */
+#define TLOB_FLUSH_DEFAULT_NS	(100 * 1000000ULL)
+#define TLOB_FLUSH_MAX_NS	(10 * 1000000000ULL)
+
 /* One binding: a code section, its budget, and whom it applies to. */
 struct tlob_binding_spec {
 	char path[PATH_MAX];	/* absolute path of the ELF file */
@@ -97,6 +101,13 @@ struct tlob_backend_opts {
 	 * map's size; tlob mon --bpf-tasks); 0: TLOB_BPF_MAX_TASKS.
 	 */
 	unsigned int bpf_tasks;
+	/*
+	 * How long a record of a window may wait in the kernel before the
+	 * reader reads it (tlob mon --flush): the reader wakes once per batch,
+	 * not per record; violations and dropped STARTs wake it at once.
+	 * 0: every record wakes it.
+	 */
+	uint64_t flush_ns;
 	/*
 	 * BPF: bindings must outlive this process (tlob bind): pin under
 	 * TLOB_BPF_PIN_DIR. kmod bindings always persist.

@@ -9,14 +9,20 @@
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <string.h>
 
 #include "names.h"
+#include "tlob_model.h"
 #include "output.h"
 #include "units.h"
 #include "utf8.h"
 
+/*
+ * The writer: bytes appended to a caller's buffer, by memcpy of whole
+ * runs, numbers converted by hand (no printf per field, none per
+ * character). On overflow nothing more is written and the object fails
+ * (-ENOSPC) rather than come out truncated; the buffer always ends in NUL.
+ */
 struct jbuf {
 	char *buf;
 	size_t len;
@@ -24,60 +30,176 @@ struct jbuf {
 	bool overflow;
 };
 
-static void jprintf(struct jbuf *j, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void jprintf(struct jbuf *j, const char *fmt, ...)
+static void jmem(struct jbuf *j, const void *p, size_t n)
 {
-	va_list ap;
-	int n;
-
 	if (j->overflow)
 		return;
-	va_start(ap, fmt);
-	n = vsnprintf(j->buf + j->used, j->len - j->used, fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= j->len - j->used) {
+	if (n >= j->len - j->used) {
 		j->overflow = true;
 		return;
 	}
-	j->used += (size_t)n;
+	memcpy(j->buf + j->used, p, n);
+	j->used += n;
 }
 
-/* At most max bytes of s (fixed-size char arrays), escaped, without quotes. */
+/* The NUL after what was written (jmem always leaves room for it). */
+static int jend(struct jbuf *j)
+{
+	if (j->len)
+		j->buf[j->used] = '\0';
+	return j->overflow ? -ENOSPC : (int)j->used;
+}
+
+static void jstr(struct jbuf *j, const char *s)
+{
+	jmem(j, s, strlen(s));
+}
+
+static void jc(struct jbuf *j, char c)
+{
+	jmem(j, &c, 1);
+}
+
+/* Decimal digits of v at the end of d[20], two at a time; returns where they start. */
+static char *u64_digits(uint64_t v, char d[20])
+{
+	static const char pairs[] =
+		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+		"8081828384858687888990919293949596979899";
+	char *p = d + 20;
+
+	while (v >= 100) {
+		unsigned int k = (unsigned int)(v % 100) * 2;
+
+		v /= 100;
+		*--p = pairs[k + 1];
+		*--p = pairs[k];
+	}
+	if (v >= 10) {
+		*--p = pairs[v * 2 + 1];
+		*--p = pairs[v * 2];
+	} else {
+		*--p = (char)('0' + v);
+	}
+	return p;
+}
+
+static void ju64(struct jbuf *j, uint64_t v)
+{
+	char d[20], *p = u64_digits(v, d);
+
+	jmem(j, p, (size_t)(d + 20 - p));
+}
+
+static void js64(struct jbuf *j, int64_t v)
+{
+	if (v < 0) {
+		jc(j, '-');
+		ju64(j, (uint64_t)0 - (uint64_t)v);
+		return;
+	}
+	ju64(j, (uint64_t)v);
+}
+
+/* v, at least width characters, padded on the left with pad ("%0*u", "%*d"). */
+static void jpad_u64(struct jbuf *j, uint64_t v, unsigned int width, char pad)
+{
+	char d[20], *p = u64_digits(v, d);
+	size_t n = (size_t)(d + 20 - p);
+
+	for (; n < width; width--)
+		jc(j, pad);
+	jmem(j, p, n);
+}
+
+/* Bytes that stand for themselves in a JSON string. */
+static bool json_plain(unsigned char c)
+{
+	return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+}
+
+/*
+ * At most max bytes of s (fixed-size char arrays), escaped, without
+ * quotes: runs of plain bytes and of well-formed UTF-8 are copied whole;
+ * '"' and '\' get a backslash, control bytes and DEL \u00XX, and each
+ * ill-formed sequence one U+FFFD.
+ */
 static void json_chars(struct jbuf *j, const char *str, size_t max)
 {
+	static const char hex[] = "0123456789abcdef";
 	const unsigned char *s = (const unsigned char *)str;
-	size_t n = strnlen(str, max), i = 0, len, bad;
+	size_t n = strnlen(str, max), i = 0, run, len, bad;
 
 	while (i < n) {
 		unsigned char c = s[i];
 
-		if (c < 0x80) {
-			if (c == '"' || c == '\\')
-				jprintf(j, "\\%c", c);
-			else if (c < 0x20 || c == 0x7f)
-				jprintf(j, "\\u%04x", c);
-			else
-				jprintf(j, "%c", c);
-			i++;
+		for (run = i; run < n; ) {
+			if (json_plain(s[run])) {
+				run++;
+				continue;
+			}
+			if (s[run] < 0x80)
+				break;
+			len = tlob_utf8_seq(s + run, n - run, &bad);
+			if (!len)
+				break;
+			run += len;
+		}
+		if (run > i && run - i >= j->len - j->used && !j->overflow) {
+			/* Does not fit: its whole characters that do, then stop. */
+			while (i < run) {
+				len = s[i] < 0x80 ? 1 : tlob_utf8_seq(s + i, n - i, &bad);
+				if (len >= j->len - j->used)
+					break;
+				jmem(j, s + i, len);
+				i += len;
+			}
+			j->overflow = true;
+			return;
+		}
+		if (run > i) {
+			jmem(j, s + i, run - i);
+			i = run;
 			continue;
 		}
-		len = tlob_utf8_seq(s + i, n - i, &bad);
-		if (len)
-			jprintf(j, "%.*s", (int)len, str + i);
-		else
-			jprintf(j, "\xef\xbf\xbd");	/* U+FFFD */
-		i += len ? len : bad;
+		if (c == '"' || c == '\\') {
+			char e[2] = { '\\', (char)c };
+
+			jmem(j, e, 2);
+			i++;
+		} else if (c < 0x80) {
+			char e[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
+
+			jmem(j, e, 6);
+			i++;
+		} else {
+			tlob_utf8_seq(s + i, n - i, &bad);
+			jmem(j, "\xef\xbf\xbd", 3);	/* U+FFFD */
+			i += bad;
+		}
 	}
 }
 
+/*
+ * Every object starts {"type":"NAME" (json_begin), so every other member
+ * is ,"key":VALUE, its key a literal written in one piece.
+ */
+#define JSON_KEY(key)		",\"" key "\":"
+#define json_key(j, key)	jmem((j), JSON_KEY(key), sizeof(JSON_KEY(key)) - 1)
+#define json_u64(j, key, v)	do { json_key(j, key); ju64(j, v); } while (0)
+#define json_s64(j, key, v)	do { json_key(j, key); js64(j, v); } while (0)
+#define json_bool(j, key, v)	do { json_key(j, key); \
+				     jstr(j, (v) ? "true" : "false"); } while (0)
 /* "key":"escaped", at most max bytes of s. */
-static void json_str(struct jbuf *j, const char *key, const char *s, size_t max)
+#define json_str(j, key, s, max) do { jmem(j, JSON_KEY(key) "\"", sizeof(JSON_KEY(key))); \
+				     json_chars(j, s, max); jc(j, '"'); } while (0)
+
+static void json_begin(struct jbuf *j, const char *type)
 {
-	jprintf(j, "%s\"%s\":\"", j->used > 1 ? "," : "", key);
-	json_chars(j, s, max);
-	jprintf(j, "\"");
+	jmem(j, "{\"type\":\"", 9);
+	jstr(j, type);
+	jc(j, '"');
 }
 
 const char *tlob_json_escape(const char *s, char *out, size_t len)
@@ -86,55 +208,83 @@ const char *tlob_json_escape(const char *s, char *out, size_t len)
 
 	if (!len)
 		return out;
-	json_chars(&j, s, strlen(s));
 	/* Cut after the last whole character or escape, never inside one. */
-	out[j.used] = '\0';
+	json_chars(&j, s, strlen(s));
+	jend(&j);
 	return out;
-}
-
-static void json_u64(struct jbuf *j, const char *key, uint64_t v)
-{
-	jprintf(j, "%s\"%s\":%" PRIu64, j->used > 1 ? "," : "", key, v);
-}
-
-static void json_s64(struct jbuf *j, const char *key, int64_t v)
-{
-	jprintf(j, "%s\"%s\":%" PRId64, j->used > 1 ? "," : "", key, v);
-}
-
-static void json_bool(struct jbuf *j, const char *key, bool v)
-{
-	jprintf(j, "%s\"%s\":%s", j->used > 1 ? "," : "", key, v ? "true" : "false");
 }
 
 static int json_end(struct jbuf *j)
 {
-	jprintf(j, "}");
-	return j->overflow ? -ENOSPC : (int)j->used;
+	jc(j, '}');
+	return jend(j);
+}
+
+/*
+ * The record's field names of the model's times and counts (names.h),
+ * made once: "" for a state with no time, an event with no count.
+ */
+struct field_key {
+	char json[56];		/* ,"NAME": */
+	size_t len;		/* of json; 0: no such field */
+	char text[56];		/* " NAME=" (the model's state/event name) */
+	size_t tlen;
+};
+
+static struct {
+	bool done;
+	struct field_key time[state_max_tlob];
+	struct field_key count[event_max_tlob];
+} fields;
+
+static void field_key(struct field_key *k, const char *json_name, const char *text_name)
+{
+	k->len = (size_t)snprintf(k->json, sizeof(k->json), ",\"%s\":", json_name);
+	k->tlen = (size_t)snprintf(k->text, sizeof(k->text), " %s=", text_name);
+}
+
+static void fields_init(void)
+{
+	char name[48];
+
+	if (fields.done)
+		return;
+	for (unsigned int s = 0; s < state_max_tlob; s++)
+		if (tlob_state_timed(s))
+			field_key(&fields.time[s], tlob_time_field(s, name, sizeof(name)),
+				  tlob_state_name(s));
+	for (unsigned int e = 0; e < event_max_tlob; e++)
+		if (tlob_event_counted(e))
+			field_key(&fields.count[e], tlob_count_field(e, name, sizeof(name)),
+				  tlob_event_name(e));
+	fields.done = true;
 }
 
 int tlob_record_json(const struct tlob_record *r, char *buf, size_t len)
 {
 	struct jbuf j = { buf, len, 0, false };
-	char name[64];
 
-	jprintf(&j, "{");
-	json_str(&j, "type", "record", 6);
+	fields_init();
+	json_begin(&j, "record");
 	json_u64(&j, "start_ns", r->start_ns);
 	json_u64(&j, "end_ns", r->end_ns);
 	json_u64(&j, "budget_ns", r->budget_ns);
 	json_u64(&j, "elapsed_ns", r->elapsed_ns);
 	/* Where the time went and what happened: the model's states and events. */
-	for (unsigned int s = 0; s < tlob_nr_states(); s++)
-		if (tlob_state_timed(s))
-			json_u64(&j, tlob_time_field(s, name, sizeof(name)), r->time_ns[s]);
+	for (unsigned int s = 0; s < state_max_tlob; s++)
+		if (fields.time[s].len) {
+			jmem(&j, fields.time[s].json, fields.time[s].len);
+			ju64(&j, r->time_ns[s]);
+		}
 	json_s64(&j, "detect_latency_ns", r->detect_latency_ns);
 	json_u64(&j, "pid", r->pid);
 	json_u64(&j, "tgid", r->tgid);
 	json_u64(&j, "binding_id", r->binding_id);
-	for (unsigned int e = 0; e < tlob_nr_events(); e++)
-		if (tlob_event_counted(e))
-			json_u64(&j, tlob_count_field(e, name, sizeof(name)), r->count[e]);
+	for (unsigned int e = 0; e < event_max_tlob; e++)
+		if (fields.count[e].len) {
+			jmem(&j, fields.count[e].json, fields.count[e].len);
+			ju64(&j, r->count[e]);
+		}
 	json_u64(&j, "kind", r->kind);
 	json_str(&j, "kind_name", tlob_kind_name(r->kind), 32);
 	json_u64(&j, "verdict", r->verdict);
@@ -156,8 +306,7 @@ int tlob_transition_json(const struct tlob_transition *tr, char *buf, size_t len
 {
 	struct jbuf j = { buf, len, 0, false };
 
-	jprintf(&j, "{");
-	json_str(&j, "type", "transition", 10);
+	json_begin(&j, "transition");
 	json_u64(&j, "ts_ns", tr->ts_ns);
 	json_s64(&j, "id", tr->id);
 	json_s64(&j, "cpu", tr->cpu);
@@ -186,8 +335,7 @@ int tlob_spec_json(const struct tlob_binding_spec *s, char *buf, size_t len)
 {
 	struct jbuf j = { buf, len, 0, false };
 
-	jprintf(&j, "{");
-	json_str(&j, "type", "binding", 7);
+	json_begin(&j, "binding");
 	json_spec_fields(&j, s);
 	json_u64(&j, "budget_ns", s->budget_ns);
 	json_u64(&j, "pid", (uint64_t)s->pid);
@@ -200,8 +348,7 @@ int tlob_stats_json(const struct tlob_binding_stats *st, char *buf, size_t len)
 	struct jbuf j = { buf, len, 0, false };
 	bool first = true;
 
-	jprintf(&j, "{");
-	json_str(&j, "type", "stats", 5);
+	json_begin(&j, "stats");
 	json_spec_fields(&j, &st->spec);
 	json_u64(&j, "windows", st->stats.windows);
 	json_u64(&j, "violations", st->stats.violations);
@@ -213,42 +360,132 @@ int tlob_stats_json(const struct tlob_binding_stats *st, char *buf, size_t len)
 	json_u64(&j, "mean_ns", st->mean_ns);
 	json_u64(&j, "sum_ns", st->stats.sum_ns);
 	/* Buckets by log2 index, only the non-empty ones (as the kernel lists them). */
-	jprintf(&j, ",\"hist\":{");
+	jstr(&j, ",\"hist\":{");
 	for (int i = 0; i < TLOB_HIST_BUCKETS; i++) {
 		if (!st->stats.hist[i])
 			continue;
-		jprintf(&j, "%s\"%d\":%llu", first ? "" : ",", i, st->stats.hist[i]);
+		if (!first)
+			jc(&j, ',');
+		jc(&j, '"');
+		ju64(&j, (uint64_t)i);
+		jmem(&j, "\":", 2);
+		ju64(&j, st->stats.hist[i]);
 		first = false;
 	}
-	jprintf(&j, "}");
+	jc(&j, '}');
 	return json_end(&j);
+}
+
+/*
+ * ns in the largest unit that keeps it under 1000, with 3 decimals
+ * rounded half up from the exact value: 12345678 -> "12.346ms".
+ */
+static void text_ns(struct jbuf *j, uint64_t ns)
+{
+	static const struct {
+		uint64_t div;
+		const char *unit;
+	} u[] = { { 1000, "us" }, { 1000000, "ms" }, { 1000000000, "s" } };
+	uint64_t q, frac;
+	unsigned int i;
+
+	if (ns < 1000) {
+		ju64(j, ns);
+		jmem(j, "ns", 2);
+		return;
+	}
+	i = ns < 1000000 ? 0 : ns < 1000000000 ? 1 : 2;
+	q = ns / u[i].div;
+	/* The remainder in thousandths of the unit, rounded (may carry). */
+	frac = (ns % u[i].div + u[i].div / 2000) / (u[i].div / 1000);
+	if (frac == 1000) {
+		q++;
+		frac = 0;
+	}
+	ju64(j, q);
+	jc(j, '.');
+	jpad_u64(j, frac, 3, '0');
+	jstr(j, u[i].unit);
 }
 
 const char *tlob_fmt_ns(uint64_t ns, char *buf, size_t len)
 {
-	if (ns < 1000)
-		snprintf(buf, len, "%" PRIu64 "ns", ns);
-	else if (ns < 1000000)
-		snprintf(buf, len, "%.3fus", (double)ns / 1e3);
-	else if (ns < 1000000000)
-		snprintf(buf, len, "%.3fms", (double)ns / 1e6);
-	else
-		snprintf(buf, len, "%.3fs", (double)ns / 1e9);
+	struct jbuf j = { buf, len, 0, false };
+
+	text_ns(&j, ns);
+	jend(&j);
 	return buf;
 }
 
-void tlob_record_print(FILE *f, const struct tlob_record *r)
+/* At most max bytes of s, as they are ("%.*s"), or alt when s is empty. */
+static void text_raw(struct jbuf *j, const char *s, size_t max, const char *alt)
 {
-	char b[6][32];
+	size_t n = strnlen(s, max);
+
+	if (!n)
+		jstr(j, alt);
+	else
+		jmem(j, s, n);
+}
+
+/* s, then spaces to width ("%-14s"). */
+static void text_left(struct jbuf *j, const char *s, size_t width)
+{
+	static const char spaces[] = "                ";
+	size_t n = strlen(s);
+
+	jmem(j, s, n);
+	if (n < width)
+		jmem(j, spaces, width - n < sizeof(spaces) - 1 ? width - n : sizeof(spaces) - 1);
+}
+
+/* " key=" */
+static void text_key(struct jbuf *j, const char *key)
+{
+	jc(j, ' ');
+	jstr(j, key);
+	jc(j, '=');
+}
+
+/* tlob_fmt_budget()'s "10ms" */
+static void text_budget(struct jbuf *j, uint64_t ns)
+{
+	uint64_t n;
+	const char *unit = tlob_budget_unit(ns, &n);
+
+	ju64(j, n);
+	jstr(j, unit);
+}
+
+/* TASK-PID tgid=N binding=N[ tag=TAG] budget=B */
+static void text_who(struct jbuf *j, const char *what, const struct tlob_record *r)
+{
+	text_left(j, what, 14);
+	jc(j, ' ');
+	text_raw(j, r->comm, sizeof(r->comm), "?");
+	jc(j, '-');
+	ju64(j, r->pid);
+	text_key(j, "tgid");
+	ju64(j, r->tgid);
+	text_key(j, "binding");
+	ju64(j, r->binding_id);
+	if (r->tag[0]) {
+		text_key(j, "tag");
+		text_raw(j, r->tag, sizeof(r->tag), "");
+	}
+	text_key(j, "budget");
+	text_budget(j, r->budget_ns);
+}
+
+int tlob_record_text(const struct tlob_record *r, char *buf, size_t len)
+{
+	struct jbuf j = { buf, len, 0, false };
 	const char *what;
 
 	if (r->kind == TLOB_REC_DROPPED) {
-		fprintf(f, "%-14s %.*s-%u tgid=%u binding=%u%s%.*s budget=%s: START opened no "
-			"window, every window was in use\n", "DROPPED", (int)sizeof(r->comm),
-			r->comm[0] ? r->comm : "?", r->pid, r->tgid, r->binding_id,
-			r->tag[0] ? " tag=" : "", (int)sizeof(r->tag), r->tag,
-			tlob_fmt_budget(r->budget_ns, b[0], sizeof(b[0])));
-		return;
+		text_who(&j, "DROPPED", r);
+		jstr(&j, ": START opened no window, every window was in use\n");
+		return jend(&j);
 	}
 	if (r->kind == TLOB_REC_VIOLATION)
 		what = "VIOLATION";
@@ -259,43 +496,97 @@ void tlob_record_print(FILE *f, const struct tlob_record *r)
 		       r->verdict == TLOB_VERDICT_MODEL_ERROR ? "window ERROR" :
 		       "window aborted";
 
-	fprintf(f, "%-14s %.*s-%u tgid=%u binding=%u%s%.*s budget=%s elapsed=%s",
-		what, (int)sizeof(r->comm), r->comm[0] ? r->comm : "?", r->pid, r->tgid, r->binding_id,
-		r->tag[0] ? " tag=" : "", (int)sizeof(r->tag), r->tag,
-		tlob_fmt_budget(r->budget_ns, b[0], sizeof(b[0])),
-		tlob_fmt_ns(r->elapsed_ns, b[1], sizeof(b[1])));
+	fields_init();
+	text_who(&j, what, r);
+	text_key(&j, "elapsed");
+	text_ns(&j, r->elapsed_ns);
 	/* Time per state and count per event, by the model's names. */
-	for (unsigned int s = 0; s < tlob_nr_states(); s++)
-		if (tlob_state_timed(s))
-			fprintf(f, " %s=%s", tlob_state_name(s),
-				tlob_fmt_ns(r->time_ns[s], b[2], sizeof(b[2])));
-	for (unsigned int e = 0; e < tlob_nr_events(); e++)
-		if (tlob_event_counted(e))
-			fprintf(f, " %s=%u", tlob_event_name(e), r->count[e]);
-	if (r->verdict == TLOB_VERDICT_OVER_BUDGET || r->kind == TLOB_REC_VIOLATION)
-		fprintf(f, " detector=%s latency=%s", tlob_detector_name(r->detector),
-			r->detect_latency_ns >= 0 ?
-			tlob_fmt_ns((uint64_t)r->detect_latency_ns, b[5], sizeof(b[5])) : "<0");
-	if (r->verdict == TLOB_VERDICT_ABORTED)
-		fprintf(f, " reason=%s", tlob_abort_name(r->abort_reason));
-	if (r->verdict == TLOB_VERDICT_MODEL_ERROR)
-		fprintf(f, " (event %s not expected in state %s)",
-			tlob_event_name(r->event), tlob_state_name(r->state));
-	fputc('\n', f);
+	for (unsigned int s = 0; s < state_max_tlob; s++)
+		if (fields.time[s].len) {
+			jmem(&j, fields.time[s].text, fields.time[s].tlen);
+			text_ns(&j, r->time_ns[s]);
+		}
+	for (unsigned int e = 0; e < event_max_tlob; e++)
+		if (fields.count[e].len) {
+			jmem(&j, fields.count[e].text, fields.count[e].tlen);
+			ju64(&j, r->count[e]);
+		}
+	if (r->verdict == TLOB_VERDICT_OVER_BUDGET || r->kind == TLOB_REC_VIOLATION) {
+		text_key(&j, "detector");
+		jstr(&j, tlob_detector_name(r->detector));
+		text_key(&j, "latency");
+		if (r->detect_latency_ns >= 0)
+			text_ns(&j, (uint64_t)r->detect_latency_ns);
+		else
+			jstr(&j, "<0");
+	}
+	if (r->verdict == TLOB_VERDICT_ABORTED) {
+		text_key(&j, "reason");
+		jstr(&j, tlob_abort_name(r->abort_reason));
+	}
+	if (r->verdict == TLOB_VERDICT_MODEL_ERROR) {
+		jstr(&j, " (event ");
+		jstr(&j, tlob_event_name(r->event));
+		jstr(&j, " not expected in state ");
+		jstr(&j, tlob_state_name(r->state));
+		jc(&j, ')');
+	}
+	jc(&j, '\n');
+	return jend(&j);
+}
+
+void tlob_record_print(FILE *f, const struct tlob_record *r)
+{
+	char buf[1024];
+	int n = tlob_record_text(r, buf, sizeof(buf));
+
+	if (n > 0)
+		fwrite(buf, 1, (size_t)n, f);
 }
 
 /* rv's columns: <TASK>-PID [CPU] TYPE [ID] STATE x EVENT -> NEXT_STATE FINAL */
+int tlob_transition_text(const struct tlob_transition *tr, char *buf, size_t len)
+{
+	struct jbuf j = { buf, len, 0, false };
+	size_t n = strnlen(tr->comm, sizeof(tr->comm));
+
+	/* "%16.*s [%03d]" */
+	if (!n)
+		jstr(&j, "           <...>");
+	else
+		for (size_t k = n; k < 16; k++)
+			jc(&j, ' ');
+	jmem(&j, tr->comm, n);
+	jstr(&j, " [");
+	if (tr->cpu < 0) {
+		jc(&j, '-');
+		jpad_u64(&j, (uint64_t)0 - (uint64_t)(int64_t)tr->cpu, 2, '0');
+	} else {
+		jpad_u64(&j, (uint64_t)tr->cpu, 3, '0');
+	}
+	jstr(&j, tr->error ? "] error [" : "] event [");
+	js64(&j, tr->id);
+	jstr(&j, "] ");
+	jstr(&j, tlob_state_name(tr->state));
+	jstr(&j, " x ");
+	jstr(&j, tlob_event_name(tr->event));
+	if (tr->error) {
+		jstr(&j, " (not expected)\n");
+	} else {
+		jstr(&j, " -> ");
+		jstr(&j, tlob_state_name(tr->next_state));
+		jstr(&j, tr->final ? " (final)\n" : "\n");
+	}
+	return jend(&j);
+}
+
 void tlob_transition_print(FILE *f, const struct tlob_transition *tr)
 {
-	fprintf(f, "%16.*s [%03d] %s [%d] %s x %s",
-		(int)sizeof(tr->comm), tr->comm[0] ? tr->comm : "<...>", tr->cpu,
-		tr->error ? "error" : "event", tr->id,
-		tlob_state_name(tr->state), tlob_event_name(tr->event));
-	if (tr->error)
-		fprintf(f, " (not expected)\n");
-	else
-		fprintf(f, " -> %s%s\n", tlob_state_name(tr->next_state),
-			tr->final ? " (final)" : "");
+	char buf[256];
+	int n = tlob_transition_text(tr, buf, sizeof(buf));
+
+	if (n > 0)
+		fwrite(buf, 1, (size_t)n, f);
 }
 
 void tlob_stats_print(FILE *f, const struct tlob_binding_stats *st)

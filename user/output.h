@@ -9,7 +9,10 @@
 
 #include "backend.h"
 
-/* 12345678 -> "12.346ms" (3 significant decimals, the largest fitting unit). */
+/*
+ * 12345678 -> "12.346ms": 3 decimals of the largest unit that keeps the
+ * integer part under 1000 (ns, us, ms, s), rounded half up.
+ */
 const char *tlob_fmt_ns(uint64_t ns, char *buf, size_t len);
 
 /*
@@ -30,7 +33,12 @@ int tlob_spec_json(const struct tlob_binding_spec *spec, char *buf, size_t len);
  */
 const char *tlob_json_escape(const char *s, char *out, size_t len);
 
-/* One readable line each, with a newline. */
+/*
+ * One readable line each, with a newline: into buf (the length, or
+ * -ENOSPC), or written to f. comm and tag as they are.
+ */
+int tlob_record_text(const struct tlob_record *rec, char *buf, size_t len);
+int tlob_transition_text(const struct tlob_transition *tr, char *buf, size_t len);
 void tlob_record_print(FILE *f, const struct tlob_record *rec);
 void tlob_transition_print(FILE *f, const struct tlob_transition *tr);
 

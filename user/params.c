@@ -15,7 +15,7 @@
 
 enum { OPT_BACKEND = 0x100, OPT_ROOT, OPT_STOP_VIOL, OPT_BUFFER, OPT_FORCE_OFFSET,
        OPT_VERSION, OPT_BPF_TASKS, OPT_REMOVE, OPT_CHECK, OPT_DIR, OPT_STATE, OPT_FORMAT,
-       OPT_INTERVAL };
+       OPT_INTERVAL, OPT_FLUSH };
 
 /*
  * Every option of every command, once: getopt's tables, which command
@@ -36,6 +36,7 @@ const struct tlob_option tlob_options[] = {
 	{ "buffer-size",	required_argument, OPT_BUFFER, TLOB_OPT_BUFFER, "KB", NULL },
 	{ "force-offset",	no_argument, OPT_FORCE_OFFSET, TLOB_OPT_FORCE_OFFSET, NULL, NULL },
 	{ "bpf-tasks",		required_argument, OPT_BPF_TASKS, TLOB_OPT_BPF_TASKS, NULL, NULL },
+	{ "flush",		required_argument, OPT_FLUSH, TLOB_OPT_FLUSH, "DURATION", NULL },
 	{ "remove",		no_argument, OPT_REMOVE, TLOB_OPT_REMOVE, NULL, NULL },
 	{ "check",		no_argument, OPT_CHECK, TLOB_OPT_CHECK, NULL, NULL },
 	{ "dir",		required_argument, OPT_DIR, TLOB_OPT_DIR, NULL, NULL },
@@ -209,6 +210,7 @@ void tlob_params_parse(const struct tlob_command *cmd, int argc, char **argv,
 	}
 	memset(params, 0, sizeof(*params));
 	params->backend = getenv("TLOB_BACKEND") ? getenv("TLOB_BACKEND") : "auto";
+	params->flush_ns = TLOB_FLUSH_DEFAULT_NS;
 	getopt_tables(long_options, shorts);
 	optind = 1;
 	opterr = 0;
@@ -253,6 +255,15 @@ void tlob_params_parse(const struct tlob_command *cmd, int argc, char **argv,
 		case OPT_INTERVAL:
 			if (tlob_parse_duration(optarg, &params->interval_ns, err, sizeof(err)))
 				tlob_usage_error("%s", err);
+			break;
+		case OPT_FLUSH:
+			/* 0: no batching; else a duration up to TLOB_FLUSH_MAX_NS */
+			if (!strcmp(optarg, "0"))
+				params->flush_ns = 0;
+			else if (tlob_parse_duration(optarg, &params->flush_ns, err, sizeof(err)) ||
+				 params->flush_ns > TLOB_FLUSH_MAX_NS)
+				tlob_usage_error("invalid --flush '%s' (0, or a duration up to 10s: "
+						 "100ms, 1s)", optarg);
 			break;
 		case 'd':
 			if (tlob_parse_duration(optarg, &params->duration_ns, err, sizeof(err)))

@@ -42,6 +42,7 @@ enum tlob_opt {
 	TLOB_OPT_OUTPUT		= 1 << 16,	/* -o, --output FILE (stats) */
 	TLOB_OPT_INTERVAL	= 1 << 17,	/* --interval DURATION (stats) */
 	TLOB_OPT_BPF_TASKS	= 1 << 18,	/* --bpf-tasks N (mon) */
+	TLOB_OPT_FLUSH		= 1 << 19,	/* --flush DURATION (mon) */
 	/* --backend, --root, -h, --version: every command */
 };
 
@@ -60,6 +61,7 @@ struct tlob_params {
 	bool quiet;
 	unsigned int buffer_kb;		/* 0 = default */
 	unsigned int bpf_tasks;		/* --bpf-tasks; 0 = default */
+	uint64_t flush_ns;		/* --flush; TLOB_FLUSH_DEFAULT_NS unless given */
 	bool backend_given;		/* --backend was on the command line */
 	bool force_offset;		/* --force-offset */
 	const char *operand;		/* the command's one operand (apply FILE), or NULL */

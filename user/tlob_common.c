@@ -108,6 +108,7 @@ int tlob_open_backend(const struct tlob_params *params, struct tlob_backend *be,
 		.persist = persist,
 		.buffer_kb = params->buffer_kb,
 		.bpf_tasks = params->bpf_tasks,
+		.flush_ns = params->flush_ns,
 	};
 	const struct tlob_backend_ops *named = tlob_backend_find(params->backend);
 	int ret;

@@ -23,7 +23,7 @@
 static const char *const mon_usage[] = {
 	"usage: tlob mon [-b SECTION]... [-d DURATION] [--stop-on-violation] [-t]",
 	"                [-r REACTOR] [-q] [-p PID] [--buffer-size KB] [--force-offset]",
-	"                [--bpf-tasks N]",
+	"                [--bpf-tasks N] [--flush DURATION]",
 	"                [common options]",
 	"",
 	"  -b, --bind SECTION     monitor a section while tlob runs:",
@@ -50,6 +50,10 @@ static const char *const mon_usage[] = {
 	"      --bpf-tasks N      bpf: tasks inside sections at once (default 1024; a",
 	"                         START beyond them is reported DROPPED); the module's",
 	"                         capacity is its pool_size= parameter",
+	"      --flush D          windows reach the output in batches, at most D after",
+	"                         they end (default 100ms; up to 10s; 0: each at once);",
+	"                         violations and DROPPED lines come at once, and",
+	"                         everything still buffered is printed at exit",
 	"",
 	"exit status: 0 stopped by Ctrl-C or -d; 1 an error; 2 a usage error;",
 	"             3 --stop-on-violation stopped on a violation",
@@ -74,6 +78,16 @@ static bool is_violation(const struct tlob_record *r)
 	return r->kind == TLOB_REC_VIOLATION || r->verdict == TLOB_VERDICT_OVER_BUDGET;
 }
 
+/* stdout is fully buffered: written per batch (mon_loop), not per line. */
+static void out_line(char *buf, int n, size_t len)
+{
+	if (n <= 0 || (size_t)n >= len)
+		return;
+	if (buf[n - 1] != '\n')
+		buf[n++] = '\n';
+	fwrite(buf, 1, (size_t)n, stdout);
+}
+
 static int on_record(const struct tlob_record *r, void *data)
 {
 	struct mon_ctx *ctx = data;
@@ -86,14 +100,9 @@ static int on_record(const struct tlob_record *r, void *data)
 		ctx->dropped++;
 	else
 		ctx->violations++;
-	if (!ctx->params->quiet) {
-		if (ctx->params->json) {
-			if (tlob_record_json(r, buf, sizeof(buf)) > 0)
-				puts(buf);
-		} else {
-			tlob_record_print(stdout, r);
-		}
-	}
+	if (!ctx->params->quiet)
+		out_line(buf, ctx->params->json ? tlob_record_json(r, buf, sizeof(buf) - 1) :
+			 tlob_record_text(r, buf, sizeof(buf)), sizeof(buf));
 	if (ctx->params->stop_on_violation && !ctx->draining && is_violation(r)) {
 		ctx->stop = true;
 		ctx->violation_seen_ns = r->end_ns;
@@ -111,12 +120,8 @@ static int on_transition(const struct tlob_transition *tr, void *data)
 	ctx->transitions++;
 	if (ctx->params->quiet)
 		return 0;
-	if (ctx->params->json) {
-		if (tlob_transition_json(tr, buf, sizeof(buf)) > 0)
-			puts(buf);
-	} else {
-		tlob_transition_print(stdout, tr);
-	}
+	out_line(buf, ctx->params->json ? tlob_transition_json(tr, buf, sizeof(buf) - 1) :
+		 tlob_transition_text(tr, buf, sizeof(buf)), sizeof(buf));
 	return 0;
 }
 
@@ -133,10 +138,11 @@ static int mon_loop(struct tlob_backend *be, struct mon_ctx *ctx, const struct t
 
 			if (now >= end)
 				break;
-			/* Round up: never wake just before the end and spin. */
-			timeout = (int)((end - now + 999999) / 1000000);
+			timeout = tlob_ms_until(end, now);
 		}
 		ret = be->ops->poll(be, timeout, sink);
+		/* One write per batch, before the next wait. */
+		fflush(stdout);
 		if (ret < 0 && ret != -EINTR) {
 			tlob_print_error(be, ret, "reading records");
 			return ret;
@@ -155,6 +161,7 @@ static void mon_drain(struct tlob_backend *be, struct mon_ctx *ctx, const struct
 	do {
 		ret = be->ops->poll(be, 0, sink);
 	} while (ret > 0 && tlob_now_ns() < limit);
+	fflush(stdout);
 	if (ret > 0)
 		fprintf(stderr, "tlob: records still arriving after %ds of draining\n",
 			DRAIN_LIMIT_S);
@@ -367,8 +374,11 @@ static int mon_run(struct tlob_params *params)
 
 	tlob_require_root("tlob mon");
 	tlob_signals_setup();
-	/* A record is news: consumers of a pipe get it now, not 4 KiB later. */
-	setvbuf(stdout, NULL, _IOLBF, 0);
+	/*
+	 * Records are written a batch at a time (mon_loop flushes after each
+	 * poll, and a violation ends a poll at once), not a line at a time.
+	 */
+	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 	tlob_verbose("opening the %s backend", params->backend);
 	if (tlob_open_backend(params, &be, true, params->trace, false))
 		return TLOB_EXIT_ERROR;
@@ -395,6 +405,6 @@ const struct tlob_command tlob_cmd_mon = {
 	.usage = mon_usage,
 	.opts = TLOB_OPT_BIND | TLOB_OPT_DURATION | TLOB_OPT_STOP_VIOL | TLOB_OPT_TRACE |
 		TLOB_OPT_REACTOR | TLOB_OPT_JSON | TLOB_OPT_PID | TLOB_OPT_QUIET |
-		TLOB_OPT_BUFFER | TLOB_OPT_FORCE_OFFSET | TLOB_OPT_BPF_TASKS,
+		TLOB_OPT_BUFFER | TLOB_OPT_FORCE_OFFSET | TLOB_OPT_BPF_TASKS | TLOB_OPT_FLUSH,
 	.run = mon_run,
 };

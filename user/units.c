@@ -105,7 +105,7 @@ int tlob_parse_duration(const char *s, uint64_t *ns, char *err, size_t len)
 	return 0;
 }
 
-const char *tlob_fmt_budget(uint64_t ns, char *buf, size_t len)
+const char *tlob_budget_unit(uint64_t ns, uint64_t *count)
 {
 	const struct unit *u;
 	const struct unit *best = &budget_units[0];
@@ -113,6 +113,15 @@ const char *tlob_fmt_budget(uint64_t ns, char *buf, size_t len)
 	for (u = budget_units; u->name; u++)
 		if (ns && ns % u->ns == 0)
 			best = u;
-	snprintf(buf, len, "%" PRIu64 "%s", ns / best->ns, best->name);
+	*count = ns / best->ns;
+	return best->name;
+}
+
+const char *tlob_fmt_budget(uint64_t ns, char *buf, size_t len)
+{
+	uint64_t n;
+	const char *unit = tlob_budget_unit(ns, &n);
+
+	snprintf(buf, len, "%" PRIu64 "%s", n, unit);
 	return buf;
 }

@@ -20,5 +20,7 @@ int tlob_parse_duration(const char *s, uint64_t *ns, char *err, size_t len);
 
 /* 10000000 -> "10ms" (exact: the largest unit that divides it). */
 const char *tlob_fmt_budget(uint64_t ns, char *buf, size_t len);
+/* The same as a count and a unit: 10000000 -> 10, returns "ms". */
+const char *tlob_budget_unit(uint64_t ns, uint64_t *count);
 
 #endif /* TLOB_UNITS_H */

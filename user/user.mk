@@ -104,6 +104,12 @@ $(BUILD)/tests/unit/tool/%: tests/unit/tool/%.c tests/unit/tool/tap.h $(BUILD)/u
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(USER_CFLAGS) -o $@ $< $(BUILD)/user/libtlob.a $(USER_LDLIBS) $(USER_BPF_LDLIBS)
 CHECK_DEPS += $(TOOL_TEST_BINS)
+# output_drv counts the printf-family calls of the formatter (15-output.t).
+$(BUILD)/tests/unit/tool/output_drv: USER_LDLIBS += -Wl,--wrap=vsnprintf,--wrap=snprintf \
+	-Wl,--wrap=vfprintf,--wrap=fprintf,--wrap=fputc
+# test_decode counts the lookups of fields by name per record (13-decode.t).
+$(BUILD)/tests/unit/tool/test_decode: USER_LDLIBS += -Wl,--wrap=tep_find_field \
+	-Wl,--wrap=tep_find_any_field,--wrap=tep_get_field_raw
 
 .PHONY: tool
 tool: $(BUILD)/user/tlob $(TOOL_TEST_BINS)

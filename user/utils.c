@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -81,6 +82,13 @@ uint64_t tlob_now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+int tlob_ms_until(uint64_t at, uint64_t now)
+{
+	uint64_t ms = at > now ? (at - now + 999999) / 1000000 : 0;
+
+	return ms > INT_MAX ? INT_MAX : (int)ms;
 }
 
 char *tlob_read_file(const char *path)

@@ -30,6 +30,11 @@ void tlob_verbose(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* CLOCK_MONOTONIC now, in ns (the clock of struct tlob_record). */
 uint64_t tlob_now_ns(void);
+/*
+ * Milliseconds from now to at (tlob_now_ns() times) for a poll timeout,
+ * rounded up (never wake just before it and spin); 0 when it has passed.
+ */
+int tlob_ms_until(uint64_t at, uint64_t now);
 
 /*
  * s as a message shows it, in buf (len bytes, NUL included): control bytes

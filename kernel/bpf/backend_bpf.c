@@ -10,8 +10,17 @@
  * - enable: the scheduler hooks and the detector are attached. Disabling a
  *   pinned monitor tears it down entirely (bindings included): nothing is
  *   left pinned.
- * - Records arrive in a BPF ring buffer as struct tlob_record; records
- *   that did not fit are counted per CPU and reported by lost().
+ * - Records arrive in BPF ring buffers as struct tlob_record: windows in
+ *   tlob_events, violations and dropped STARTs in tlob_urgent (a monitor
+ *   pinned by an older tlob has only the first); records that did not fit
+ *   are counted per CPU and reported by lost().
+ * - The reader sleeps until something is due: a violation wakes it at once
+ *   (tlob_urgent, forced wakeups); the first window after it emptied
+ *   tlob_events wakes it too, and it then reads that ring one flush
+ *   interval later, or sooner when the ring is half full (the programs
+ *   force a wakeup past that watermark), so it wakes about twice per batch
+ *   however many windows come, and never while nothing happens. Both rings
+ *   are merged oldest first.
  * - The only reactor is nop (BPF cannot signal the task from the timer).
  */
 #include <errno.h>
@@ -37,6 +46,16 @@ struct bpf_ubind {
 	int fd[2];
 };
 
+/* Records read from one ring, not delivered yet. */
+struct rec_queue {
+	struct bpf_priv *p;
+	struct tlob_record *v;
+	size_t head, n, cap;
+};
+
+/* The rings, in the order of a tie between them: violations first. */
+enum { Q_URGENT, Q_WINDOWS, Q_NR };
+
 struct bpf_priv {
 	struct bpf_mon m;
 	bool persist;
@@ -44,10 +63,13 @@ struct bpf_priv {
 	int nr_cpus;
 	struct bpf_ubind *ub;
 	size_t nr_ub;
-	struct ring_buffer *rb;
-	const struct tlob_sink *sink;
-	int stop;
-	int delivered;
+	struct ring_buffer *rb[Q_NR];	/* rb[Q_URGENT] NULL for an older monitor */
+	int epfd;			/* both rings, edge-triggered: one event per wakeup */
+	struct rec_queue q[Q_NR];
+	int err;			/* a queue could not grow */
+	uint64_t flush_ns;		/* 0: every record at once */
+	bool batching;			/* windows are waiting, due at flush_due */
+	uint64_t flush_due;		/* tlob_now_ns() */
 	uint64_t foreign;	/* records of another tlob's layout, not read */
 };
 
@@ -94,9 +116,8 @@ static int ensure_loaded(struct tlob_backend *be)
 
 static int on_sample(void *ctx, void *data, size_t size)
 {
-	struct bpf_priv *p = ctx;
-	struct tlob_record rec;
-	int r;
+	struct rec_queue *q = ctx;
+	struct bpf_priv *p = q->p;
 
 	/*
 	 * A record of another size comes from programs of another tlob (a
@@ -104,21 +125,57 @@ static int on_sample(void *ctx, void *data, size_t size)
 	 * its size changes with it). Not read, but never silently: counted
 	 * as lost, and said once.
 	 */
-	if (size != sizeof(rec)) {
+	if (size != sizeof(*q->v)) {
 		if (!p->foreign++)
 			fprintf(stderr, "tlob: bpf: a record of %zu bytes, this tlob reads %zu: the "
 				"monitor was loaded by another tlob version (`tlob unbind -a "
-				"--backend bpf` removes a pinned one)\n", size, sizeof(rec));
+				"--backend bpf` removes a pinned one)\n", size, sizeof(*q->v));
 		return 0;
 	}
-	memcpy(&rec, data, sizeof(rec));
-	p->delivered++;
-	r = p->sink->record ? p->sink->record(&rec, p->sink->ctx) : 0;
-	if (r) {
-		p->stop = r;
-		/* Stops the ring buffer here; the rest stays buffered. */
-		return -ECANCELED;
+	if (q->n == q->cap) {
+		size_t cap = q->cap ? q->cap * 2 : 256;
+		struct tlob_record *v = realloc(q->v, cap * sizeof(*v));
+
+		if (!v) {
+			p->err = -ENOMEM;
+			/* Stops the ring here; the rest stays in it. */
+			return -ENOMEM;
+		}
+		q->v = v;
+		q->cap = cap;
 	}
+	memcpy(&q->v[q->n++], data, sizeof(*q->v));
+	return 0;
+}
+
+/* Both rings mapped, each with its queue, and the epoll set that waits on them. */
+static int open_rings(struct tlob_backend *be)
+{
+	static const int map[Q_NR] = { [Q_URGENT] = TB_URGENT, [Q_WINDOWS] = TB_EVENTS };
+	struct bpf_priv *p = be->priv;
+
+	p->epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (p->epfd < 0)
+		return tlob_backend_err(be, errno, "epoll_create1: %s", strerror(errno));
+	for (int q = 0; q < Q_NR; q++) {
+		struct epoll_event ev = { .events = EPOLLIN | EPOLLET, .data.u32 = (uint32_t)q };
+
+		p->q[q].p = p;
+		if (p->m.fd[map[q]] < 0)
+			continue;	/* an older pinned monitor: no tlob_urgent */
+		p->rb[q] = ring_buffer__new(p->m.fd[map[q]], on_sample, &p->q[q], NULL);
+		if (!p->rb[q])
+			return tlob_backend_err(be, errno, "cannot map the BPF ring buffer %s: %s",
+						tb_map_name(map[q]), strerror(errno));
+		if (epoll_ctl(p->epfd, EPOLL_CTL_ADD, p->m.fd[map[q]], &ev))
+			return tlob_backend_err(be, errno, "epoll_ctl: %s", strerror(errno));
+	}
+	/*
+	 * A wakeup that came before we waited is not seen (a pinned monitor's
+	 * rings may hold records already): the first poll reads at once.
+	 */
+	p->batching = true;
+	p->flush_due = 0;
 	return 0;
 }
 
@@ -128,7 +185,12 @@ static void bpf_close(struct tlob_backend *be)
 
 	if (!p)
 		return;
-	ring_buffer__free(p->rb);
+	for (int q = 0; q < Q_NR; q++) {
+		ring_buffer__free(p->rb[q]);
+		free(p->q[q].v);
+	}
+	if (p->epfd >= 0)
+		close(p->epfd);
 	for (size_t i = 0; i < p->nr_ub; i++) {
 		close(p->ub[i].fd[0]);
 		close(p->ub[i].fd[1]);
@@ -158,6 +220,8 @@ static int bpf_open(struct tlob_backend *be, const struct tlob_backend_opts *opt
 	p->persist = opts && opts->persist;
 	p->m.tasks = opts ? opts->bpf_tasks : 0;
 	p->reader = opts && opts->reader;
+	p->flush_ns = opts ? opts->flush_ns : 0;
+	p->epfd = -1;
 	p->nr_cpus = libbpf_num_possible_cpus();
 	be->priv = p;
 	if (p->nr_cpus <= 0) {
@@ -177,12 +241,9 @@ static int bpf_open(struct tlob_backend *be, const struct tlob_backend_opts *opt
 			goto fail;
 	}
 	if (p->reader) {
-		p->rb = ring_buffer__new(p->m.fd[TB_EVENTS], on_sample, p, NULL);
-		if (!p->rb) {
-			ret = tlob_backend_err(be, errno, "cannot map the BPF ring buffer: %s",
-					       strerror(errno));
+		ret = open_rings(be);
+		if (ret)
 			goto fail;
-		}
 	}
 	return 0;
 fail:
@@ -599,40 +660,131 @@ out:
 	return ret;
 }
 
+/* Read both rings into their queues; 0 or -errno. */
 static int consume(struct bpf_priv *p)
 {
-	int ret = ring_buffer__consume(p->rb);
+	for (int q = 0; q < Q_NR; q++) {
+		int ret = p->rb[q] ? ring_buffer__consume(p->rb[q]) : 0;
 
-	if (p->stop)
-		return p->stop;
-	return ret < 0 ? ret : p->delivered;
+		if (p->err) {
+			ret = p->err;
+			p->err = 0;
+			return ret;
+		}
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
 }
 
 /*
- * The tool blocks SIGINT/SIGTERM outside its waits, so the sleep is an
- * epoll_pwait() with its wait mask (ring_buffer__poll() would sleep
- * through Ctrl-C), then the ring buffer is consumed.
+ * Deliver the queued records oldest first (by end_ns, a violation before
+ * a window of the same time). A sink's non-zero stops it, the rest
+ * staying queued. Returns the count delivered, or the sink's value.
  */
+static int deliver(struct bpf_priv *p, const struct tlob_sink *sink)
+{
+	int delivered = 0;
+
+	for (;;) {
+		struct rec_queue *best = NULL;
+		int r;
+
+		for (int i = 0; i < Q_NR; i++) {
+			struct rec_queue *q = &p->q[i];
+
+			if (q->head < q->n && (!best || q->v[q->head].end_ns <
+					       best->v[best->head].end_ns))
+				best = q;
+		}
+		if (!best)
+			break;
+		delivered++;
+		r = sink->record ? sink->record(&best->v[best->head++], sink->ctx) : 0;
+		if (r)
+			return r;
+	}
+	for (int i = 0; i < Q_NR; i++)
+		p->q[i].head = p->q[i].n = 0;
+	return delivered;
+}
+
+static bool queued(const struct bpf_priv *p)
+{
+	for (int i = 0; i < Q_NR; i++)
+		if (p->q[i].head < p->q[i].n)
+			return true;
+	return false;
+}
+
+/*
+ * Sleep until something is due: a violation, a batch of windows (its
+ * flush interval passed, or the ring past its watermark), or the caller's
+ * timeout. The tool blocks SIGINT/SIGTERM outside its waits, so the sleep
+ * is an epoll_pwait() with its wait mask (ring_buffer__poll() would sleep
+ * through Ctrl-C). 1 when something is due, 0 on the timeout, -errno.
+ */
+static int wait_due(struct bpf_priv *p, int timeout_ms)
+{
+	uint64_t now = tlob_now_ns();
+	uint64_t end = timeout_ms > 0 ? now + (uint64_t)timeout_ms * 1000000 : 0;
+
+	for (;;) {
+		struct epoll_event ev[Q_NR];
+		bool urgent = false, windows = false;
+		int wait = end ? tlob_ms_until(end, now) : -1, n;
+
+		if (p->batching && (wait < 0 || tlob_ms_until(p->flush_due, now) < wait))
+			wait = tlob_ms_until(p->flush_due, now);
+		n = epoll_pwait(p->epfd, ev, Q_NR, wait, tlob_wait_sigmask());
+		if (n < 0)
+			return errno == EINTR ? -EINTR : -errno;
+		now = tlob_now_ns();
+		for (int i = 0; i < n; i++) {
+			if (ev[i].data.u32 == Q_URGENT)
+				urgent = true;
+			else
+				windows = true;
+		}
+		/* While a batch waits, only the watermark wakes a window reader. */
+		if (urgent || (windows && (p->batching || !p->flush_ns)))
+			return 1;
+		if (p->batching && now >= p->flush_due)
+			return 1;
+		if (windows) {
+			/* The first window since the ring was emptied: a batch begins. */
+			p->batching = true;
+			p->flush_due = now + p->flush_ns;
+			continue;
+		}
+		if (end && now >= end)
+			return 0;
+	}
+}
+
 static int bpf_poll(struct tlob_backend *be, int timeout_ms, const struct tlob_sink *sink)
 {
 	struct bpf_priv *p = be->priv;
-	struct epoll_event ev;
 	int ret;
 
-	if (!p->rb)
+	if (!p->rb[Q_WINDOWS])
 		return tlob_backend_err(be, EINVAL, "this tlob did not open the BPF backend "
 					"as a reader");
-	p->sink = sink;
-	p->stop = 0;
-	p->delivered = 0;
+	/* The rest of a delivery a sink stopped is due now. */
+	if (queued(p))
+		return deliver(p, sink);
+	/* At exit (0): everything buffered, without sleeping. */
+	if (timeout_ms) {
+		ret = wait_due(p, timeout_ms);
+		if (ret <= 0)
+			return ret;
+	}
+	/* Emptied now: the next window wakes the reader and begins the next batch. */
+	p->batching = false;
 	ret = consume(p);
-	if (ret || timeout_ms == 0)
-		return ret;
-	ret = epoll_pwait(ring_buffer__epoll_fd(p->rb), &ev, 1, timeout_ms,
-			  tlob_wait_sigmask());
 	if (ret < 0)
-		return -errno;
-	return consume(p);
+		return ret;
+	return deliver(p, sink);
 }
 
 static int bpf_lost(struct tlob_backend *be, uint64_t *lost)

@@ -183,6 +183,7 @@ static const char *const map_names[TB_NR_MAPS] = {
 	[TB_STATS] = "tlob_stats",
 	[TB_LOST] = "tlob_lost",
 	[TB_META] = "tlob_meta",
+	[TB_URGENT] = "tlob_urgent",
 };
 
 const char *tb_map_name(enum tlob_bpf_map i)

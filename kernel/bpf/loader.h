@@ -28,6 +28,7 @@ enum tlob_bpf_map {
 	TB_STATS,
 	TB_LOST,
 	TB_META,
+	TB_URGENT,	/* optional: a monitor pinned by an older tlob has none */
 	TB_NR_MAPS,
 };
 

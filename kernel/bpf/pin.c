@@ -134,6 +134,8 @@ int tb_open_pinned(struct bpf_mon *m, char *err, size_t len)
 	for (i = 0; i < TB_NR_MAPS; i++) {
 		pin_path(p, sizeof(p), tb_map_name(i));
 		fd = bpf_obj_get(p);
+		if (fd < 0 && i == TB_URGENT)
+			continue;	/* older: everything in tlob_events */
 		if (fd < 0)
 			goto fail;
 		m->fd[i] = fd;

@@ -110,15 +110,13 @@ static __always_inline void tlob_start_dropped(const struct tlob_bpf_binding *b,
 	tlob_count_lost(TLOB_LOST_NOSLOT);
 	if (st)
 		__sync_fetch_and_add(&st->dropped, 1);
-	r = bpf_ringbuf_reserve(&tlob_events, sizeof(*r), 0);
-	if (!r) {
-		tlob_count_lost(TLOB_LOST_RINGBUF);
+	r = tlob_reserve_urgent();
+	if (!r)
 		return;
-	}
 	tlob_record_dropped(r, now, b->budget_ns, tid, tgid, id);
 	bpf_get_current_comm(r->comm, sizeof(r->comm));
 	__builtin_memcpy(r->tag, b->tag, sizeof(r->tag));
-	bpf_ringbuf_submit(r, 0);
+	bpf_ringbuf_submit(r, BPF_RB_FORCE_WAKEUP);
 }
 
 /* START: open a window in a free slot, or feed `start` to the open one. */

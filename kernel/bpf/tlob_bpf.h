@@ -36,7 +36,8 @@
 /* Windows one task can have open at once (of as many bindings). */
 #define TLOB_BPF_NEST		4	/* a power of two: slot indexes are masked */
 #define TLOB_BPF_PATH_MAX	4096
-#define TLOB_BPF_RINGBUF	(1024 * 1024)
+#define TLOB_BPF_RINGBUF	(1024 * 1024)	/* windows */
+#define TLOB_BPF_RINGBUF_URGENT	(256 * 1024)	/* violations, dropped STARTs */
 
 /* Binding flags. */
 #define TLOB_BIND_STOP_RET	1U	/* STOP = return of the START function */

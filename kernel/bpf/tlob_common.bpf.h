@@ -65,10 +65,24 @@ struct tlob_task {
 	struct tlob_win win[TLOB_BPF_NEST];
 };
 
+/*
+ * Two ring buffers, so that a violation wakes the reader at once while it
+ * reads windows in batches: windows go to tlob_events, submitted with the
+ * ring buffer's own rule (wake the reader only when it has read
+ * everything before: the first window after it emptied the ring, not the
+ * ones that follow while it waits out its flush interval), or forced when
+ * the ring is over half full (the watermark); violations and dropped
+ * STARTs go to tlob_urgent, each forcing a wakeup.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, TLOB_BPF_RINGBUF);
 } tlob_events SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, TLOB_BPF_RINGBUF_URGENT);
+} tlob_urgent SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -144,17 +158,44 @@ static __always_inline __u64 tlob_now(void)
 	return bpf_ktime_get_ns();
 }
 
+/* A window's submit flags: the ring's own rule, or forced past the watermark. */
+static __always_inline __u64 tlob_window_wakeup(void)
+{
+	return bpf_ringbuf_query(&tlob_events, BPF_RB_AVAIL_DATA) > TLOB_BPF_RINGBUF / 2 ?
+	       BPF_RB_FORCE_WAKEUP : 0;
+}
+
+/* A record the reader needs at once (violation, dropped START). */
+static __always_inline struct tlob_record *tlob_reserve_urgent(void)
+{
+	struct tlob_record *r = bpf_ringbuf_reserve(&tlob_urgent, sizeof(*r), 0);
+
+	if (!r)
+		tlob_count_lost(TLOB_LOST_RINGBUF);
+	return r;
+}
+
 static __always_inline void tlob_emit(struct tlob_core *c, unsigned int kind,
 				      unsigned int event, __u64 now)
 {
-	struct tlob_record *r = bpf_ringbuf_reserve(&tlob_events, sizeof(*r), 0);
+	struct tlob_record *r;
 
+	/* kind is a constant at each of the engine's calls: one path each. */
+	if (kind != TLOB_REC_WINDOW) {
+		r = tlob_reserve_urgent();
+		if (!r)
+			return;
+		tlob_record_fill(r, c, kind, event, now);
+		bpf_ringbuf_submit(r, BPF_RB_FORCE_WAKEUP);
+		return;
+	}
+	r = bpf_ringbuf_reserve(&tlob_events, sizeof(*r), 0);
 	if (!r) {
 		tlob_count_lost(TLOB_LOST_RINGBUF);
 		return;
 	}
 	tlob_record_fill(r, c, kind, event, now);
-	bpf_ringbuf_submit(r, 0);
+	bpf_ringbuf_submit(r, tlob_window_wakeup());
 }
 
 /* Per-binding statistics of an ended window, as the module counts them. */

@@ -117,7 +117,7 @@ static int kmod_open(struct tlob_backend *be, const struct tlob_backend_opts *op
 
 	if (opts->reader) {
 		k->trace = tlob_trace_open(k->system, opts->transitions, opts->buffer_kb,
-					   be->err, sizeof(be->err));
+					   opts->flush_ns, be->err, sizeof(be->err));
 		if (!k->trace) {
 			free(k);
 			be->priv = NULL;

@@ -41,29 +41,38 @@ static bool is_text(const struct tep_format_field *f)
  * it fits, else all len bytes (struct tlob_record's comm/tag are fixed
  * arrays that need not end in NUL); "" if absent.
  */
-static void field_str(struct tep_event *ev, struct tep_record *rec,
-		      const char *name, char *buf, size_t len)
+static void field_str(const struct tep_format_field *f, const struct tep_record *rec,
+		      char *buf, size_t len)
 {
-	int flen = 0;
 	const char *p;
-	size_t n = 0;
+	size_t n = 0, flen;
 
 	memset(buf, 0, len);
-	if (!tep_find_field(ev, name))
+	if (!f || f->offset < 0 || (size_t)f->offset + (size_t)f->size > (size_t)rec->size)
 		return;
-	p = tep_get_field_raw(NULL, ev, name, rec, &flen, 0);
-	if (!p || flen <= 0)
-		return;
-	while (n < (size_t)flen && n < len && p[n])
+	p = (const char *)rec->data + f->offset;
+	flen = (size_t)f->size;
+	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+		/* __data_loc: offset in the low 16 bits, length in the high ones */
+		unsigned long long loc = tep_read_number(f->event->tep, p, f->size);
+		size_t off = loc & 0xffff;
+
+		flen = (size_t)(loc >> 16) & 0xffff;
+		if (f->flags & TEP_FIELD_IS_RELATIVE)	/* __rel_loc: from the field's end */
+			off += (size_t)f->offset + (size_t)f->size;
+		if (off + flen > (size_t)rec->size)
+			return;
+		p = (const char *)rec->data + off;
+	}
+	while (n < flen && n < len && p[n])
 		n++;
 	memcpy(buf, p, n);
 }
 
 /* A number field, or for state/event a name mapped through lookup. */
-static bool field_num(struct tep_event *ev, struct tep_record *rec, const char *name,
+static bool field_num(const struct tep_format_field *f, const struct tep_record *rec,
 		      int (*lookup)(const char *), unsigned long long *val)
 {
-	struct tep_format_field *f = tep_find_field(ev, name);
 	char text[64] = "";
 	int v;
 
@@ -72,14 +81,14 @@ static bool field_num(struct tep_event *ev, struct tep_record *rec, const char *
 	if (is_text(f)) {
 		if (!lookup)
 			return false;
-		field_str(ev, rec, name, text, sizeof(text) - 1);
+		field_str(f, rec, text, sizeof(text) - 1);
 		v = lookup(text);
 		if (v < 0)
 			return false;
 		*val = (unsigned long long)v;
 		return true;
 	}
-	return !tep_read_number_field(f, rec->data, val);
+	return !tep_read_number_field((struct tep_format_field *)f, rec->data, val);
 }
 
 struct num_member {
@@ -95,11 +104,39 @@ struct num_member {
 		  sizeof(((struct tlob_record *)0)->name), fn }
 
 /* The times and counts are the model's (names.h), decoded below. */
-static const struct num_member record_members[] = {
+static const struct num_member record_members[TLOB_DEC_MEMBERS] = {
 	M(start_ns), M(end_ns), M(budget_ns), M(elapsed_ns), M(detect_latency_ns),
 	M(pid), M(tgid), M(binding_id), M(kind), M(verdict), M(abort_reason),
 	M(detector), M_NAMED(state, tlob_state_by_name), M_NAMED(event, tlob_event_by_name),
 };
+
+/* The members of the transition are the record's state and event. */
+#define MEMBER_STATE	12
+#define MEMBER_EVENT	13
+
+void tlob_decode_init(struct tlob_decode *d, enum tlob_decoder dec, struct tep_event *ev)
+{
+	char name[64];
+
+	memset(d, 0, sizeof(*d));
+	d->dec = dec;
+	d->ev = ev;
+	for (size_t i = 0; i < TLOB_DEC_MEMBERS; i++)
+		d->member[i] = tep_find_field(ev, record_members[i].field);
+	/* STATE_ns and the counts, by the names the model gives them. */
+	for (unsigned int s = 0; s < state_max_tlob; s++)
+		if (tlob_state_timed(s))
+			d->time[s] = tep_find_field(ev, tlob_time_field(s, name, sizeof(name)));
+	for (unsigned int e = 0; e < event_max_tlob; e++)
+		if (tlob_event_counted(e))
+			d->count[e] = tep_find_field(ev, tlob_count_field(e, name, sizeof(name)));
+	d->comm = tep_find_field(ev, "comm");
+	d->tag = tep_find_field(ev, "tag");
+	d->id = tep_find_field(ev, "id");
+	d->threshold_ns = tep_find_field(ev, "threshold_ns");
+	d->next_state = tep_find_field(ev, "next_state");
+	d->final_state = tep_find_field(ev, "final_state");
+}
 
 static void store(void *dst, size_t size, unsigned long long v)
 {
@@ -111,15 +148,15 @@ static void store(void *dst, size_t size, unsigned long long v)
 	}
 }
 
-static void decode_detail_env(struct tep_event *ev, struct tep_record *rec,
+static void decode_detail_env(const struct tlob_decode *d, const struct tep_record *rec,
 			      struct tlob_record *out)
 {
 	unsigned long long v;
 
 	/* detail_env_tlob(id, threshold_ns, running_ns, waiting_ns, sleeping_ns) */
-	if (!out->pid && field_num(ev, rec, "id", NULL, &v))
+	if (!out->pid && field_num(d->id, rec, NULL, &v))
 		out->pid = (uint32_t)v;
-	if (field_num(ev, rec, "threshold_ns", NULL, &v))
+	if (field_num(d->threshold_ns, rec, NULL, &v))
 		out->budget_ns = v;
 	out->elapsed_ns = 0;
 	for (unsigned int s = 0; s < tlob_nr_states(); s++)
@@ -127,63 +164,59 @@ static void decode_detail_env(struct tep_event *ev, struct tep_record *rec,
 	out->verdict = TLOB_VERDICT_OVER_BUDGET;
 }
 
-void tlob_decode_record(enum tlob_decoder dec, struct tep_event *ev,
-			struct tep_record *rec, struct tlob_record *out)
+void tlob_decode_record(const struct tlob_decode *d, const struct tep_record *rec,
+			struct tlob_record *out)
 {
 	unsigned long long v;
-	char name[64];
 
 	memset(out, 0, sizeof(*out));
-	for (size_t i = 0; i < sizeof(record_members) / sizeof(record_members[0]); i++) {
+	for (size_t i = 0; i < TLOB_DEC_MEMBERS; i++) {
 		const struct num_member *m = &record_members[i];
 
-		if (field_num(ev, rec, m->field, m->lookup, &v))
+		if (field_num(d->member[i], rec, m->lookup, &v))
 			store((char *)out + m->offset, m->size, v);
 	}
-	/* STATE_ns and the counts, by the names the model gives them. */
-	for (unsigned int s = 0; s < tlob_nr_states(); s++)
-		if (tlob_state_timed(s) &&
-		    field_num(ev, rec, tlob_time_field(s, name, sizeof(name)), NULL, &v))
+	for (unsigned int s = 0; s < state_max_tlob; s++)
+		if (field_num(d->time[s], rec, NULL, &v))
 			out->time_ns[s] = v;
-	for (unsigned int e = 0; e < tlob_nr_events(); e++)
-		if (tlob_event_counted(e) &&
-		    field_num(ev, rec, tlob_count_field(e, name, sizeof(name)), NULL, &v))
+	for (unsigned int e = 0; e < event_max_tlob; e++)
+		if (field_num(d->count[e], rec, NULL, &v))
 			out->count[e] = (uint32_t)v;
-	field_str(ev, rec, "comm", out->comm, sizeof(out->comm));
-	field_str(ev, rec, "tag", out->tag, sizeof(out->tag));
+	field_str(d->comm, rec, out->comm, sizeof(out->comm));
+	field_str(d->tag, rec, out->tag, sizeof(out->tag));
 
-	if (dec == TLOB_DEC_DETAIL_ENV)
-		decode_detail_env(ev, rec, out);
+	if (d->dec == TLOB_DEC_DETAIL_ENV)
+		decode_detail_env(d, rec, out);
 	if (!out->kind)
-		out->kind = dec == TLOB_DEC_WINDOW ? TLOB_REC_WINDOW :
-			    dec == TLOB_DEC_DROPPED ? TLOB_REC_DROPPED : TLOB_REC_VIOLATION;
+		out->kind = d->dec == TLOB_DEC_WINDOW ? TLOB_REC_WINDOW :
+			    d->dec == TLOB_DEC_DROPPED ? TLOB_REC_DROPPED : TLOB_REC_VIOLATION;
 }
 
-int tlob_decode_transition(enum tlob_decoder dec, struct tep_event *ev,
-			   struct tep_record *rec, struct tlob_transition *out)
+int tlob_decode_transition(const struct tlob_decode *d, const struct tep_record *rec,
+			   struct tlob_transition *out)
 {
 	unsigned long long v;
 
 	memset(out, 0, sizeof(*out));
 	out->ts_ns = rec->ts;
 	out->cpu = rec->cpu;
-	out->error = dec == TLOB_DEC_ERROR;
-	if (field_num(ev, rec, "id", NULL, &v))
+	out->error = d->dec == TLOB_DEC_ERROR;
+	if (field_num(d->id, rec, NULL, &v))
 		out->id = (int32_t)v;
-	if (!field_num(ev, rec, "state", tlob_state_by_name, &v))
+	if (!field_num(d->member[MEMBER_STATE], rec, tlob_state_by_name, &v))
 		return -EINVAL;
 	out->state = (uint8_t)v;
-	if (!field_num(ev, rec, "event", tlob_event_by_name, &v))
+	if (!field_num(d->member[MEMBER_EVENT], rec, tlob_event_by_name, &v))
 		return -EINVAL;
 	out->event = (uint8_t)v;
 	if (out->error) {
 		out->next_state = (uint8_t)tlob_nr_states();
 		return 0;
 	}
-	if (!field_num(ev, rec, "next_state", tlob_state_by_name, &v))
+	if (!field_num(d->next_state, rec, tlob_state_by_name, &v))
 		return -EINVAL;
 	out->next_state = (uint8_t)v;
-	if (field_num(ev, rec, "final_state", NULL, &v))
+	if (field_num(d->final_state, rec, NULL, &v))
 		out->final = v != 0;
 	return 0;
 }

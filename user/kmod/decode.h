@@ -26,12 +26,33 @@ enum tlob_decoder {
 /* Which decoder an event of this name needs. */
 enum tlob_decoder tlob_decoder_for(const char *event_name);
 
+/* The struct tlob_record members the events carry as numbers (decode.c). */
+#define TLOB_DEC_MEMBERS	14
+
+/*
+ * An event's fields, looked up by name once (tlob_decode_init()), so that
+ * decoding a record reads each field where it is: no lookup by name per
+ * record. A field the event does not have is NULL, and its member stays 0.
+ */
+struct tlob_decode {
+	enum tlob_decoder dec;
+	struct tep_event *ev;
+	struct tep_format_field *member[TLOB_DEC_MEMBERS];
+	struct tep_format_field *time[state_max_tlob];	/* STATE_ns */
+	struct tep_format_field *count[event_max_tlob];	/* the event counts */
+	struct tep_format_field *comm, *tag;
+	/* upstream's: detail_env_tlob, event_tlob, error_tlob */
+	struct tep_format_field *id, *threshold_ns, *next_state, *final_state;
+};
+
+void tlob_decode_init(struct tlob_decode *d, enum tlob_decoder dec, struct tep_event *ev);
+
 /* Fill out from rec (kind from the decoder if the event has no kind field). */
-void tlob_decode_record(enum tlob_decoder dec, struct tep_event *ev,
-			struct tep_record *rec, struct tlob_record *out);
+void tlob_decode_record(const struct tlob_decode *d, const struct tep_record *rec,
+			struct tlob_record *out);
 
 /* 0, or -EINVAL when a state/event name is not one of the model's. */
-int tlob_decode_transition(enum tlob_decoder dec, struct tep_event *ev,
-			   struct tep_record *rec, struct tlob_transition *out);
+int tlob_decode_transition(const struct tlob_decode *d, const struct tep_record *rec,
+			   struct tlob_transition *out);
 
 #endif /* TLOB_DECODE_H */

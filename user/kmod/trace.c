@@ -1,12 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * tracefs reading through libtracefs + libtraceevent, the way rtla and the
- * rv tool do it (private instance, events decoded by field), but reading
+ * rv tool do it (private instances, events decoded by field), but reading
  * trace_pipe_raw pages ourselves: that lets us sleep in ppoll() on the
- * per-CPU files (woken on the first event: buffer_percent is 0 in our
- * instance) and keep a half-delivered page across calls, so a sink that
- * stops early (--stop-on-violation) loses nothing that the exit drain
- * would then print.
+ * per-CPU files and keep a half-delivered page across calls, so a sink
+ * that stops early (--stop-on-violation) loses nothing that the exit
+ * drain would then print.
+ *
+ * Two instances, so that a violation wakes the reader at once while
+ * windows are read in batches:
+ * - "tlob_<pid>_now": violations, dropped STARTs (upstream's
+ *   detail_env_tlob): buffer_percent 0, the first event wakes the reader,
+ *   which then reads both instances.
+ * - "tlob_<pid>": windows (and -t's transitions). While nothing is
+ *   pending its buffer_percent is 0 too, so the first window after a quiet
+ *   spell wakes the reader; the reader then leaves it for up to the flush
+ *   interval (a batch), its buffer_percent set to a watermark (half the
+ *   buffer) that wakes it sooner when windows come fast. It keeps reading
+ *   every flush interval while windows come, and goes back to the first
+ *   state when one finds none. A window thus waits at most the flush
+ *   interval, the reader wakes about once per interval however many
+ *   windows there are, and not at all while nothing happens.
+ * Events of both are merged oldest first (both on the mono clock).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,87 +39,151 @@
 #include "trace.h"
 #include "utils.h"
 
+/* Which instance: the one that wakes the reader at once, the batched one. */
+enum { TI_NOW, TI_BATCH, TI_NR };
+
+/* buffer_percent of the batched instance while a batch is pending. */
+#define WATERMARK_PERCENT	"50"
+
 struct cpu_reader {
 	int cpu;
 	int fd;
+	int ti;			/* TI_NOW or TI_BATCH */
 	void *page;
 	struct kbuffer *kbuf;
 	bool loaded;		/* kbuf holds a page not fully delivered */
 };
 
 struct tlob_trace {
-	struct tracefs_instance *inst;
+	struct tracefs_instance *inst[TI_NR];	/* NULL: not needed (no such event) */
 	struct tep_handle *tep;
 	struct cpu_reader *cpus;
 	struct pollfd *pfds;
-	int nr_cpus;
+	int nr_cpus;		/* readers: CPUs x instances */
 	int page_size;
-	/* Decoder per event id, for the few events we enabled. */
+	/* The fields of the few events we enabled, looked up once. */
 	struct {
 		int id;
-		enum tlob_decoder dec;
+		struct tlob_decode d;
 	} ids[8];
 	int nr_ids;
 	uint64_t missed;	/* from kbuffer_missed_events() */
+	uint64_t flush_ns;	/* the flush interval; 0: every event at once */
+	bool batching;		/* windows may be waiting: read by flush_due at the latest */
+	uint64_t flush_due;	/* tlob_now_ns() */
+	bool resume;		/* the sink stopped a drain: the rest is due now */
+	int batch_seen;		/* events of the batched instance in the last drain */
 };
 
-static int enable_event(struct tlob_trace *t, const char *system, const char *name)
+/* The instance each event goes to: violations and dropped STARTs wake the reader. */
+static int instance_of(enum tlob_decoder dec)
+{
+	switch (dec) {
+	case TLOB_DEC_VIOLATION:
+	case TLOB_DEC_DROPPED:
+	case TLOB_DEC_DETAIL_ENV:
+		return TI_NOW;
+	default:
+		return TI_BATCH;
+	}
+}
+
+static int make_instance(struct tlob_trace *t, int ti, unsigned int buffer_kb,
+			 char *err, size_t len)
+{
+	char name[48];
+
+	snprintf(name, sizeof(name), ti == TI_NOW ? "tlob_%d_now" : "tlob_%d", (int)getpid());
+	tlob_verbose("creating trace instance %s", name);
+	t->inst[ti] = tracefs_instance_create(name);
+	if (!t->inst[ti]) {
+		snprintf(err, len, "cannot create trace instance %s: %s (is tracefs mounted?)",
+			 name, strerror(errno));
+		return -EIO;
+	}
+	/* Nothing is recorded until every event is set up. */
+	tracefs_trace_off(t->inst[ti]);
+	/* Wake readers on the first event, not when half the buffer is full. */
+	if (tracefs_file_exists(t->inst[ti], "buffer_percent"))
+		tracefs_instance_file_write(t->inst[ti], "buffer_percent", "0");
+	if (buffer_kb && tracefs_instance_set_buffer_size(t->inst[ti], buffer_kb, -1)) {
+		snprintf(err, len, "cannot set the trace buffer to %u KiB per CPU", buffer_kb);
+		return -EIO;
+	}
+	/* Transition timestamps on the clock of struct tlob_record, one clock for both. */
+	tracefs_instance_file_write(t->inst[ti], "trace_clock", "mono");
+	return 0;
+}
+
+static int enable_event(struct tlob_trace *t, const char *system, const char *name,
+			unsigned int buffer_kb, char *err, size_t len)
 {
 	struct tep_event *ev = tep_find_event_by_name(t->tep, system, name);
+	enum tlob_decoder dec = tlob_decoder_for(name);
+	int ti = instance_of(dec), ret;
 
 	if (!ev)
 		return -ENOENT;
 	if (t->nr_ids == (int)(sizeof(t->ids) / sizeof(t->ids[0])))
 		return -ENOSPC;
-	if (tracefs_event_enable(t->inst, system, name))
+	if (!t->inst[ti]) {
+		ret = make_instance(t, ti, buffer_kb, err, len);
+		if (ret)
+			return ret;
+	}
+	if (tracefs_event_enable(t->inst[ti], system, name))
 		return -EIO;
 	t->ids[t->nr_ids].id = ev->id;
-	t->ids[t->nr_ids].dec = tlob_decoder_for(name);
+	tlob_decode_init(&t->ids[t->nr_ids].d, dec, ev);
 	t->nr_ids++;
 	return 0;
 }
 
-static enum tlob_decoder decoder_of(struct tlob_trace *t, int id)
+static const struct tlob_decode *decoder_of(struct tlob_trace *t, int id)
 {
 	for (int i = 0; i < t->nr_ids; i++)
 		if (t->ids[i].id == id)
-			return t->ids[i].dec;
-	return TLOB_DEC_NONE;
+			return &t->ids[i].d;
+	return NULL;
 }
 
 static int open_cpus(struct tlob_trace *t, char *err, size_t len)
 {
 	long n = sysconf(_SC_NPROCESSORS_CONF);
 
-	t->cpus = calloc((size_t)n, sizeof(*t->cpus));
-	t->pfds = calloc((size_t)n, sizeof(*t->pfds));
+	t->cpus = calloc((size_t)n * TI_NR, sizeof(*t->cpus));
+	t->pfds = calloc((size_t)n * TI_NR, sizeof(*t->pfds));
 	if (!t->cpus || !t->pfds) {
 		snprintf(err, len, "out of memory");
 		return -ENOMEM;
 	}
-	for (int cpu = 0; cpu < n; cpu++) {
-		struct cpu_reader *c = &t->cpus[t->nr_cpus];
-		char file[64];
-		int fd;
+	for (int ti = 0; ti < TI_NR; ti++) {
+		for (int cpu = 0; t->inst[ti] && cpu < n; cpu++) {
+			struct cpu_reader *c = &t->cpus[t->nr_cpus];
+			char file[64];
+			int fd;
 
-		snprintf(file, sizeof(file), "per_cpu/cpu%d/trace_pipe_raw", cpu);
-		fd = tracefs_instance_file_open(t->inst, file, O_RDONLY | O_NONBLOCK);
-		if (fd < 0)
-			continue;	/* CPU not possible/online: no buffer */
-		c->cpu = cpu;
-		c->fd = fd;
-		c->page = malloc((size_t)t->page_size);
-		c->kbuf = kbuffer_alloc(KBUFFER_LSIZE_SAME_AS_HOST, KBUFFER_ENDIAN_SAME_AS_HOST);
-		if (!c->page || !c->kbuf) {
-			free(c->page);
-			kbuffer_free(c->kbuf);
-			close(fd);
-			snprintf(err, len, "out of memory");
-			return -ENOMEM;
+			snprintf(file, sizeof(file), "per_cpu/cpu%d/trace_pipe_raw", cpu);
+			fd = tracefs_instance_file_open(t->inst[ti], file, O_RDONLY | O_NONBLOCK);
+			if (fd < 0)
+				continue;	/* CPU not possible/online: no buffer */
+			c->cpu = cpu;
+			c->fd = fd;
+			c->ti = ti;
+			c->page = malloc((size_t)t->page_size);
+			c->kbuf = kbuffer_alloc(KBUFFER_LSIZE_SAME_AS_HOST,
+						KBUFFER_ENDIAN_SAME_AS_HOST);
+			if (!c->page || !c->kbuf) {
+				free(c->page);
+				kbuffer_free(c->kbuf);
+				close(fd);
+				snprintf(err, len, "out of memory");
+				return -ENOMEM;
+			}
+			t->pfds[t->nr_cpus].fd = fd;
+			t->pfds[t->nr_cpus].events = POLLIN;
+			t->nr_cpus++;
 		}
-		t->pfds[t->nr_cpus].fd = fd;
-		t->pfds[t->nr_cpus].events = POLLIN;
-		t->nr_cpus++;
 	}
 	if (!t->nr_cpus) {
 		snprintf(err, len, "cannot open any per_cpu/cpuN/trace_pipe_raw in the trace instance");
@@ -114,11 +193,11 @@ static int open_cpus(struct tlob_trace *t, char *err, size_t len)
 }
 
 struct tlob_trace *tlob_trace_open(const char *system, bool transitions,
-				   unsigned int buffer_kb, char *err, size_t len)
+				   unsigned int buffer_kb, uint64_t flush_ns,
+				   char *err, size_t len)
 {
 	const char *systems[] = { system, NULL };
 	struct tlob_trace *t;
-	char name[32];
 	int ret;
 
 	t = calloc(1, sizeof(*t));
@@ -127,26 +206,7 @@ struct tlob_trace *tlob_trace_open(const char *system, bool transitions,
 		return NULL;
 	}
 	t->page_size = getpagesize();
-
-	snprintf(name, sizeof(name), "tlob_%d", (int)getpid());
-	tlob_verbose("creating trace instance %s", name);
-	t->inst = tracefs_instance_create(name);
-	if (!t->inst) {
-		snprintf(err, len, "cannot create trace instance %s: %s (is tracefs mounted?)",
-			 name, strerror(errno));
-		goto fail;
-	}
-	/* Nothing is recorded until every event is set up. */
-	tracefs_trace_off(t->inst);
-	/* Wake readers on the first event, not when half the buffer is full. */
-	if (tracefs_file_exists(t->inst, "buffer_percent"))
-		tracefs_instance_file_write(t->inst, "buffer_percent", "0");
-	if (buffer_kb && tracefs_instance_set_buffer_size(t->inst, buffer_kb, -1)) {
-		snprintf(err, len, "cannot set the trace buffer to %u KiB per CPU", buffer_kb);
-		goto fail;
-	}
-	/* Transition timestamps on the clock of struct tlob_record. */
-	tracefs_instance_file_write(t->inst, "trace_clock", "mono");
+	t->flush_ns = flush_ns;
 
 	tlob_verbose("reading the %s event formats", system);
 	t->tep = tracefs_local_events_system(NULL, systems);
@@ -155,36 +215,42 @@ struct tlob_trace *tlob_trace_open(const char *system, bool transitions,
 		goto fail;
 	}
 
+	err[0] = '\0';
 	if (!strcmp(system, "rv")) {
 		/* In-kernel RV tlob: a violation is error_env_tlob + detail_env_tlob. */
-		ret = enable_event(t, system, "detail_env_tlob");
+		ret = enable_event(t, system, "detail_env_tlob", buffer_kb, err, len);
 	} else {
-		ret = enable_event(t, system, "window");
+		ret = enable_event(t, system, "window", buffer_kb, err, len);
 		if (!ret)
-			ret = enable_event(t, system, "violation");
-		if (!ret && enable_event(t, system, "dropped"))
+			ret = enable_event(t, system, "violation", buffer_kb, err, len);
+		if (!ret && enable_event(t, system, "dropped", buffer_kb, err, len))
 			tlob_verbose("no %s:dropped event: this module does not report "
 				     "STARTs that found no free window", system);
 	}
 	if (ret) {
-		snprintf(err, len, "the %s trace events are missing in tracefs (events/%s/)",
-			 system, system);
+		if (!err[0])
+			snprintf(err, len, "the %s trace events are missing in tracefs (events/%s/)",
+				 system, system);
 		goto fail;
 	}
 	if (transitions) {
-		if (enable_event(t, system, "event_tlob") ||
-		    enable_event(t, system, "error_tlob")) {
-			snprintf(err, len, "-t: %s:event_tlob/error_tlob missing in tracefs",
-				 system);
+		if (enable_event(t, system, "event_tlob", buffer_kb, err, len) ||
+		    enable_event(t, system, "error_tlob", buffer_kb, err, len)) {
+			if (!err[0])
+				snprintf(err, len, "-t: %s:event_tlob/error_tlob missing in tracefs",
+					 system);
 			goto fail;
 		}
 	}
 	tlob_verbose("events enabled, opening the per-CPU buffers");
 	if (open_cpus(t, err, len))
 		goto fail;
-	if (tracefs_trace_on(t->inst)) {
-		snprintf(err, len, "cannot turn tracing on in instance %s", name);
-		goto fail;
+	for (int ti = 0; ti < TI_NR; ti++) {
+		if (t->inst[ti] && tracefs_trace_on(t->inst[ti])) {
+			snprintf(err, len, "cannot turn tracing on in instance %s",
+				 tracefs_instance_get_name(t->inst[ti]));
+			goto fail;
+		}
 	}
 	return t;
 fail:
@@ -196,25 +262,24 @@ fail:
 static int deliver(struct tlob_trace *t, struct tep_record *rec,
 		   const struct tlob_sink *sink, int *delivered)
 {
-	struct tep_event *ev = tep_find_event_by_record(t->tep, rec);
-	enum tlob_decoder dec = ev ? decoder_of(t, ev->id) : TLOB_DEC_NONE;
+	const struct tlob_decode *d = decoder_of(t, tep_data_type(t->tep, rec));
 	struct tlob_transition tr;
 	struct tlob_record r;
 	int ret = 0;
 
-	switch (dec) {
+	switch (d ? d->dec : TLOB_DEC_NONE) {
 	case TLOB_DEC_WINDOW:
 	case TLOB_DEC_VIOLATION:
 	case TLOB_DEC_DROPPED:
 	case TLOB_DEC_DETAIL_ENV:
-		tlob_decode_record(dec, ev, rec, &r);
+		tlob_decode_record(d, rec, &r);
 		(*delivered)++;
 		if (sink->record)
 			ret = sink->record(&r, sink->ctx);
 		break;
 	case TLOB_DEC_TRANSITION:
 	case TLOB_DEC_ERROR:
-		if (!sink->transition || tlob_decode_transition(dec, ev, rec, &tr))
+		if (!sink->transition || tlob_decode_transition(d, rec, &tr))
 			break;
 		(*delivered)++;
 		ret = sink->transition(&tr, sink->ctx);
@@ -292,32 +357,102 @@ static int drain(struct tlob_trace *t, const struct tlob_sink *sink, int *delive
 		rec.cpu = best->cpu;
 		/* Advance first: a stopping sink must not see this event twice. */
 		kbuffer_next_event(best->kbuf, NULL);
+		t->batch_seen += best->ti == TI_BATCH;
 		ret = deliver(t, &rec, sink, delivered);
-		if (ret)
+		if (ret) {
+			t->resume = true;
 			return ret;
+		}
+	}
+}
+
+/* The batched instance wakes the reader at its first event (0) or at the watermark. */
+static void set_watermark(struct tlob_trace *t, bool on)
+{
+	struct tracefs_instance *inst = t->inst[TI_BATCH];
+
+	if (inst && tracefs_file_exists(inst, "buffer_percent"))
+		tracefs_instance_file_write(inst, "buffer_percent", on ? WATERMARK_PERCENT : "0");
+}
+
+/*
+ * Sleep until something is due: a violation (at once), a batch (its
+ * flush interval passed, or the watermark), or the caller's timeout.
+ * 1 when something is due, 0 on the timeout, -errno.
+ */
+static int wait_due(struct tlob_trace *t, int timeout_ms)
+{
+	uint64_t now = tlob_now_ns();
+	uint64_t end = timeout_ms > 0 ? now + (uint64_t)timeout_ms * 1000000 : 0;
+
+	for (;;) {
+		struct timespec ts, *tsp = NULL;
+		bool now_ev = false, batch_ev = false;
+		int wait = end ? tlob_ms_until(end, now) : -1, ret;
+
+		if (t->batching && (wait < 0 || tlob_ms_until(t->flush_due, now) < wait))
+			wait = tlob_ms_until(t->flush_due, now);
+		if (wait >= 0) {
+			ts.tv_sec = wait / 1000;
+			ts.tv_nsec = (long)(wait % 1000) * 1000000L;
+			tsp = &ts;
+		}
+		ret = ppoll(t->pfds, (nfds_t)t->nr_cpus, tsp, tlob_wait_sigmask());
+		if (ret < 0)
+			return errno == EINTR ? -EINTR : -errno;
+		now = tlob_now_ns();
+		for (int i = 0; ret > 0 && i < t->nr_cpus; i++) {
+			if (!t->pfds[i].revents)
+				continue;
+			if (t->cpus[i].ti == TI_NOW)
+				now_ev = true;
+			else
+				batch_ev = true;
+		}
+		if (now_ev || (batch_ev && (t->batching || !t->flush_ns)))
+			return 1;
+		if (t->batching && now >= t->flush_due)
+			return 1;
+		if (batch_ev) {
+			/* The first window of a batch: due in one flush interval. */
+			t->batching = true;
+			t->flush_due = now + t->flush_ns;
+			set_watermark(t, true);
+			continue;
+		}
+		if (end && now >= end)
+			return 0;
 	}
 }
 
 int tlob_trace_poll(struct tlob_trace *t, int timeout_ms, const struct tlob_sink *sink)
 {
-	struct timespec ts, *tsp = NULL;
 	int delivered = 0, ret;
 
-	ret = drain(t, sink, &delivered);
-	if (ret || delivered || !timeout_ms)
-		return ret ? ret : delivered;
-
-	if (timeout_ms > 0) {
-		ts.tv_sec = timeout_ms / 1000;
-		ts.tv_nsec = (long)(timeout_ms % 1000) * 1000000L;
-		tsp = &ts;
+	/* At exit (0), and the rest of a drain a sink stopped: now. */
+	if (timeout_ms && !t->resume) {
+		ret = wait_due(t, timeout_ms);
+		if (ret <= 0)
+			return ret;
 	}
-	ret = ppoll(t->pfds, (nfds_t)t->nr_cpus, tsp, tlob_wait_sigmask());
-	if (ret < 0)
-		return errno == EINTR ? -EINTR : -errno;
-	if (ret == 0)
-		return 0;
+	t->resume = false;
+	t->batch_seen = 0;
 	ret = drain(t, sink, &delivered);
+	if (!ret && t->flush_ns) {
+		/*
+		 * Windows came: the next batch is due one interval from now.
+		 * None: quiet, the first window wakes the reader again.
+		 */
+		if (t->batch_seen) {
+			t->flush_due = tlob_now_ns() + t->flush_ns;
+			if (!t->batching)
+				set_watermark(t, true);
+			t->batching = true;
+		} else if (t->batching) {
+			t->batching = false;
+			set_watermark(t, false);
+		}
+	}
 	return ret ? ret : delivered;
 }
 
@@ -336,7 +471,7 @@ uint64_t tlob_trace_lost(struct tlob_trace *t)
 		char file[64], *text;
 
 		snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", t->cpus[i].cpu);
-		text = tracefs_instance_file_read(t->inst, file, NULL);
+		text = tracefs_instance_file_read(t->inst[t->cpus[i].ti], file, NULL);
 		if (!text)
 			continue;
 		lost += stat_value(text, "overrun: ");
@@ -351,9 +486,10 @@ void tlob_trace_close(struct tlob_trace *t)
 {
 	if (!t)
 		return;
-	tlob_verbose("closing the trace instance");
-	if (t->inst)
-		tracefs_trace_off(t->inst);
+	tlob_verbose("closing the trace instances");
+	for (int ti = 0; ti < TI_NR; ti++)
+		if (t->inst[ti])
+			tracefs_trace_off(t->inst[ti]);
 	for (int i = 0; i < t->nr_cpus; i++) {
 		close(t->cpus[i].fd);
 		free(t->cpus[i].page);
@@ -361,12 +497,14 @@ void tlob_trace_close(struct tlob_trace *t)
 	}
 	free(t->cpus);
 	free(t->pfds);
-	if (t->inst) {
+	for (int ti = 0; ti < TI_NR; ti++) {
+		if (!t->inst[ti])
+			continue;
 		/* The instance's files must be closed before rmdir. */
-		tracefs_instance_destroy(t->inst);
-		tlob_verbose("trace instance removed");
-		tracefs_instance_free(t->inst);
+		tracefs_instance_destroy(t->inst[ti]);
+		tracefs_instance_free(t->inst[ti]);
 	}
+	tlob_verbose("trace instances removed");
 	if (t->tep)
 		tep_free(t->tep);
 	free(t);

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The tracefs reader: a private trace instance ("tlob_<pid>") with only
- * tlob's events enabled, read as raw ring-buffer pages (trace_pipe_raw),
- * decoded by field, delivered to a struct tlob_sink. Sleeps in ppoll()
- * while nothing happens; poll(0) drains what is buffered.
+ * The tracefs reader: private trace instances ("tlob_<pid>" for windows,
+ * "tlob_<pid>_now" for violations) with only tlob's events enabled, read
+ * as raw ring-buffer pages (trace_pipe_raw), decoded by field, delivered
+ * to a struct tlob_sink. Sleeps in ppoll() while nothing is due: a
+ * violation at once, windows in batches at most flush_ns apart (trace.c);
+ * poll(0) drains what is buffered.
  */
 #ifndef TLOB_TRACE_H
 #define TLOB_TRACE_H
@@ -18,10 +20,13 @@ struct tlob_trace;
 
 /*
  * system: "tlob" (module) or "rv" (in-kernel RV). transitions: also
- * enable event_tlob/error_tlob. Returns NULL with err set.
+ * enable event_tlob/error_tlob. flush_ns: how long a window may wait to
+ * be read (0: none, every event wakes the reader). Returns NULL with err
+ * set.
  */
 struct tlob_trace *tlob_trace_open(const char *system, bool transitions,
-				   unsigned int buffer_kb, char *err, size_t len);
+				   unsigned int buffer_kb, uint64_t flush_ns,
+				   char *err, size_t len);
 /* See tlob_backend_ops.poll. */
 int tlob_trace_poll(struct tlob_trace *t, int timeout_ms, const struct tlob_sink *sink);
 /* Events the kernel dropped: ring-buffer overruns + dropped, and pages flagged as missed. */

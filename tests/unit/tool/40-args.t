@@ -37,6 +37,9 @@ expect 2 "invalid pid 'abc'" "bad pid" -- mon -p abc
 expect 2 "invalid buffer size '0'" "zero buffer size" -- mon --buffer-size 0
 expect 2 "invalid buffer size '-4'" "negative buffer size" -- mon --buffer-size -4
 expect 2 "option --buffer-size does not apply" "buffer size is mon's" -- stats --buffer-size 64
+expect 2 "invalid --flush '11s'" "flush interval above 10s" -- mon --flush 11s
+expect 2 "invalid --flush 'soon'" "flush interval not a duration" -- mon --flush soon
+expect 2 "option --flush does not apply" "flush is mon's" -- stats --flush 1s
 expect 2 "budget '500ns' is out of range (1us..1h)" "budget below 1us" -- mon -b "$app:frame_begin,frame_end,500ns"
 expect 2 "budget '3601s' is out of range (1us..1h)" "budget above 1h" -- mon -b "$app:frame_begin,frame_end,3601s"
 expect 2 "invalid budget '10xs'" "budget with a bad unit" -- mon -b "$app:frame_begin,frame_end,10xs"

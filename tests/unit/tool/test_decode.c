@@ -82,6 +82,66 @@ static int build(struct tep_handle *tep, const char *sys, const char *name, int 
 	return dyn;
 }
 
+/*
+ * Lookups by name while counting is on: decoding a record makes none
+ * (user.mk links this test with --wrap for each of them).
+ */
+static int counting;
+static unsigned long lookups;
+
+struct tep_format_field *__real_tep_find_field(struct tep_event *ev, const char *name);
+struct tep_format_field *__wrap_tep_find_field(struct tep_event *ev, const char *name);
+struct tep_format_field *__real_tep_find_any_field(struct tep_event *ev, const char *name);
+struct tep_format_field *__wrap_tep_find_any_field(struct tep_event *ev, const char *name);
+void *__real_tep_get_field_raw(struct trace_seq *s, struct tep_event *ev, const char *name,
+			       struct tep_record *rec, int *len, int err);
+void *__wrap_tep_get_field_raw(struct trace_seq *s, struct tep_event *ev, const char *name,
+			       struct tep_record *rec, int *len, int err);
+
+struct tep_format_field *__wrap_tep_find_field(struct tep_event *ev, const char *name)
+{
+	lookups += counting;
+	return __real_tep_find_field(ev, name);
+}
+
+struct tep_format_field *__wrap_tep_find_any_field(struct tep_event *ev, const char *name)
+{
+	lookups += counting;
+	return __real_tep_find_any_field(ev, name);
+}
+
+void *__wrap_tep_get_field_raw(struct trace_seq *s, struct tep_event *ev, const char *name,
+			       struct tep_record *rec, int *len, int err)
+{
+	lookups += counting;
+	return __real_tep_get_field_raw(s, ev, name, rec, len, err);
+}
+
+/* The fields of ev looked up once, then the record decoded with them. */
+static void decode(enum tlob_decoder dec, struct tep_event *ev, struct tep_record *rec,
+		   struct tlob_record *r)
+{
+	struct tlob_decode d;
+
+	tlob_decode_init(&d, dec, ev);
+	counting = 1;
+	tlob_decode_record(&d, rec, r);
+	counting = 0;
+}
+
+static int transition(enum tlob_decoder dec, struct tep_event *ev, struct tep_record *rec,
+		      struct tlob_transition *tr)
+{
+	struct tlob_decode d;
+	int ret;
+
+	tlob_decode_init(&d, dec, ev);
+	counting = 1;
+	ret = tlob_decode_transition(&d, rec, tr);
+	counting = 0;
+	return ret;
+}
+
 static struct tep_event *event_of(struct tep_handle *tep, struct tep_record *rec,
 				  unsigned char *data, int size)
 {
@@ -129,7 +189,7 @@ static void test_window(struct tep_handle *tep)
 	ev = event_of(tep, &rec, data, size);
 	if (!tap_ok(ev && tlob_decoder_for(ev->name) == TLOB_DEC_WINDOW, "window: event found, window decoder"))
 		return;
-	tlob_decode_record(TLOB_DEC_WINDOW, ev, &rec, &r);
+	decode(TLOB_DEC_WINDOW, ev, &rec, &r);
 	tap_is_u64(r.start_ns, 1000000001, "window: start_ns");
 	tap_is_u64(r.end_ns, 1012000002, "window: end_ns");
 	tap_is_u64(r.budget_ns, 10000000, "window: budget_ns");
@@ -173,7 +233,7 @@ static void test_violation_without_kind(struct tep_handle *tep)
 	ev = event_of(tep, &rec, data, size);
 	if (!tap_ok(ev != NULL, "violation: event found"))
 		return;
-	tlob_decode_record(tlob_decoder_for(ev->name), ev, &rec, &r);
+	decode(tlob_decoder_for(ev->name), ev, &rec, &r);
 	tap_is_u64(r.kind, TLOB_REC_VIOLATION, "violation: kind from the event name");
 	tap_is_u64(r.pid, 99, "violation: pid at another offset");
 	tap_is_u64(r.budget_ns, 5000, "violation: budget_ns");
@@ -198,7 +258,7 @@ static void test_dropped(struct tep_handle *tep)
 	if (!tap_ok(ev && tlob_decoder_for(ev->name) == TLOB_DEC_DROPPED,
 		    "dropped: event found, dropped decoder"))
 		return;
-	tlob_decode_record(TLOB_DEC_DROPPED, ev, &rec, &r);
+	decode(TLOB_DEC_DROPPED, ev, &rec, &r);
 	tap_is_u64(r.kind, TLOB_REC_DROPPED, "dropped: kind dropped, not a violation");
 	tap_is_u64(r.pid, 123, "dropped: pid");
 	tap_is_u64(r.binding_id, 5, "dropped: binding_id");
@@ -223,7 +283,7 @@ static void test_detail_env(struct tep_handle *tep)
 	if (!tap_ok(ev && tlob_decoder_for(ev->name) == TLOB_DEC_DETAIL_ENV,
 		    "detail_env_tlob: detail decoder"))
 		return;
-	tlob_decode_record(TLOB_DEC_DETAIL_ENV, ev, &rec, &r);
+	decode(TLOB_DEC_DETAIL_ENV, ev, &rec, &r);
 	tap_is_u64(r.pid, 321, "detail_env_tlob: id -> pid");
 	tap_is_u64(r.budget_ns, 1000000, "detail_env_tlob: threshold_ns -> budget_ns");
 	tap_is_u64(r.elapsed_ns, 1100000, "detail_env_tlob: elapsed = running+waiting+sleeping");
@@ -258,7 +318,7 @@ static void test_transitions(struct tep_handle *tep)
 
 	size = build(tep, "tlob", "event_tlob", 504, ev_f, 5, data);
 	ev = event_of(tep, &rec, data, size);
-	tap_ok(ev && !tlob_decode_transition(TLOB_DEC_TRANSITION, ev, &rec, &tr),
+	tap_ok(ev && !transition(TLOB_DEC_TRANSITION, ev, &rec, &tr),
 	       "event_tlob decodes");
 	tap_is_u64((uint64_t)tr.id, 555, "event_tlob: id");
 	tap_is_str(tlob_state_name(tr.state), "running", "event_tlob: state by name");
@@ -269,13 +329,13 @@ static void test_transitions(struct tep_handle *tep)
 
 	size = build(tep, "tlob", "error_tlob", 505, err_f, 3, data);
 	ev = event_of(tep, &rec, data, size);
-	tap_ok(ev && !tlob_decode_transition(TLOB_DEC_ERROR, ev, &rec, &tr) && tr.error &&
+	tap_ok(ev && !transition(TLOB_DEC_ERROR, ev, &rec, &tr) && tr.error &&
 	       tr.state == tlob_state_by_name("stopped") && tr.event == tlob_event_by_name("stop"),
 	       "error_tlob decodes as an error");
 
 	size = build(tep, "tlob", "error_tlob_bad", 506, bad_f, 3, data);
 	ev = event_of(tep, &rec, data, size);
-	tap_ok(ev && tlob_decode_transition(TLOB_DEC_ERROR, ev, &rec, &tr) == -EINVAL,
+	tap_ok(ev && transition(TLOB_DEC_ERROR, ev, &rec, &tr) == -EINVAL,
 	       "a state name the model does not have is refused");
 }
 
@@ -291,6 +351,7 @@ int main(void)
 	test_dropped(tep);
 	test_detail_env(tep);
 	test_transitions(tep);
+	tap_is_u64(lookups, 0, "no field looked up by name while decoding a record");
 	tep_free(tep);
 	return tap_done();
 }

@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Prints what the tool writes for a set of tricky records and transitions
+ * (quotes, backslashes, every control byte, DEL, valid and ill-formed
+ * UTF-8, a comm and tag that fill their arrays without a NUL, every kind,
+ * verdict and time range), one per line: JSON, then the text line, so
+ * 15-output.t can compare them byte for byte with what the tool wrote
+ * before its formatter was rewritten (tests/unit/tool/output.golden).
+ *
+ *   output_drv            the lines
+ *   output_drv -n N       formats N records (JSON and text) for a cost count
+ *   output_drv -c         the printf-family calls the formatter made for
+ *                         each kind of line: it makes none (user.mk links
+ *                         this driver with --wrap for each of them)
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "names.h"
+#include "output.h"
+#include "tlob_model.h"
+
+/* Calls of the printf family while counting is on (-c). */
+static bool counting;
+static unsigned long calls;
+
+int __real_vsnprintf(char *buf, size_t len, const char *fmt, va_list ap);
+int __real_vfprintf(FILE *f, const char *fmt, va_list ap);
+int __real_fputc(int c, FILE *f);
+int __wrap_vsnprintf(char *buf, size_t len, const char *fmt, va_list ap);
+int __wrap_snprintf(char *buf, size_t len, const char *fmt, ...);
+int __wrap_vfprintf(FILE *f, const char *fmt, va_list ap);
+int __wrap_fprintf(FILE *f, const char *fmt, ...);
+int __wrap_fputc(int c, FILE *f);
+
+int __wrap_vsnprintf(char *buf, size_t len, const char *fmt, va_list ap)
+{
+	calls += counting;
+	return __real_vsnprintf(buf, len, fmt, ap);
+}
+
+int __wrap_snprintf(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	calls += counting;
+	va_start(ap, fmt);
+	n = __real_vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+int __wrap_vfprintf(FILE *f, const char *fmt, va_list ap)
+{
+	calls += counting;
+	return __real_vfprintf(f, fmt, ap);
+}
+
+int __wrap_fprintf(FILE *f, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	calls += counting;
+	va_start(ap, fmt);
+	n = __real_vfprintf(f, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+int __wrap_fputc(int c, FILE *f)
+{
+	calls += counting;
+	return __real_fputc(c, f);
+}
+
+static const char *const comms[] = {
+	"worker",
+	"a\"b\\c/d",
+	"\x01\x02\x1f\x7f\t\n\r ",
+	"caf\xc3\xa9 \xe2\x82\xac\xf0\x9f\x98\x80",
+	"abcdefghijklmn\xc3",		/* cut inside a character */
+	"\xc0\x80\xed\xa0\x80\xf4\x90\x80\x80",	/* overlong, surrogate, > U+10FFFF */
+	"0123456789abcdef",		/* fills comm: no NUL */
+	"",
+};
+
+static const uint64_t times[] = {
+	0, 1, 999, 1000, 1001, 999999, 1000000, 1234500, 1234501, 999999499, 999999500,
+	999999999, 1000000000, 12345678901ULL, UINT64_MAX,
+};
+
+static void fill(struct tlob_record *r, unsigned int i)
+{
+	size_t nt = sizeof(times) / sizeof(times[0]);
+	const char *c = comms[i % (sizeof(comms) / sizeof(comms[0]))];
+
+	memset(r, 0, sizeof(*r));
+	r->start_ns = times[i % nt];
+	r->end_ns = times[(i + 3) % nt];
+	r->budget_ns = (i % 3) ? 10000000 : 250000;
+	r->elapsed_ns = times[(i + 5) % nt];
+	for (unsigned int s = 0; s < state_max_tlob; s++)
+		r->time_ns[s] = times[(i + s * 7) % nt];
+	r->detect_latency_ns = (i % 4 == 1) ? -5 : (int64_t)(times[(i + 2) % nt] >> 1);
+	r->pid = 4242 + i;
+	r->tgid = 4241;
+	r->binding_id = i % 5;
+	for (unsigned int e = 0; e < event_max_tlob; e++)
+		r->count[e] = (i * 31 + e * 7) % (i % 7 == 6 ? 0xffffffffu : 100);
+	r->kind = (uint8_t)(1 + i % 3);
+	r->verdict = (uint8_t)(i % 4);
+	r->abort_reason = (uint8_t)(i % 5);
+	r->detector = (uint8_t)(i % 4);
+	r->state = (uint8_t)(i % state_max_tlob);
+	r->event = (uint8_t)(i % event_max_tlob);
+	memcpy(r->comm, c, strnlen(c, sizeof(r->comm)));
+	if (i % 2)
+		memcpy(r->tag, comms[(i / 2) % (sizeof(comms) / sizeof(comms[0]))],
+		       strnlen(comms[(i / 2) % (sizeof(comms) / sizeof(comms[0]))],
+			       sizeof(r->tag)));
+}
+
+int main(int argc, char **argv)
+{
+	char buf[4096];
+	struct tlob_record r;
+	struct tlob_transition tr;
+	unsigned int n = 48;
+
+	if (argc == 2 && !strcmp(argv[1], "-c")) {
+		FILE *null = fopen("/dev/null", "w");
+		unsigned long c[4] = { 0 };
+
+		if (!null)
+			return 1;
+		/* The field names are made once, at the first record. */
+		fill(&r, 0);
+		tlob_record_json(&r, buf, sizeof(buf));
+		for (unsigned int i = 0; i < n; i++) {
+			fill(&r, i);
+			memset(&tr, 0, sizeof(tr));
+			tr.error = i % 2;
+			counting = true;
+			calls = 0;
+			tlob_record_json(&r, buf, sizeof(buf));
+			c[0] += calls;
+			calls = 0;
+			tlob_record_print(null, &r);
+			c[1] += calls;
+			calls = 0;
+			tlob_transition_json(&tr, buf, sizeof(buf));
+			c[2] += calls;
+			calls = 0;
+			tlob_transition_print(null, &tr);
+			c[3] += calls;
+			counting = false;
+		}
+		fclose(null);
+		printf("record json %lu\nrecord text %lu\ntransition json %lu\n"
+		       "transition text %lu\n", c[0], c[1], c[2], c[3]);
+		return 0;
+	}
+	if (argc == 3 && !strcmp(argv[1], "-n")) {
+		unsigned long k = strtoul(argv[2], NULL, 10);
+		FILE *null = fopen("/dev/null", "w");
+		size_t sum = 0;
+
+		if (!null)
+			return 1;
+		for (unsigned long i = 0; i < k; i++) {
+			fill(&r, (unsigned int)i);
+			sum += (size_t)tlob_record_json(&r, buf, sizeof(buf));
+			tlob_record_print(null, &r);
+		}
+		fclose(null);
+		printf("%lu records, %zu bytes of JSON\n", k, sum);
+		return 0;
+	}
+	for (unsigned int i = 0; i < n; i++) {
+		fill(&r, i);
+		if (tlob_record_json(&r, buf, sizeof(buf)) < 0)
+			return 1;
+		printf("%s\n", buf);
+		tlob_record_print(stdout, &r);
+	}
+	for (unsigned int i = 0; i < 16; i++) {
+		const char *c = comms[i % (sizeof(comms) / sizeof(comms[0]))];
+
+		memset(&tr, 0, sizeof(tr));
+		tr.ts_ns = times[i % (sizeof(times) / sizeof(times[0]))];
+		tr.id = (int32_t)(i * 1000) - 3;
+		tr.cpu = (int32_t)i - 1;
+		tr.state = (uint8_t)(i % state_max_tlob);
+		tr.event = (uint8_t)(i % event_max_tlob);
+		tr.next_state = (uint8_t)((i + 1) % state_max_tlob);
+		tr.final = i % 3 == 0;
+		tr.error = i % 4 == 1;
+		memcpy(tr.comm, c, strnlen(c, sizeof(tr.comm)));
+		if (tlob_transition_json(&tr, buf, sizeof(buf)) < 0)
+			return 1;
+		printf("%s\n", buf);
+		tlob_transition_print(stdout, &tr);
+	}
+	/* Escaping into a short buffer: cut after the last whole character or escape. */
+	for (size_t len = 1; len <= 24; len += 1) {
+		char out[32];
+
+		tlob_json_escape("a\"\xc3\xa9\x01\xe2\x82\xac\\z\xff", out, len);
+		printf("escape %zu: %s\n", len, out);
+		tlob_json_escape("abc\xc3\xa9\xe2\x82\xac" "def\xc3", out, len);
+		printf("escape run %zu: %s\n", len, out);
+	}
+	/* Too small a buffer fails, at every length short of the whole object. */
+	fill(&r, 3);
+	{
+		int whole = tlob_record_json(&r, buf, sizeof(buf)), fails = 0;
+
+		for (int len = 0; len <= whole; len++)
+			fails += tlob_record_json(&r, buf, (size_t)len) < 0;
+		printf("short buffers: %d of %d fail\n", fails, whole + 1);
+	}
+	return 0;
+}
