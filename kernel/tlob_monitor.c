@@ -13,9 +13,11 @@
  *   (sched_switch and sched_wakeup with a runqueue lock held and IRQs
  *   off; exit and exec in task context), the hrtimer callback (hard IRQ,
  *   also on PREEMPT_RT) and control writes (process context).
- * - Order: hash bucket lock -> window lock -> pool free-list lock, all raw
- *   spinlocks (a spinlock_t sleeps on PREEMPT_RT, and the scheduler probes
- *   cannot sleep). The timer callback takes only the window lock.
+ * - Order: hash bucket lock -> window lock, then (the window lock
+ *   released) hash bucket lock -> a CPU's free-list lock (tlob_pool.c),
+ *   all raw spinlocks (a spinlock_t sleeps on PREEMPT_RT, and the
+ *   scheduler probes cannot sleep). The timer callback takes only the
+ *   window lock.
  * - Under them only: trace events, per-CPU stats, hrtimer_start() and
  *   hrtimer_try_to_cancel() (never hrtimer_cancel(): it would wait for a
  *   callback that waits for our lock) and irq_work_queue() for reactors.
@@ -246,16 +248,18 @@ void tlob_window_stop(struct tlob_binding *b, struct task_struct *t)
 
 /*
  * Feed @event to every window @t has open (@why: the abort's reason). A
- * task outside any window costs this one bucket walk.
+ * task outside any window costs this one bucket walk. *@now is the
+ * event's time: 0 until a window needs it, then read once and kept, so a
+ * scheduler event that feeds two tasks (sched_switch) reads the clock
+ * once, and not at all when neither is inside a window.
  */
 static void tlob_task_feed(struct task_struct *t, enum events_tlob event,
-			   enum tlob_abort_reason why)
+			   enum tlob_abort_reason why, u64 *now)
 {
 	struct tlob_bucket *bkt = tlob_bucket_of(t);
 	struct tlob_slot *s;
 	struct hlist_node *tmp;
 	unsigned long flags;
-	u64 now = 0;
 
 	/*
 	 * Lockless pre-check, so that a task outside any window costs a hash
@@ -270,25 +274,30 @@ static void tlob_task_feed(struct task_struct *t, enum events_tlob event,
 	hlist_for_each_entry_safe(s, tmp, &bkt->head, hnode) {
 		if (s->task != t)
 			continue;
-		if (!now)
-			now = ktime_get_ns();
-		__tlob_feed(bkt, s, event, now,
+		if (!*now)
+			*now = ktime_get_ns();
+		__tlob_feed(bkt, s, event, *now,
 			    event == abort_tlob ? TLOB_DETECT_STOP :
 			    TLOB_DETECT_SCHED, why);
 	}
 	raw_spin_unlock_irqrestore(&bkt->lock, flags);
 }
 
-/* A scheduler event for @t (rq lock held, IRQs off). */
-void tlob_task_event(struct task_struct *t, enum events_tlob event)
+/*
+ * A scheduler event for @t (rq lock held, IRQs off); @now: the event's
+ * time, shared by the tasks of one event (tlob_task_feed()).
+ */
+void tlob_task_event(struct task_struct *t, enum events_tlob event, u64 *now)
 {
-	tlob_task_feed(t, event, TLOB_ABORT_NONE);
+	tlob_task_feed(t, event, TLOB_ABORT_NONE, now);
 }
 
 /* Exit or exec of @t (task context): its windows end without STOP. */
 void tlob_task_abort(struct task_struct *t, enum tlob_abort_reason why)
 {
-	tlob_task_feed(t, abort_tlob, why);
+	u64 now = 0;
+
+	tlob_task_feed(t, abort_tlob, why, &now);
 }
 
 /*
