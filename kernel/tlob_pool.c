@@ -161,7 +161,7 @@ static struct tlob_slot *tlob_free_steal(struct tlob_free_list *mine)
 		if (WARN_ONCE(pass == TLOB_STEAL_PASSES,
 			      "tlob: a reserved window is on no free list\n"))
 			return NULL;
-		for_each_cpu_wrap(cpu, cpu_possible_mask, self + 1) {
+		for_each_cpu_wrap(cpu, cpu_possible_mask, self) {
 			struct tlob_free_list *fl = per_cpu_ptr(&tlob_free, cpu);
 			unsigned int take;
 
