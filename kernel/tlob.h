@@ -105,7 +105,7 @@ void tlob_sched_detach(void);
 /* tlob_monitor.c */
 void tlob_window_start(struct tlob_binding *b, struct task_struct *t);
 void tlob_window_stop(struct tlob_binding *b, struct task_struct *t);
-void tlob_task_event(struct task_struct *t, enum events_tlob event, u64 *now);
+u64 tlob_task_event(struct task_struct *t, enum events_tlob event, u64 now);
 void tlob_task_abort(struct task_struct *t, enum tlob_abort_reason why);
 void tlob_abort_binding(struct tlob_binding *b, enum tlob_abort_reason why);
 extern const size_t tlob_window_size;

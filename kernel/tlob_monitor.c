@@ -248,13 +248,16 @@ void tlob_window_stop(struct tlob_binding *b, struct task_struct *t)
 
 /*
  * Feed @event to every window @t has open (@why: the abort's reason). A
- * task outside any window costs this one bucket walk. *@now is the
- * event's time: 0 until a window needs it, then read once and kept, so a
- * scheduler event that feeds two tasks (sched_switch) reads the clock
- * once, and not at all when neither is inside a window.
+ * task outside any window costs this one bucket walk. @now is the
+ * event's time, 0 if not read yet: it is read at the first window that
+ * needs it, and returned, so a scheduler event that feeds two tasks
+ * (sched_switch) reads the clock once, and not at all when neither is
+ * inside a window. (By value, not through a pointer: a local whose
+ * address is taken costs the probe a stack canary on every call, also
+ * when no window is open.)
  */
-static void tlob_task_feed(struct task_struct *t, enum events_tlob event,
-			   enum tlob_abort_reason why, u64 *now)
+static u64 tlob_task_feed(struct task_struct *t, enum events_tlob event,
+			  enum tlob_abort_reason why, u64 now)
 {
 	struct tlob_bucket *bkt = tlob_bucket_of(t);
 	struct tlob_slot *s;
@@ -269,35 +272,34 @@ static void tlob_task_feed(struct task_struct *t, enum events_tlob event,
 	 * bucket therefore means @t has no window.
 	 */
 	if (hlist_empty(&bkt->head))
-		return;
+		return now;
 	raw_spin_lock_irqsave(&bkt->lock, flags);
 	hlist_for_each_entry_safe(s, tmp, &bkt->head, hnode) {
 		if (s->task != t)
 			continue;
-		if (!*now)
-			*now = ktime_get_ns();
-		__tlob_feed(bkt, s, event, *now,
+		if (!now)
+			now = ktime_get_ns();
+		__tlob_feed(bkt, s, event, now,
 			    event == abort_tlob ? TLOB_DETECT_STOP :
 			    TLOB_DETECT_SCHED, why);
 	}
 	raw_spin_unlock_irqrestore(&bkt->lock, flags);
+	return now;
 }
 
 /*
- * A scheduler event for @t (rq lock held, IRQs off); @now: the event's
- * time, shared by the tasks of one event (tlob_task_feed()).
+ * A scheduler event for @t (rq lock held, IRQs off) at @now (0: not read
+ * yet); returns the time it used, for the other task of the same event.
  */
-void tlob_task_event(struct task_struct *t, enum events_tlob event, u64 *now)
+u64 tlob_task_event(struct task_struct *t, enum events_tlob event, u64 now)
 {
-	tlob_task_feed(t, event, TLOB_ABORT_NONE, now);
+	return tlob_task_feed(t, event, TLOB_ABORT_NONE, now);
 }
 
 /* Exit or exec of @t (task context): its windows end without STOP. */
 void tlob_task_abort(struct task_struct *t, enum tlob_abort_reason why)
 {
-	u64 now = 0;
-
-	tlob_task_feed(t, abort_tlob, why, &now);
+	tlob_task_feed(t, abort_tlob, why, 0);
 }
 
 /*

@@ -30,22 +30,20 @@ struct linux_binprm;
 static void tlob_on_switch(void *data, bool preempt, struct task_struct *prev,
 			   struct task_struct *next, unsigned int prev_state)
 {
-	u64 now = 0;
+	u64 now;
 
 	if (!tlob_windows_open())
 		return;
-	tlob_task_event(prev, tlob_switch_out_event(preempt, prev_state,
-						    tlob_task_blocked(prev)),
-			&now);
-	tlob_task_event(next, switch_in_tlob, &now);
+	now = tlob_task_event(prev, tlob_switch_out_event(preempt, prev_state,
+							  tlob_task_blocked(prev)),
+			      0);
+	tlob_task_event(next, switch_in_tlob, now);
 }
 
 static void tlob_on_wakeup(void *data, struct task_struct *p)
 {
-	u64 now = 0;
-
 	if (tlob_windows_open())
-		tlob_task_event(p, wakeup_tlob, &now);
+		tlob_task_event(p, wakeup_tlob, 0);
 }
 
 static void tlob_on_exit(void *data, struct task_struct *p)
