@@ -122,7 +122,7 @@ void tlob_sched_detach(void);
 /* tlob_monitor.c */
 void tlob_window_start(struct tlob_binding *b, struct task_struct *t);
 void tlob_window_stop(struct tlob_binding *b, struct task_struct *t);
-void tlob_task_event(struct task_struct *t, enum events_tlob event);
+u64 tlob_task_event(struct task_struct *t, enum events_tlob event, u64 now);
 void tlob_task_abort(struct task_struct *t, enum tlob_abort_reason why);
 void tlob_abort_binding(struct tlob_binding *b, enum tlob_abort_reason why);
 int tlob_monitor_init(void);
@@ -142,14 +142,20 @@ struct tlob_bucket {
 };
 
 /*
- * Number of open windows in the whole system. The scheduler probes read
- * it first and return when it is 0: the one branch an idle monitor costs.
+ * Whether any window is open in the whole system. The scheduler probes
+ * read it first and return when it is clear: the one branch an idle
+ * monitor costs. A cache line of its own, written only when the number
+ * of open windows goes 0 -> 1 or 1 -> 0 (tlob_pool.c says how).
  */
-extern atomic_t tlob_nr_open;
+struct tlob_open_flag {
+	bool on;
+} ____cacheline_aligned_in_smp;
+
+extern struct tlob_open_flag tlob_any_open;
 
 static inline bool tlob_windows_open(void)
 {
-	return atomic_read(&tlob_nr_open) != 0;
+	return READ_ONCE(tlob_any_open.on);
 }
 
 int tlob_pool_init(size_t slot_size);

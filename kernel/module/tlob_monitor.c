@@ -13,9 +13,11 @@
  *   (sched_switch and sched_wakeup with a runqueue lock held and IRQs
  *   off; exit and exec in task context), the hrtimer callback (hard IRQ,
  *   also on PREEMPT_RT) and control writes (process context).
- * - Order: hash bucket lock -> window lock -> pool free-list lock, all raw
- *   spinlocks (a spinlock_t sleeps on PREEMPT_RT, and the scheduler probes
- *   cannot sleep). The timer callback takes only the window lock.
+ * - Order: hash bucket lock -> window lock, then (the window lock
+ *   released) hash bucket lock -> a CPU's free-list lock (tlob_pool.c),
+ *   all raw spinlocks (a spinlock_t sleeps on PREEMPT_RT, and the
+ *   scheduler probes cannot sleep). The timer callback takes only the
+ *   window lock.
  * - Under them only: trace events, per-CPU stats, hrtimer_start() and
  *   hrtimer_try_to_cancel() (never hrtimer_cancel(): it would wait for a
  *   callback that waits for our lock) and irq_work_queue() for reactors.
@@ -244,16 +246,21 @@ void tlob_window_stop(struct tlob_binding *b, struct task_struct *t)
 
 /*
  * Feed @event to every window @t has open (@why: the abort's reason). A
- * task outside any window costs this one bucket walk.
+ * task outside any window costs this one bucket walk. @now is the
+ * event's time, 0 if not read yet: it is read at the first window that
+ * needs it, and returned, so a scheduler event that feeds two tasks
+ * (sched_switch) reads the clock once, and not at all when neither is
+ * inside a window. (By value, not through a pointer: a local whose
+ * address is taken costs the probe a stack canary on every call, also
+ * when no window is open.)
  */
-static void tlob_task_feed(struct task_struct *t, enum events_tlob event,
-			   enum tlob_abort_reason why)
+static u64 tlob_task_feed(struct task_struct *t, enum events_tlob event,
+			  enum tlob_abort_reason why, u64 now)
 {
 	struct tlob_bucket *bkt = tlob_bucket_of(t);
 	struct tlob_slot *s;
 	struct hlist_node *tmp;
 	unsigned long flags;
-	u64 now = 0;
 
 	/*
 	 * Lockless pre-check, so that a task outside any window costs a hash
@@ -263,7 +270,7 @@ static void tlob_task_feed(struct task_struct *t, enum events_tlob event,
 	 * bucket therefore means @t has no window.
 	 */
 	if (hlist_empty(&bkt->head))
-		return;
+		return now;
 	raw_spin_lock_irqsave(&bkt->lock, flags);
 	hlist_for_each_entry_safe(s, tmp, &bkt->head, hnode) {
 		if (s->task != t)
@@ -275,18 +282,22 @@ static void tlob_task_feed(struct task_struct *t, enum events_tlob event,
 			    TLOB_DETECT_SCHED, why);
 	}
 	raw_spin_unlock_irqrestore(&bkt->lock, flags);
+	return now;
 }
 
-/* A scheduler event for @t (rq lock held, IRQs off). */
-void tlob_task_event(struct task_struct *t, enum events_tlob event)
+/*
+ * A scheduler event for @t (rq lock held, IRQs off) at @now (0: not read
+ * yet); returns the time it used, for the other task of the same event.
+ */
+u64 tlob_task_event(struct task_struct *t, enum events_tlob event, u64 now)
 {
-	tlob_task_feed(t, event, TLOB_ABORT_NONE);
+	return tlob_task_feed(t, event, TLOB_ABORT_NONE, now);
 }
 
 /* Exit or exec of @t (task context): its windows end without STOP. */
 void tlob_task_abort(struct task_struct *t, enum tlob_abort_reason why)
 {
-	tlob_task_feed(t, abort_tlob, why);
+	tlob_task_feed(t, abort_tlob, why, 0);
 }
 
 /*

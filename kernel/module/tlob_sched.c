@@ -7,8 +7,10 @@
  * for_each_kernel_tracepoint() and attached with
  * tracepoint_probe_register(). They are attached only while the monitor
  * is enabled and has a binding (tlob_main.c), so an unused monitor costs
- * nothing; attached, each probe first reads the number of open windows
- * and returns when it is 0.
+ * nothing; attached, each probe first reads whether any window is open
+ * (tlob_windows_open(): a flag on a cache line of its own, written only
+ * when the first window opens or the last one ends) and returns when
+ * none is. A sched_switch reads the clock at most once for both tasks.
  *
  * Context: sched_switch runs inside __schedule() with the runqueue lock
  * held and IRQs off; sched_wakeup under the woken task's pi_lock/rq lock.
@@ -24,20 +26,24 @@
 
 struct linux_binprm;
 
+/* Two model events, one for each task, at one time: one clock read. */
 static void tlob_on_switch(void *data, bool preempt, struct task_struct *prev,
 			   struct task_struct *next, unsigned int prev_state)
 {
+	u64 now;
+
 	if (!tlob_windows_open())
 		return;
-	tlob_task_event(prev, tlob_switch_out_event(preempt, prev_state,
-						    tlob_task_blocked(prev)));
-	tlob_task_event(next, switch_in_tlob);
+	now = tlob_task_event(prev, tlob_switch_out_event(preempt, prev_state,
+							  tlob_task_blocked(prev)),
+			      0);
+	tlob_task_event(next, switch_in_tlob, now);
 }
 
 static void tlob_on_wakeup(void *data, struct task_struct *p)
 {
 	if (tlob_windows_open())
-		tlob_task_event(p, wakeup_tlob);
+		tlob_task_event(p, wakeup_tlob, 0);
 }
 
 static void tlob_on_exit(void *data, struct task_struct *p)

@@ -7,6 +7,8 @@
 #                                       tables -> tests/bench/RESULTS.md
 #   make bench BENCH_LANES=stock BENCH_TESTS=10-sched.t BENCH_ROUNDS=3 \
 #        BENCH_OUT=build/bench/smoke.md  a quick subset
+#   make bench BENCH_SMP=2 ...          the cost benchmarks on 2 vCPUs
+#                                       (wall clock, see bench_clock)
 #
 # Included right after tests/tests.mk: the recipes read VM_DEPS late, so
 # what tests/harness/vm.mk adds to it still reaches the guest.
@@ -59,8 +61,12 @@ $(foreach l,$(sort stock rt $(BENCH_LANES)),$(eval $(call bench_lane,$(l))))
 # effects they have to resolve. The detection-latency benchmark needs real
 # timer behaviour and two CPUs (a hog on the task's CPU), so it boots the
 # lane as the tests do, on the wall clock.
+# BENCH_SMP=2 boots the cost benchmarks on two vCPUs as well: on the wall
+# clock, since QEMU's icount cannot bring up a second vCPU here (see
+# tests/bench/icount); 10-sched.t then adds its cross-CPU variants.
 BENCH_WALL := 20-detect.t
-bench_clock = $(if $(filter $(BENCH_WALL),$(1)),wall,icount)
+BENCH_SMP ?= 1
+bench_clock = $(if $(or $(filter $(BENCH_WALL),$(1)),$(filter-out 1,$(BENCH_SMP))),wall,icount)
 
 # bench_boot LANE SCRIPT: boot LANE's bench guest running SCRIPT alone
 bench_boot = k=$$(tests/harness/lane-kernel $(1) image) && \
@@ -72,7 +78,7 @@ bench_boot = k=$$(tests/harness/lane-kernel $(1) image) && \
 	tlob.bench_bpf_rounds=$(BENCH_BPF_ROUNDS) tlob.bench_heavy_rounds=$(BENCH_HEAVY_ROUNDS)" || true
 
 # The exact command, recorded in the results file.
-BENCH_CMD = make bench BENCH_LANES="$(BENCH_LANES)" BENCH_ROUNDS=$(BENCH_ROUNDS) \
+BENCH_CMD = make bench BENCH_LANES="$(BENCH_LANES)" BENCH_ROUNDS=$(BENCH_ROUNDS) BENCH_SMP=$(BENCH_SMP) \
 	BENCH_BPF_ROUNDS=$(BENCH_BPF_ROUNDS) BENCH_HEAVY_ROUNDS=$(BENCH_HEAVY_ROUNDS) \
 	BENCH_MS=$(BENCH_MS) BENCH_TESTS="$(BENCH_TESTS)"
 BENCH_TITLE_icount = instruction-counter clock (QEMU icount; 1 vCPU)

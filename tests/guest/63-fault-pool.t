@@ -5,16 +5,20 @@
 # with the right record; a small pool (insmod pool_size=8) exhausted,
 # every START beyond it counted as dropped (no window, no window record,
 # but a tlob:dropped record and the binding's dropped count), then
-# refilled as windows end, and back to zero.
+# refilled as windows end, and back to zero; then the same pool filled
+# from one CPU and refilled from it after its windows ended on the other
+# (free windows are kept per CPU: a CPU whose list is empty takes the
+# others' before a START counts as dropped).
 . /opt/tlob/tests/lib/tap.sh
 . /opt/tlob/tests/lib/kmod.sh
 . /opt/tlob/tests/lib/fault.sh
 
-# holders N: N processes of $FW sleeping inside their window
+# holders N [CPU]: N processes of $FW sleeping inside their window
+# (pinned to CPU when given)
 holders() {
 	_i=0
 	while [ $_i -lt "$1" ]; do
-		$FW sleep 600000 >/dev/null 2>&1 &
+		$FW ${2:+-c $2} sleep 600000 >/dev/null 2>&1 &
 		hp="$hp $!"
 		_i=$((_i + 1))
 	done
@@ -87,5 +91,29 @@ is "$(echo "$drops" | field kind | sort -u) $(echo "$drops" | field elapsed_ns |
 id=$(sed -n 's/^id=\([0-9]*\) .*/\1/p' $TLOB/stats)
 is "$(stat_of $id windows) $(stat_of $id aborted) $(stat_of $id dropped)" "16 16 4" \
 	"stats: 16 windows, all aborted (killed), 4 STARTs dropped"
+
+# --- the pool of 8 from one CPU: its own free windows, then the other's
+hp=
+holders 8 1
+wait_used 8
+ok $? "CPU 1 alone opens all 8 windows (it takes CPU 0's free ones)"
+holders 1 0
+sleep 3
+is "$(pool used) $(pool dropped)" "8 5" "a START on CPU 0 finds the pool full: dropped"
+# the windows end on CPU 0 (moved there, then killed), so every free
+# window is on CPU 0's list
+for p in $hp; do taskset -p 1 $p >/dev/null 2>&1; done
+sleep 1
+kill_tree $hp
+wait_for 10 pool_is 0
+ok $? "the 8 windows end on CPU 0, the pool is empty"
+hp=
+holders 8 1
+wait_used 8
+ok $? "CPU 1 opens 8 windows again, all from CPU 0's list"
+is "$(pool dropped) $(pool peak)" "5 8" "nothing more dropped, peak 8"
+kill_tree $hp
+wait_for 10 pool_is 0
+ok $? "all ended: the pool is empty"
 ok_cmd "rmmod" kmod_unload
 done_testing

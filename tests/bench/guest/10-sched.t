@@ -6,6 +6,11 @@
 # but no open window, with 1/64/1024 tasks parked inside windows (sleeping
 # on CPU 0 while the ping-pong runs outside any window), and with the
 # ping-pong tasks themselves inside windows; the same for the BPF backend.
+# With two CPUs or more (make bench BENCH_SMP=2) also: the ping-pong inside
+# windows while another CPU opens and ends windows as fast as it can (a
+# START/STOP loop of bench-windows on CPU 0), beside the same loop with
+# the monitor absent: what one CPU's windows cost the other CPU's
+# scheduler (shared cache lines: the open-window indicator, the pool).
 # Every round runs every variant (A B C ... A B C ...); ratios are per round.
 # The BPF variants (the backend reloads every round) run in the first
 # BPF_ROUNDS rounds.
@@ -16,6 +21,23 @@ BUDGET=600000000000	# 10 min: parked windows never reach their deadline
 PARKS="1 64 1024"
 PARK_BIN=$BIN/bench-park
 PP_BIN=$BIN/bench-pingpong
+WIN_BIN=$BIN/bench-windows
+# cross-CPU variants: the ping-pong runs on the last CPU, the churn on 0
+churn=0
+[ "$(nproc)" -ge 2 ] && churn=1
+CHURN_PID=
+# churn_start: bench-windows opens and ends windows on CPU 0 until
+# churn_stop (longer than both ping-pongs of one measurement)
+churn_start() {
+	"$WIN_BIN" -t $((MS * 4)) -c 0 >/dev/null 2>&1 &
+	CHURN_PID=$!
+}
+churn_stop() {
+	[ -n "$CHURN_PID" ] || return 0
+	kill "$CHURN_PID" 2>/dev/null
+	wait "$CHURN_PID" 2>/dev/null
+	CHURN_PID=
+}
 
 # m VARIANT ROUND [-w]: one measurement of both ping-pong sizes
 m() {
@@ -37,6 +59,11 @@ r=1
 while [ "$r" -le "$ROUNDS" ]; do
 	progress "round $r"
 	m absent $r
+	if [ $churn = 1 ]; then
+		churn_start
+		m absent_churn $r
+		churn_stop
+	fi
 
 	floor_in
 	rc=$?
@@ -60,6 +87,15 @@ while [ "$r" -le "$ROUNDS" ]; do
 		park_stop
 	done
 	m kmod_inwin $r -w
+	if [ $churn = 1 ]; then
+		progress "round $r: module, windows churning on CPU 0"
+		mod_bind bench-windows $BUDGET
+		rc=$?
+		[ $r = 1 ] && ok $rc "a third binding (bench-windows)"
+		churn_start
+		m kmod_inwin_churn $r -w
+		churn_stop
+	fi
 	mod_out
 
 	m absent2 $r
@@ -92,6 +128,8 @@ kmod_park1|module: 1 task parked in a window|
 kmod_park64|module: 64 tasks parked in windows|floor:3
 kmod_park1024|module: 1024 tasks parked in windows|
 kmod_inwin|module: ping-pong tasks inside windows|
+absent_churn|monitor absent, START/STOP loop on CPU 0|
+kmod_inwin_churn|module: ping-pong tasks inside windows, windows churning on CPU 0|
 bpf_bound|BPF: 2 bindings, no window open|floor:0.5
 bpf_park1|BPF: 1 task parked in a window|
 bpf_park64|BPF: 64 tasks parked in windows|floor:3
@@ -99,6 +137,7 @@ bpf_park1024|BPF: 1024 tasks parked in windows|
 bpf_inwin|BPF: ping-pong tasks inside windows|
 L
 order="absent absent2 floor kmod_loaded kmod_bound kmod_park1 kmod_park64 kmod_park1024 kmod_inwin"
+[ $churn = 1 ] && order="$order absent_churn kmod_inwin_churn"
 [ $bpf = 1 ] && order="$order bpf_bound bpf_park1 bpf_park64 bpf_park1024 bpf_inwin"
 for t in pp2 pp16; do
 	case $t in
