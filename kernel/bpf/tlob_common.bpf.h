@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What both BPF objects of the backend share: the per-task window, the
- * maps (tlob_timer.bpf.o reuses the maps of tlob.bpf.o by fd, so they are
+ * What both BPF objects of the backend share: the window and the task's
+ * group of windows, the maps (tlob_timer.bpf.o reuses the maps of tlob.bpf.o by fd, so they are
  * defined once, here), and the hooks of the engine (../tlob_engine.h, the
  * module's too), which does everything an event does to a window.
  *
@@ -13,7 +13,8 @@
  * window is published only once in its running state, and STOP claims the
  * window's end (->active, below) before it takes the time, so nothing is
  * booked after the end (tlob_step() with now == 0). The detectors that run
- * elsewhere (the bpf_timer callback, the sampler) only read a window and
+ * elsewhere (the bpf_timer callback, the sampler) reach a window by its
+ * index (struct tlob_win::idx) and only read it and
  * claim the one violation report with a compare-and-swap on ->reported, so
  * exactly one detector reports each overrun; the end of a window is
  * claimed the same way on ->active, so it is reported exactly once. The

@@ -562,8 +562,7 @@ void tb_describe(const struct bpf_mon *m, char *buf, size_t len)
 			 "at START), at scheduler events and at STOP");
 	else
 		snprintf(buf, len, "%s%soverruns detected by sampling every %llu us "
-			 "(at most one period late), at context switches (any task, at "
-			 "most once per period) and at STOP",
+			 "(at most one period late), at the task's scheduler events and at STOP",
 			 m->why_no_timer, m->why_no_timer[0] ? "; " : "",
 			 (unsigned long long)m->sample_period_ns / 1000);
 }

@@ -58,7 +58,7 @@ run() {
 	diag "$1: $line"
 }
 
-run due 10ms 1000000 4
+run due 10ms 1000000 8
 is "$(grep -c '"kind_name":"violation"' $OUT/due.json)" $HOLDERS \
 	"due: every one of the $HOLDERS windows gets its violation"
 is "$(grep '"kind_name":"violation"' $OUT/due.json | field detector_name | sort -u | tr '\n' ' ')" \
