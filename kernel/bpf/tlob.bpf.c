@@ -387,35 +387,40 @@ __noinline int tlob_heap_pop(void)
 	return 0;
 }
 
-/*
- * One step of the sampler: file one window handed over by a START, else
- * handle one deadline that came due. 0 when there was nothing to do.
- */
-__noinline int tlob_dq_step(__u64 now)
+/* File one window a START handed over; 0 when none is waiting. */
+static __always_inline int tlob_dq_file(void)
 {
-	__u32 rest = tlob_in_rest, zero = 0, idx;
+	__u32 rest = tlob_in_rest, idx;
 	struct tlob_dq_node *n;
-	struct tlob_dq_ent *top;
 	struct tlob_win *w;
-	__u64 d;
 
 	if (!rest)
 		rest = __sync_lock_test_and_set(&tlob_in_head, 0);
-	if (rest) {
-		idx = rest - 1;
-		n = bpf_map_lookup_elem(&tlob_dq_node, &idx);
-		if (!n) {
-			tlob_in_rest = 0;
-			return 0;
-		}
-		tlob_in_rest = READ_ONCE(n->in_next);
-		/* Off the stack first: a START from now on pushes it again. */
-		__sync_lock_test_and_set(&n->queued, 0);
-		w = tlob_win_at(idx);
-		if (w && tlob_active(w) && !READ_ONCE(w->core.reported))
-			tlob_heap_set(idx, tlob_win_deadline(w));
-		return 1;
+	if (!rest)
+		return 0;
+	idx = rest - 1;
+	n = bpf_map_lookup_elem(&tlob_dq_node, &idx);
+	if (!n) {
+		tlob_in_rest = 0;
+		return 0;
 	}
+	tlob_in_rest = READ_ONCE(n->in_next);
+	/* Off the stack first: a START from now on pushes it again. */
+	__sync_lock_test_and_set(&n->queued, 0);
+	w = tlob_win_at(idx);
+	if (w && tlob_active(w) && !READ_ONCE(w->core.reported))
+		tlob_heap_set(idx, tlob_win_deadline(w));
+	return 1;
+}
+
+/* Handle the earliest deadline if it is due; 0 when none is. */
+static __always_inline int tlob_dq_due(__u64 now)
+{
+	struct tlob_dq_ent *top;
+	struct tlob_win *w;
+	__u32 zero = 0, idx;
+	__u64 d;
+
 	if (!tlob_heap_size)
 		return 0;
 	top = bpf_map_lookup_elem(&tlob_dq_heap, &zero);
@@ -435,6 +440,19 @@ __noinline int tlob_dq_step(__u64 now)
 	}
 	tlob_check(&w->core, now, TLOB_DETECT_SAMPLE, event_max_tlob);
 	return 1;
+}
+
+/*
+ * One step of the sampler: file one window handed over by a START, or
+ * handle one deadline that came due, the two taking turns (@due_first)
+ * so that neither a burst of STARTs nor a burst of deadlines holds the
+ * other back. 0 when there was nothing to do.
+ */
+__noinline int tlob_dq_step(__u64 now, __u32 due_first)
+{
+	if (due_first)
+		return tlob_dq_due(now) || tlob_dq_file();
+	return tlob_dq_file() || tlob_dq_due(now);
 }
 
 /* Work left for the next period: a window to file, or a deadline due. */
@@ -724,7 +742,7 @@ int tlob_sample(struct bpf_perf_event_data *ctx)
 		return 0;
 	now = bpf_ktime_get_ns();
 	for (i = 0; i < TLOB_BPF_SAMPLE_STEPS; i++) {
-		if (!tlob_dq_step(now))
+		if (!tlob_dq_step(now, i & 1))
 			break;
 		steps++;
 	}
