@@ -5,7 +5,7 @@
  * monitor runs on after the tool exits, and later tlob processes open it
  * by path: unbind, status and stats, and a reader of its ring buffer.
  *
- *   tlob_events tlob_windows ...   the maps (tb_map_name())
+ *   tlob_events tlob_slots ...     the maps (tb_map_name())
  *   prog_uprobe                    the program bindings attach to
  *   prog_abort                     tlob_abort, which ends open windows
  *   tlob_timers                    the bpf_timer detector's timers, if it runs
