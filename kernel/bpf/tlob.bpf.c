@@ -601,15 +601,18 @@ SEC("tp_btf/sched_switch")
 int BPF_PROG(tlob_switch, bool preempt, struct task_struct *prev,
 	     struct task_struct *next, unsigned int prev_state)
 {
-	struct tlob_task *t;
+	struct tlob_task *t, *tn;
 	unsigned int ev;
 	__u64 now;
 	int i;
 
 	if (!READ_ONCE(tlob_nr_open))
 		return 0;
-	now = bpf_ktime_get_ns();
 	t = tlob_task_sched(prev);
+	tn = tlob_task_sched(next);
+	if (!t && !tn)
+		return 0;	/* neither task has a window: no clock read either */
+	now = bpf_ktime_get_ns();
 	if (t) {
 		ev = tlob_switch_out_event(preempt, prev_state, tlob_task_blocked(prev));
 #pragma unroll
@@ -627,9 +630,8 @@ int BPF_PROG(tlob_switch, bool preempt, struct task_struct *prev,
 				tlob_feed(w, ev, now, TLOB_DETECT_SCHED, TLOB_ABORT_NONE);
 		}
 	}
-	t = tlob_task_sched(next);
-	if (t)
-		tlob_task_event(t, switch_in_tlob, now, TLOB_DETECT_SCHED, TLOB_ABORT_NONE);
+	if (tn)
+		tlob_task_event(tn, switch_in_tlob, now, TLOB_DETECT_SCHED, TLOB_ABORT_NONE);
 	return 0;
 }
 
