@@ -12,6 +12,14 @@ $(BUILD)/unit/engine/engine-test: tests/unit/engine/engine-test.c kernel/tlob_en
 		-fno-sanitize-recover=all -Ikernel -o $@ $<
 CHECK_DEPS += $(BUILD)/unit/engine/engine-test
 
+# The BPF sampler's deadline heap (kernel/bpf/tlob_dq.h), the same way
+# (bpf_loop() callbacks take an index they need not use).
+$(BUILD)/unit/bpf/dq-test: tests/unit/bpf/dq-test.c kernel/bpf/tlob_dq.h kernel/bpf/tlob_bpf.h
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -std=gnu11 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined \
+		-Wno-unused-parameter -fno-sanitize-recover=all -Ikernel/bpf -o $@ $<
+CHECK_DEPS += $(BUILD)/unit/bpf/dq-test
+
 .PHONY: check-unit
 check-unit: $(CHECK_DEPS)
 	$(Q)BUILD=$(BUILD) prove -r tests/unit
