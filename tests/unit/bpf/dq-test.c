@@ -9,7 +9,6 @@
  * a heap of every slot the largest --bpf-tasks gives, filled and drained
  * in order (the sifts' bound of TLOB_HEAP_DEPTH levels). TAP.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,22 +42,7 @@ static long host_loop(__u32 n, long (*cb)(__u32, void *), void *ctx)
 #define bpf_loop(n, cb, ctx, f) host_loop((n), (long (*)(__u32, void *))(cb), (ctx))
 
 #include "tlob_dq.h"
-
-static int tests, failed;
-
-static int ok(int cond, const char *fmt, ...)
-{
-	va_list ap;
-
-	tests++;
-	failed += !cond;
-	printf("%sok %d - ", cond ? "" : "not ", tests);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	return cond;
-}
+#include "tap.h"
 
 /* The reference: each slot's key, or none. */
 static __u64 ref[NSLOT];
