@@ -66,7 +66,7 @@ cyclic() {
 		"$DATA/cyclic.out" | samples lat "$1" "$2"
 	sample n "$1" "$2" "$(awk '$1 ~ /^[0-9]+:$/ && $2 ~ /^[0-9]+:$/' "$DATA/cyclic.out" | wc -l)"
 	sample sw "$1" "$2" "$(awk -v a="$_a" -v b="$_b" -v t0="$_t0" -v t1="$_t1" \
-		'BEGIN { printf "%d", t1 > t0 ? (b - a) / (t1 - t0) : 0 }')"
+		'BEGIN { printf "%d", (t1 > t0 ? (b - a) / (t1 - t0) : 0) }')"
 	return $_rc
 }
 
