@@ -118,7 +118,7 @@ while [ "$r" -le "$R" ]; do
 done
 
 cat >"$DATA/labels" <<L
-absent|tlob absent, $N busy tasks|
+absent|tlob absent|
 kmod|module, $N busy windows|p99<=$P99_F*absent;max<=$MAX_F*absent
 bpf|BPF backend, $N busy windows|p99<=$P99_F*absent;max<=$MAX_F*absent
 L
