@@ -98,8 +98,8 @@ done
 cat >"$DATA/labels" <<'L'
 absent|monitor absent||
 absent2|monitor absent (again: noise)||
-floor|module floor: empty probes on its 4 scheduler tracepoints||
-bpf_floor|BPF floor: empty tp_btf programs on the 4 tracepoints||bpf_floor
+floor|module floor: 4 empty tracepoint probes||
+bpf_floor|BPF floor: 4 empty tp_btf programs||bpf_floor
 kmod_loaded|module loaded, enabled, no binding|over:0.5|
 kmod_bound|module: 2 bindings, no window open|floor:0.5|
 kmod_park1|module: 1 task parked in a window||
