@@ -27,7 +27,7 @@ function name(v) {
 }
 function verdict(v, text) {
 	if (verdicts != "")
-		print v "|" text > verdicts
+		print v "|" text >> verdicts
 	return v
 }
 BEGIN {

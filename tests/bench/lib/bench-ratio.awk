@@ -11,6 +11,8 @@
 #       -v labels=FILE [-v unit=NAME] [-v cost=NAME] [-v verdicts=FILE] \
 #       -f bench-ratio.awk SAMPLES
 # floor=V: the floor of every variant that names none ("-": no floor).
+# worse=higher: a larger value is the worse one (latencies): "overhead"
+# is then VALUE/VALUE(base) - 1, and the points above the floor follow.
 # cost=NAME adds two columns: the median per-round extra time of one unit
 # (1/VALUE - 1/VALUE(base)) in microseconds, e.g. per window, and the
 # same above the variant's floor (1/VALUE - 1/VALUE(floor)).
@@ -21,10 +23,11 @@
 #   floor:P   at most P points above its floor
 #   over:P    overhead at most P %
 #   cost:X    at most X us per unit above its floor (needs cost=)
+#   ratio:F   VALUE/VALUE(base) at most F
 #   and are printed with the median, a distribution-free confidence
 #   interval of that median (order statistics of the rounds: the widest
 #   coverage >= 95 % the number of rounds allows, stated), and PASS or
-#   FAIL; verdicts=FILE gets one line per target, "PASS|text" or
+#   FAIL; verdicts=FILE gets one more line per target, "PASS|text" or
 #   "FAIL|text" ("SKIP|text" when the rounds to judge it are missing),
 #   which the bench scripts turn into TAP (bench.sh: targets).
 function sort(a, n,    i, j, t) {
@@ -65,7 +68,7 @@ function ci(a, n,    k) {
 }
 function verdict(v, text) {
 	if (verdicts != "")
-		print v "|" text > verdicts
+		print v "|" text >> verdicts
 	return v
 }
 BEGIN {
@@ -79,6 +82,7 @@ BEGIN {
 	FS = " "
 	if (unit == "")
 		unit = "value"
+	sg = worse == "higher" ? -1 : 1
 }
 $1 == table {
 	v[$2, $3] = $4 + 0
@@ -104,7 +108,7 @@ END {
 				ext[nr] = (1 / v[var, r] - 1 / v[base, r]) * 1e6
 			if (!((fl, r) in v))
 				continue
-			dfl[++nf] = (v[fl, r] / v[base, r] - ratio) * 100
+			dfl[++nf] = sg * (v[fl, r] / v[base, r] - ratio) * 100
 			if (v[var, r] > 0 && v[fl, r] > 0)
 				efl[++nc] = (1 / v[var, r] - 1 / v[fl, r]) * 1e6
 		}
@@ -116,7 +120,7 @@ END {
 			lo = rat[1]; hi = rat[nr]	# sorted by median()
 			rs = sprintf("%.4f", mr)
 			sp = sprintf("%.4f..%.4f", lo, hi)
-			ov = sprintf("%+.2f", (1 - mr) * 100)
+			ov = sprintf("%+.2f", sg * (1 - mr) * 100 + 0)	# + 0: no -0.00
 		} else {
 			rs = sp = ov = "-"
 		}
@@ -138,8 +142,13 @@ END {
 			} else if (t[1] == "over") {
 				what = sprintf("overhead <= %s %%", t[2])
 				m = nr
-				for (j = 1; j <= m; j++) a[j] = (1 - rat[j]) * 100
+				for (j = 1; j <= m; j++) a[j] = sg * (1 - rat[j]) * 100
 				fmt = "%+.2f"
+			} else if (t[1] == "ratio") {
+				what = sprintf("ratio to %s <= %s", label[base] ? label[base] : base, t[2])
+				m = nr
+				for (j = 1; j <= m; j++) a[j] = rat[j]
+				fmt = "%.2f"
 			} else if (t[1] == "cost") {
 				what = sprintf("<= %s us per %s above %s", t[2], cost, label[fl] ? label[fl] : fl)
 				m = nc

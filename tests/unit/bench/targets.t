@@ -87,6 +87,18 @@ is "$(cut -d'|' -f1 "$tmp/v3" | tr '\n' ' ')" "FAIL PASS " "cost: 5 us per windo
 grep -q '| K | 1 | 40000 | .* | 15.00 | 5.00 |' "$tmp/t3"
 ok $? "cost columns: 15 us above no probe, 5 above the floor" || diag <"$tmp/t3"
 
+# worse=higher (latencies): ratio: targets on the per-round ratios, their median
+printf 'l a 1 100\nl a 2 100\nl a 3 100\nl m 1 200\nl m 2 120\nl m 3 130\n' >"$tmp/s6"
+printf 'a|absent||-\nm|M|ratio:1.25;ratio:1.5;over:25|-\n' >"$tmp/l6"
+echo "PASS|an earlier table" >"$tmp/v6"
+$AWK -v table=l -v base=a -v floor=- -v order="a m" -v labels="$tmp/l6" -v worse=higher \
+	-v verdicts="$tmp/v6" -f "$lib/bench-ratio.awk" "$tmp/s6" >"$tmp/t6"
+is "$(cut -d'|' -f1 "$tmp/v6" | tr '\n' ' ')" "PASS FAIL PASS FAIL " \
+	"ratio 1.30 (median of 2.0, 1.2, 1.3) misses 1.25, meets 1.5; +30 % worse misses 25 %; verdicts add up" || diag <"$tmp/v6"
+grep -q '| absent | 3 | 100 | 1.0000 | 1.0000..1.0000 | +0.00 |' "$tmp/t6" &&
+	grep -q '| M | 3 | 130 | 1.3000 | 1.2000..2.0000 | +30.00 |' "$tmp/t6"
+ok $? "worse=higher: a slower latency is a positive overhead (and no -0.00)" || diag <"$tmp/t6"
+
 # ---- bench-pct.awk -------------------------------------------------------
 # absent: 1..100 us; m: twice as slow; b: the same; z: never measured
 i=1
