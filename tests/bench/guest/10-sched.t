@@ -2,10 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 # Scheduler overhead: the context-switch rate of a pipe ping-pong pinned to
 # one CPU (1 pair, and 8 pairs = 16 tasks) with the monitor absent, the
-# empty-probe floor, the module loaded without a binding, with bindings
-# but no open window, with 1/64/1024 tasks parked inside windows (sleeping
-# on CPU 0 while the ping-pong runs outside any window), and with the
-# ping-pong tasks themselves inside windows; the same for the BPF backend.
+# module loaded without a binding, with bindings but no open window, with
+# 1/64/1024 tasks parked inside windows (sleeping on CPU 0 while the
+# ping-pong runs outside any window), and with the ping-pong tasks
+# themselves inside windows; the same for the BPF backend. Each backend
+# is measured against the floor that attaches what it attaches: empty
+# probes on the module's four scheduler tracepoints (tlob_test_floor.ko),
+# empty tp_btf programs on the same four for BPF (bench-bpffloor sched).
 # With two CPUs or more (make bench BENCH_SMP=2) also: the ping-pong inside
 # windows while another CPU opens and ends windows as fast as it can (a
 # START/STOP loop of bench-windows on CPU 0), beside the same loop with
@@ -13,7 +16,8 @@
 # scheduler (shared cache lines: the open-window indicator, the pool).
 # Every round runs every variant (A B C ... A B C ...); ratios are per round.
 # The BPF variants (the backend reloads every round) run in the first
-# BPF_ROUNDS rounds.
+# BPF_ROUNDS rounds. Targets are stated thresholds on the median over the
+# rounds; a missed one is a failed check.
 . /opt/tlob/tests/lib/tap.sh
 . /opt/tlob/bin/bench.sh
 
@@ -67,9 +71,18 @@ while [ "$r" -le "$ROUNDS" ]; do
 
 	floor_in
 	rc=$?
-	[ $r = 1 ] && ok $rc "the empty-probe floor module loads"
+	[ $r = 1 ] && ok $rc "the module's floor loads (empty probes on 4 tracepoints)"
 	m floor $r
 	floor_out
+
+	if [ $bpf = 1 ]; then
+		bpf_floor_in sched
+		rc=$?
+		[ $r = 1 ] && ok $rc "the BPF floor attaches (4 empty tp_btf programs)"
+		[ $rc = 0 ] || diag "$(cat "$DATA/bpffloor.out")"
+		m bpf_floor $r
+		bpf_floor_out
+	fi
 
 	mod_in && mod_enable
 	rc=$?
@@ -119,26 +132,27 @@ while [ "$r" -le "$ROUNDS" ]; do
 done
 
 cat >"$DATA/labels" <<'L'
-absent|monitor absent|
-absent2|monitor absent (again: noise)|
-floor|empty sched_switch probe (floor)|
-kmod_loaded|module loaded, enabled, no binding|noise:absent2
-kmod_bound|module: 2 bindings, no window open|floor:0.5
-kmod_park1|module: 1 task parked in a window|
-kmod_park64|module: 64 tasks parked in windows|floor:3
-kmod_park1024|module: 1024 tasks parked in windows|
-kmod_inwin|module: ping-pong tasks inside windows|
-absent_churn|monitor absent, START/STOP loop on CPU 0|
-kmod_inwin_churn|module: ping-pong tasks inside windows, windows churning on CPU 0|
-bpf_bound|BPF: 2 bindings, no window open|floor:0.5
-bpf_park1|BPF: 1 task parked in a window|
-bpf_park64|BPF: 64 tasks parked in windows|floor:3
-bpf_park1024|BPF: 1024 tasks parked in windows|
-bpf_inwin|BPF: ping-pong tasks inside windows|
+absent|monitor absent||
+absent2|monitor absent (again: noise)||
+floor|module floor: 4 empty tracepoint probes||
+bpf_floor|BPF floor: 4 empty tp_btf programs||bpf_floor
+kmod_loaded|module loaded, enabled, no binding|over:0.5|
+kmod_bound|module: 2 bindings, no window open|floor:0.5|
+kmod_park1|module: 1 task parked in a window||
+kmod_park64|module: 64 tasks parked in windows|floor:3|
+kmod_park1024|module: 1024 tasks parked in windows||
+kmod_inwin|module: ping-pong tasks inside windows||
+absent_churn|monitor absent, START/STOP loop on CPU 0||
+kmod_inwin_churn|module: ping-pong tasks inside windows, windows churning on CPU 0||
+bpf_bound|BPF: 2 bindings, no window open|floor:0.5|bpf_floor
+bpf_park1|BPF: 1 task parked in a window||bpf_floor
+bpf_park64|BPF: 64 tasks parked in windows|floor:3|bpf_floor
+bpf_park1024|BPF: 1024 tasks parked in windows||bpf_floor
+bpf_inwin|BPF: ping-pong tasks inside windows||bpf_floor
 L
 order="absent absent2 floor kmod_loaded kmod_bound kmod_park1 kmod_park64 kmod_park1024 kmod_inwin"
 [ $churn = 1 ] && order="$order absent_churn kmod_inwin_churn"
-[ $bpf = 1 ] && order="$order bpf_bound bpf_park1 bpf_park64 bpf_park1024 bpf_inwin"
+[ $bpf = 1 ] && order="$order bpf_floor bpf_bound bpf_park1 bpf_park64 bpf_park1024 bpf_inwin"
 for t in pp2 pp16; do
 	case $t in
 	pp2) what="2 tasks (1 pair)" ;;
@@ -147,10 +161,11 @@ for t in pp2 pp16; do
 	echo "#### Scheduler overhead: pipe ping-pong, $what on CPU $CPU ($TLOB_LANE, $CLOCK clock)" >"$DATA/$t.md"
 	echo >>"$DATA/$t.md"
 	awk -v table=$t -v base=absent -v floor=floor -v order="$order" \
-		-v labels="$DATA/labels" -v unit="switches/s" \
+		-v labels="$DATA/labels" -v unit="switches/s" -v verdicts="$DATA/$t.verdicts" \
 		-f $BIN/bench-ratio.awk "$DATA/samples" >>"$DATA/$t.md"
 	echo >>"$DATA/$t.md"
 	show "$DATA/$t.md"
+	targets "$DATA/$t.verdicts"
 done
 [ $bpf = 1 ] || diag "BPF backend not available in this build: its rows are missing"
 n=$(grep -c '^pp2 absent ' "$DATA/samples")

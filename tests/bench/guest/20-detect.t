@@ -117,13 +117,14 @@ L
 	echo
 	sort -k4,4n "$DATA/samples" | awk -v table=lat -v ref=${TL_REF:-tl_idle} \
 		-v order="kmod_idle kmod_hog bpf_idle bpf_hog bt_idle bt_hog tl_idle tl_hog" \
-		-v labels="$DATA/labels" -f $BIN/bench-pct.awk
+		-v labels="$DATA/labels" -v verdicts="$DATA/lat.verdicts" -f $BIN/bench-pct.awk
 	echo
 	echo "Detectors that reported (module: enum tlob_detector, 1 hrtimer, 4 at STOP, 5 at a sched event; BPF: by name): $(tr '\n' ';' <"$DATA/detectors" 2>/dev/null)"
 	[ $use_tl = 1 ] || echo "rtla timerlat: not available on this kernel (no osnoise/timerlat tracer): no floor row."
 	echo
 } >"$DATA/lat.md"
 show "$DATA/lat.md"
+targets "$DATA/lat.verdicts"
 n=$(grep -c '^lat kmod_idle ' "$DATA/samples")
 cmp_ok "$n" -ge "$R" "module idle: at least one violation per round measured ($n)"
 done_testing

@@ -4,13 +4,16 @@
 # can be many thousands), and
 # for one TABLE prints a markdown table with, per variant, the sample
 # count and p50/p99/max in microseconds (nearest-rank percentiles), plus
-# each p99 as a multiple of the p99 of a reference variant.
+# each p99 and max as a multiple of those of a reference variant.
 #
 #   awk -v table=T -v order="V1 V2 ..." -v labels=FILE [-v ref=V] \
-#       -f bench-pct.awk SAMPLES
+#       [-v verdicts=FILE] -f bench-pct.awk SAMPLES
 # labels: lines "VARIANT|label|note"; note items are separated by ";",
-#   an item "p99<=F*V" is a target: this p99 at most F times V's p99
-#   (printed with met/MISSED), any other item is printed as it is.
+#   an item "p99<=F*V" or "max<=F*V" is a target: this variant's p99
+#   (max) at most F times V's, printed with PASS or FAIL (verdicts=FILE
+#   gets "PASS|text", "FAIL|text" or, when either side was not measured,
+#   "SKIP|text", for bench.sh's targets); any other item is printed as
+#   it is.
 function rank(a, n, p,    i) {
 	i = int(p * n + 0.999999)
 	if (i < 1)
@@ -18,6 +21,14 @@ function rank(a, n, p,    i) {
 	if (i > n)
 		i = n
 	return a[i]
+}
+function name(v) {
+	return label[v] ? label[v] : v
+}
+function verdict(v, text) {
+	if (verdicts != "")
+		print v "|" text >> verdicts
+	return v
 }
 BEGIN {
 	FS = "|"
@@ -44,29 +55,38 @@ END {
 		mx[var] = a[n]
 		delete a
 	}
-	printf "| variant | n | p50 us | p99 us | max us | p99 / %s p99 | note |\n", ref != "" ? (label[ref] ? label[ref] : ref) : "-"
-	print "|---|---:|---:|---:|---:|---:|---|"
+	rn = ref != "" ? name(ref) : "-"
+	printf "| variant | n | p50 us | p99 us | max us | p99 / %s p99 | max / %s max | targets and notes |\n", rn, rn
+	print "|---|---:|---:|---:|---:|---:|---:|---|"
 	for (k = 1; k <= nv; k++) {
 		var = vars[k]
-		if (!cnt[var]) {
-			printf "| %s | 0 | - | - | - | - | not measured |\n", label[var] ? label[var] : var
-			continue
-		}
 		nt = split(note[var], items, ";")
 		txt = ""
 		for (i = 1; i <= nt; i++) {
 			it = items[i]
-			if (match(it, /^p99<=[0-9.]+\*/)) {
+			if (match(it, /^(p99|max)<=[0-9.]+\*/)) {
+				q = substr(it, 1, 3)
 				f = substr(it, 6, RLENGTH - 6) + 0
 				other = substr(it, RLENGTH + 1)
-				if (cnt[other] && cnt[var])
-					it = sprintf("p99 <= %sx %s: %s (%.2fx)", f, label[other] ? label[other] : other, (p99[var] <= f * p99[other] ? "met" : "MISSED"), (p99[other] > 0 ? p99[var] / p99[other] : 0))
-				else
-					it = sprintf("p99 <= %sx %s: not measured", f, label[other] ? label[other] : other)
+				what = sprintf("%s <= %sx %s", q, f, name(other))
+				if (cnt[other] && cnt[var]) {
+					mine = q == "p99" ? p99[var] : mx[var]
+					theirs = q == "p99" ? p99[other] : mx[other]
+					res = verdict(mine <= f * theirs ? "PASS" : "FAIL", sprintf("%s: %s (%.2fx)", name(var), what, theirs > 0 ? mine / theirs : 0))
+					it = sprintf("%s: %s (%.2fx)", what, res, theirs > 0 ? mine / theirs : 0)
+				} else {
+					verdict("SKIP", name(var) ": " what ": not measured")
+					it = what ": not measured"
+				}
 			}
 			txt = txt (i > 1 ? "; " : "") it
 		}
+		if (!cnt[var]) {
+			printf "| %s | 0 | - | - | - | - | - | not measured%s |\n", name(var), txt != "" ? "; " txt : ""
+			continue
+		}
 		rel = (ref != "" && cnt[ref] && p99[ref] > 0) ? sprintf("%.2f", p99[var] / p99[ref]) : "-"
-		printf "| %s | %d | %.1f | %.1f | %.1f | %s | %s |\n", label[var] ? label[var] : var, cnt[var], p50[var] / 1000, p99[var] / 1000, mx[var] / 1000, rel, txt
+		relm = (ref != "" && cnt[ref] && mx[ref] > 0) ? sprintf("%.2f", mx[var] / mx[ref]) : "-"
+		printf "| %s | %d | %.1f | %.1f | %.1f | %s | %s | %s |\n", name(var), cnt[var], p50[var] / 1000, p99[var] / 1000, mx[var] / 1000, rel, relm, txt
 	}
 }

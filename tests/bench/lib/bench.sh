@@ -63,8 +63,61 @@ mod_bind() {
 	echo "p $BIN/$1:$3 $4 threshold=$2" >"$TLOB_SYS/monitor"
 }
 mod_open() { kv open <"$TLOB_SYS/pool"; }
+# The module's floor: empty probes on the four scheduler tracepoints
+# tlob.ko attaches (tests/modules/tlob_test_floor.c)
 floor_in() { insmod "$MODS/tlob_test_floor.ko"; }
 floor_out() { rmmod tlob_test_floor; }
+
+# The BPF backend's floors (bench-bpffloor): bpf_floor_in sched (empty
+# tp_btf programs on the same four tracepoints) or bpf_floor_in uprobe
+# BINARY (one empty uprobe program at BINARY's bench_start and bench_stop)
+BFL_PID=
+bpf_floor_in() {
+	"$BIN/bench-bpffloor" "$@" >"$DATA/bpffloor.out" 2>&1 &
+	BFL_PID=$!
+	wait_for 300 "grep -q '^attached' $DATA/bpffloor.out || gone $BFL_PID" &&
+		grep -q '^attached' "$DATA/bpffloor.out"
+}
+bpf_floor_out() {
+	[ -n "$BFL_PID" ] || return 0
+	stop_proc "$BFL_PID" TERM bench-bpffloor
+	BFL_PID=
+}
+
+# The kernel's own uprobe consumer with no work, the module's start/stop
+# floor: a tracefs uprobe pair at BINARY's bench_start and bench_stop,
+# enabled in an instance whose buffer is off (the event is reserved in
+# no buffer: the handler returns at once).
+#   trace_floor_in BINARY; ...; trace_floor_out
+TFL=$TRACE/instances/bench-floor
+trace_floor_in() {
+	set -- "$1" $("$1" -O)
+	echo "p:bench_floor/start $1:$2" >>"$TRACE/uprobe_events" &&
+		echo "p:bench_floor/stop $1:$3" >>"$TRACE/uprobe_events" &&
+		mkdir -p "$TFL" && echo 0 >"$TFL/tracing_on" &&
+		echo 1 >"$TFL/events/bench_floor/enable"
+}
+trace_floor_out() {
+	[ -d "$TFL" ] || return 0
+	echo 0 >"$TFL/events/bench_floor/enable"
+	rmdir "$TFL"
+	echo "-:bench_floor/start" >>"$TRACE/uprobe_events"
+	echo "-:bench_floor/stop" >>"$TRACE/uprobe_events"
+}
+
+# targets FILE: one TAP check per target a table judged (bench-ratio.awk
+# and bench-pct.awk with verdicts=FILE): PASS is ok, FAIL not ok (the
+# script then exits non-zero), SKIP (not measured) a skip
+targets() {
+	[ -s "$1" ] || return 0
+	while IFS='|' read -r _tv _tt; do
+		case $_tv in
+		PASS) ok 0 "target: $_tt" ;;
+		FAIL) ok 1 "target: $_tt" ;;
+		*) skip "target: $_tt" ;;
+		esac
+	done <"$1"
+}
 
 # ---- the BPF backend (through the tool, which holds the programs) ------
 BPF_PID=
@@ -117,9 +170,13 @@ stop_proc() {
 
 # ---- parked windows ----------------------------------------------------
 PARK_PID=
-# park_start N: N threads of bench-park sleep inside their windows (CPU 0)
+# park_start N [bench-park options]: N threads of bench-park sleep inside
+# their windows (CPU 0; options come after, e.g. -c -1 -b US: busy windows
+# on any CPU)
 park_start() {
-	"$BIN/bench-park" -n "$1" -c 0 >"$DATA/park.out" 2>&1 &
+	_pn=$1
+	shift
+	"$BIN/bench-park" -n "$_pn" -c 0 "$@" >"$DATA/park.out" 2>&1 &
 	PARK_PID=$!
 	wait_for 120 "grep -q ready $DATA/park.out"
 }

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The BPF backend's benchmark floors (tests/bench/bpf/floor.bpf.c):
+ * attach the empty programs, print "attached N", hold them until
+ * SIGINT/SIGTERM, detach.
+ *
+ *   bench-bpffloor sched           empty tp_btf programs on sched_switch,
+ *                                  sched_wakeup, sched_process_exit and
+ *                                  sched_process_exec (tlob.bpf.c's four)
+ *   bench-bpffloor uprobe BINARY   one empty uprobe program at BINARY's
+ *                                  bench_start and bench_stop (every
+ *                                  process), as tlob_uprobe is attached
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <bpf/libbpf.h>
+
+#include "bench_floor.skel.h"
+
+static int print_warn(enum libbpf_print_level level, const char *fmt,
+		      va_list ap)
+{
+	if (level == LIBBPF_DEBUG)
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+static int fail(const char *what, long err)
+{
+	fprintf(stderr, "bench-bpffloor: %s: %s\n", what, strerror(-err));
+	return 1;
+}
+
+int main(int argc, char **argv)
+{
+	struct bpf_program *sched[] = { NULL, NULL, NULL, NULL };
+	static const char *const marks[] = { "bench_start", "bench_stop" };
+	struct bpf_link *links[4] = { NULL };
+	struct bench_floor_bpf *skel;
+	int uprobe, n = 0, i, sig, rc = 0;
+	sigset_t set;
+	long err;
+
+	uprobe = argc == 3 && !strcmp(argv[1], "uprobe");
+	if (!uprobe && !(argc == 2 && !strcmp(argv[1], "sched"))) {
+		fprintf(stderr, "usage: bench-bpffloor sched | uprobe BINARY\n");
+		return 2;
+	}
+	libbpf_set_print(print_warn);
+	/* Taken with sigwait, before any thread or link exists. */
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+
+	skel = bench_floor_bpf__open();
+	if (!skel)
+		return fail("open", -errno);
+	sched[0] = skel->progs.floor_switch;
+	sched[1] = skel->progs.floor_wakeup;
+	sched[2] = skel->progs.floor_exit;
+	sched[3] = skel->progs.floor_exec;
+	/* Load only what this floor attaches. */
+	for (i = 0; i < 4; i++)
+		bpf_program__set_autoload(sched[i], !uprobe);
+	bpf_program__set_autoload(skel->progs.floor_uprobe, uprobe);
+	err = bench_floor_bpf__load(skel);
+	if (err) {
+		rc = fail("load", err);
+		goto out;
+	}
+	for (i = 0; i < (uprobe ? 2 : 4); i++) {
+		LIBBPF_OPTS(bpf_uprobe_opts, o, .func_name = marks[i & 1]);
+
+		if (uprobe)
+			links[i] = bpf_program__attach_uprobe_opts(
+				skel->progs.floor_uprobe, -1, argv[2], 0, &o);
+		else
+			links[i] = bpf_program__attach(sched[i]);
+		err = libbpf_get_error(links[i]);
+		if (err) {
+			links[i] = NULL;
+			rc = fail(uprobe ? marks[i] : bpf_program__name(sched[i]),
+				  err);
+			goto out;
+		}
+		n++;
+	}
+	printf("attached %d\n", n);
+	fflush(stdout);
+	sigwait(&set, &sig);
+out:
+	for (i = 0; i < 4; i++)
+		bpf_link__destroy(links[i]);
+	bench_floor_bpf__destroy(skel);
+	return rc;
+}
