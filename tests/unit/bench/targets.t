@@ -128,7 +128,7 @@ printf 'PASS|a: fine\nFAIL|b: missed\nSKIP|c: not measured\n' >"$tmp/v5"
 (
 	cd "$tmp" || exit 1
 	# bench.sh keeps its data in /tmp/bench/SCRIPT: a name of this test's own
-	sh -c '. "$1/tests/vm/guest/lib/tap.sh"; . "$1/tests/bench/lib/bench.sh"; targets "$2"; rm -rf "$DATA"; done_testing' \
+	sh -c '. "$1/tests/guest/lib/tap.sh"; . "$1/tests/bench/lib/bench.sh"; targets "$2"; rm -rf "$DATA"; done_testing' \
 		"targets-unit-$$" "$top" "$tmp/v5"
 ) >"$tmp/tap5"
 rc=$?
