@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Test-only: the benchmark floor. Attaches an empty probe to each of the
- * four scheduler tracepoints tlob.ko attaches (kernel/tlob_sched.c:
+ * four scheduler tracepoints tlob.ko attaches (kernel/module/tlob_sched.c:
  * sched_switch, sched_wakeup, sched_process_exit, sched_process_exec),
  * the least a tracepoint-based monitor of those events can cost: the
  * benchmarks (tests/bench/) compare tlob.ko against it.
