@@ -428,17 +428,8 @@ int BPF_PROG(tlob_switch, bool preempt, struct task_struct *prev,
 		return 0;
 	t = tlob_task_sched(prev);
 	tn = tlob_task_sched(next);
-	/*
-	 * Neither task has a window: no clock read either. Two tests, the
-	 * second behind barrier_var(): else clang tests (t | tn) == 0, and
-	 * 6.1's verifier refuses an OR of two pointers ("R1 pointer |=
-	 * pointer prohibited").
-	 */
-	if (!t) {
-		barrier_var(tn);
-		if (!tn)
-			return 0;
-	}
+	if (!t && !tn)
+		return 0;	/* neither task has a window: no clock read either */
 	now = bpf_ktime_get_ns();
 	if (t) {
 		ev = tlob_switch_out_event(preempt, prev_state, tlob_task_blocked(prev));
