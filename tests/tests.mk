@@ -5,21 +5,12 @@
 # The engine both backends run (kernel/shared/tlob_engine.h), on the host, under
 # ASan and UBSan: tests/unit/engine/engine.t drives it with every scenario
 # of tests/e2e/scenarios.tsv and the edge cases.
-$(BUILD)/unit/engine/engine-test: tests/unit/engine/engine-test.c tests/lib/tap.h kernel/shared/tlob_engine.h \
+$(BUILD)/unit/engine/engine-test: tests/unit/engine/engine-test.c kernel/shared/tlob_engine.h \
 		kernel/shared/tlob_abi.h kernel/shared/tlob_model.h kernel/shared/tlob_model_ha.h kernel/shared/tlob_switch_rule.h
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -std=gnu11 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined \
-		-fno-sanitize-recover=all -Ikernel/shared -Itests/lib -o $@ $<
+		-fno-sanitize-recover=all -Ikernel/shared -o $@ $<
 CHECK_DEPS += $(BUILD)/unit/engine/engine-test
-
-# The BPF sampler's deadline heap (kernel/bpf/tlob_dq.h), the same way
-# (bpf_loop() callbacks take an index they need not use).
-$(BUILD)/unit/bpf/dq-test: tests/unit/bpf/dq-test.c tests/lib/tap.h kernel/bpf/tlob_dq.h \
-		kernel/bpf/tlob_bpf.h
-	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) -std=gnu11 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined \
-		-Wno-unused-parameter -fno-sanitize-recover=all -Ikernel/bpf -Itests/lib -o $@ $<
-CHECK_DEPS += $(BUILD)/unit/bpf/dq-test
 
 .PHONY: check-unit
 check-unit: $(CHECK_DEPS)

@@ -222,7 +222,7 @@ static void mon_summary(struct tlob_backend *be, const struct tlob_params *param
 		fprintf(stderr, "tlob: %" PRIu64 " START(s) opened no window: every window "
 			"was in use (%s)\n", ctx->dropped,
 			!strcmp(be->ops->name, "kmod") ? "the module's pool_size" :
-			"the BPF backend's --bpf-tasks");
+			"the BPF backend's windows map");
 	if (lost)
 		fprintf(stderr, "tlob: %" PRIu64 " events were lost (ring buffer overrun)\n", lost);
 }

@@ -178,7 +178,7 @@ int tb_probe(char *why, size_t len)
 
 static const char *const map_names[TB_NR_MAPS] = {
 	[TB_EVENTS] = "tlob_events",
-	[TB_WINDOWS] = "tlob_slots",
+	[TB_WINDOWS] = "tlob_windows",
 	[TB_BINDINGS] = "tlob_bindings",
 	[TB_STATS] = "tlob_stats",
 	[TB_LOST] = "tlob_lost",
@@ -191,35 +191,6 @@ const char *tb_map_name(enum tlob_bpf_map i)
 	return map_names[i];
 }
 
-/* Window groups: tasks with a window open or opened, and alive. */
-static unsigned int groups(const struct bpf_mon *m)
-{
-	return m->tasks ? m->tasks : TLOB_BPF_MAX_TASKS;
-}
-
-/*
- * Every map sized by the groups: the groups themselves, the free ones, the
- * tid map (one entry per task holding a group), and the sampler's two per
- * window slot.
- */
-static int size_maps(struct tlob_bpf *s, unsigned int n)
-{
-	int ret;
-
-	ret = bpf_map__set_max_entries(s->maps.tlob_slots, n);
-	if (!ret)
-		ret = bpf_map__set_max_entries(s->maps.tlob_free, n);
-	if (!ret)
-		ret = bpf_map__set_max_entries(s->maps.tlob_tids, n);
-	if (!ret)
-		ret = bpf_map__set_max_entries(s->maps.tlob_dq_node, n * TLOB_BPF_NEST);
-	if (!ret)
-		ret = bpf_map__set_max_entries(s->maps.tlob_dq_heap, n * TLOB_BPF_NEST);
-	if (!ret)
-		s->data->tlob_nr_groups = n;
-	return ret;
-}
-
 /* Load the bpf_timer object on the maps of the main one. */
 static int load_timer(struct bpf_mon *m)
 {
@@ -230,8 +201,9 @@ static int load_timer(struct bpf_mon *m)
 	t = tlob_timer_bpf__open();
 	if (!t)
 		return -errno;
-	/* One timer per window slot (tlob_timer.bpf.c). */
-	ret = bpf_map__set_max_entries(t->maps.tlob_timers, groups(m) * TLOB_BPF_NEST);
+	/* One timer per window that can be open (tlob_timer.bpf.c). */
+	ret = bpf_map__set_max_entries(t->maps.tlob_timers, (m->tasks ? m->tasks :
+				       TLOB_BPF_MAX_TASKS) * TLOB_BPF_NEST);
 	if (ret)
 		goto fail;
 	bpf_object__for_each_map(map, t->obj) {
@@ -308,10 +280,12 @@ int tb_load(struct bpf_mon *m, char *err, size_t len)
 		lb_fail("opening the BPF object", ret, err, len);
 		return ret;
 	}
-	ret = size_maps(m->skel, groups(m));
-	if (ret) {
-		lb_fail("sizing the windows maps", ret, err, len);
-		goto fail;
+	if (m->tasks) {
+		ret = bpf_map__set_max_entries(m->skel->maps.tlob_windows, m->tasks);
+		if (ret) {
+			lb_fail("sizing the windows map", ret, err, len);
+			goto fail;
+		}
 	}
 	ret = tlob_bpf__load(m->skel);
 	if (ret) {
@@ -344,7 +318,7 @@ int tb_load(struct bpf_mon *m, char *err, size_t len)
 			 "TLOB_BPF_DETECTOR=sample");
 	}
 	if (m->detector == TLOB_DETECT_SAMPLE)
-		m->skel->bss->tlob_sampling = 1;
+		m->skel->bss->tlob_scan_ns = m->sample_period_ns;
 	meta.detector = m->detector;
 	meta.sample_period_ns = m->sample_period_ns;
 	ret = bpf_map_update_elem(m->fd[TB_META], &zero, &meta, BPF_ANY);
@@ -414,26 +388,16 @@ static int attach_sampler(struct bpf_mon *m, char *err, size_t len)
  * Windows left from an earlier enable of this monitor (open when it was
  * disabled: no scheduler event, exit or timer reached them since) would
  * be fed events out of order; they are dropped before the hooks attach.
- * Only the groups handed out so far can hold one; each keeps its owner,
- * whose task storage still names it. The sampler drops what it had filed
- * of them when their deadlines come.
  */
 static void drop_stale_windows(struct bpf_mon *m)
 {
-	unsigned int n = m->skel->bss->tlob_next_group;
-	size_t vsz = bpf_map__value_size(m->skel->maps.tlob_slots);
-	unsigned char *v = malloc(vsz);
-	__u32 g;
+	__u32 key, next;
 
-	if (n > groups(m))
-		n = groups(m);
-	/* The group's bookkeeping after its windows: owner, self. */
-	for (g = 0; v && g < n; g++)
-		if (!bpf_map_lookup_elem(m->fd[TB_WINDOWS], &g, v)) {
-			memset(v, 0, vsz - 2 * sizeof(__u32));
-			bpf_map_update_elem(m->fd[TB_WINDOWS], &g, v, BPF_EXIST);
-		}
-	free(v);
+	while (!bpf_map_get_next_key(m->fd[TB_WINDOWS], NULL, &next)) {
+		key = next;
+		if (bpf_map_delete_elem(m->fd[TB_WINDOWS], &key))
+			break;
+	}
 	m->skel->bss->tlob_nr_open = 0;
 }
 
@@ -482,26 +446,6 @@ int tb_abort(const struct bpf_mon *m, uint32_t binding_id, uint32_t reason)
 	return bpf_prog_test_run_opts(m->abort_fd, &opts) ? -errno : 0;
 }
 
-/*
- * What the sampler did (TLOB_BPF_SAMPLER_STATS=1): its time per period in
- * hard interrupt context, the bound's steps and the periods it deferred.
- */
-static void sampler_stats(const struct bpf_mon *m)
-{
-	const struct tlob_bpf_sampler *st = &m->skel->bss->tlob_sampler;
-	const char *e = getenv("TLOB_BPF_SAMPLER_STATS");
-
-	if (!e || strcmp(e, "1") || m->detector != TLOB_DETECT_SAMPLE)
-		return;
-	fprintf(stderr, "tlob: bpf: sampler: runs=%llu busy=%llu steps=%llu max_steps=%llu "
-		"bound=%d deferred=%llu mean_ns=%llu max_ns=%llu heap_max=%llu\n",
-		(unsigned long long)st->runs, (unsigned long long)st->busy,
-		(unsigned long long)st->steps, (unsigned long long)st->max_steps,
-		TLOB_BPF_SAMPLE_STEPS, (unsigned long long)st->deferred,
-		(unsigned long long)(st->runs ? st->ns_sum / st->runs : 0),
-		(unsigned long long)st->ns_max, (unsigned long long)st->heap_max);
-}
-
 void tb_detach(struct bpf_mon *m)
 {
 	/*
@@ -512,10 +456,8 @@ void tb_detach(struct bpf_mon *m)
 	 */
 	if (m->skel && !m->pinned) {
 		__atomic_store_n(&m->skel->bss->tlob_on, 0, __ATOMIC_RELEASE);
-		if (m->attached) {
+		if (m->attached)
 			tb_abort(m, 0, TLOB_ABORT_DISABLE);
-			sampler_stats(m);
-		}
 	}
 	while (m->nr_links)
 		bpf_link__destroy(m->links[--m->nr_links]);
@@ -563,7 +505,8 @@ void tb_describe(const struct bpf_mon *m, char *buf, size_t len)
 			 "at START), at scheduler events and at STOP");
 	else
 		snprintf(buf, len, "%s%soverruns detected by sampling every %llu us "
-			 "(at most one period late), at the task's scheduler events and at STOP",
+			 "(at most one period late), at context switches (any task, at "
+			 "most once per period) and at STOP",
 			 m->why_no_timer, m->why_no_timer[0] ? "; " : "",
 			 (unsigned long long)m->sample_period_ns / 1000);
 }

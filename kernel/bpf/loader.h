@@ -43,7 +43,7 @@ struct bpf_mon {
 	int fd[TB_NR_MAPS];
 	int prog_fd;			/* the uprobe program */
 	int abort_fd;			/* tlob_abort (tb_abort()), -1: none */
-	unsigned int tasks;		/* window groups (--bpf-tasks) to load with; 0: default */
+	unsigned int tasks;		/* windows map size to load with; 0: default */
 	bool pinned;			/* lives under TLOB_BPF_PIN_DIR */
 	bool attached;			/* scheduler hooks and detector on */
 	unsigned int detector;		/* TLOB_DETECT_BPF_TIMER or _SAMPLE */

@@ -5,10 +5,9 @@
  * monitor runs on after the tool exits, and later tlob processes open it
  * by path: unbind, status and stats, and a reader of its ring buffer.
  *
- *   tlob_events tlob_slots ...     the maps (tb_map_name())
+ *   tlob_events tlob_windows ...   the maps (tb_map_name())
  *   prog_uprobe                    the program bindings attach to
  *   prog_abort                     tlob_abort, which ends open windows
- *   tlob_timers                    the bpf_timer detector's timers, if it runs
  *   link_<program>                 scheduler hooks and the detector
  *   bind_<id>_start, bind_<id>_stop   the uprobes of binding <id>
  *
@@ -30,7 +29,6 @@
 #include "tlob_abi.h"
 #include "tlob_bpf.h"
 #include "tlob.skel.h"
-#include "tlob_timer.skel.h"
 #include "loader.h"
 
 #define BPF_FS_MAGIC	0xcafe4a11
@@ -108,13 +106,6 @@ int tb_pin(struct bpf_mon *m, char *err, size_t len)
 		ret = tb_pin_fd(m->prog_fd, "prog_uprobe", err, len);
 	if (!ret)
 		ret = tb_pin_fd(m->abort_fd, "prog_abort", err, len);
-	/*
-	 * The timers: the kernel frees an array's bpf_timers with the map's
-	 * last user reference, however many programs still use it, so without
-	 * this pin a monitor that outlives this process would lose them.
-	 */
-	if (!ret && m->tskel)
-		ret = tb_pin_fd(bpf_map__fd(m->tskel->maps.tlob_timers), "tlob_timers", err, len);
 	for (i = 0; i < m->nr_links && !ret; i++) {
 		snprintf(name, sizeof(name), "link_%s", m->link_prog[i]);
 		ret = tb_pin_fd(bpf_link__fd(m->links[i]), name, err, len);

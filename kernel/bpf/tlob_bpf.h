@@ -26,10 +26,9 @@
 #define TLOB_COOKIE_KIND(c)	((c) >> 32)
 
 /*
- * Map sizes. TLOB_BPF_MAX_TASKS is the default number of window groups
- * (tasks that have opened a window and not exited, TLOB_BPF_NEST windows
- * each); the loader sets it from tlob mon --bpf-tasks,
- * 1..TLOB_BPF_TASKS_MAX, before load.
+ * Map sizes. TLOB_BPF_MAX_TASKS is the default size of the windows map
+ * (tasks that have opened a window and not exited); the loader sets it
+ * from tlob mon --bpf-tasks, 1..TLOB_BPF_TASKS_MAX, before load.
  */
 #define TLOB_BPF_MAX_BINDINGS	256
 #define TLOB_BPF_MAX_TASKS	1024
@@ -39,13 +38,6 @@
 #define TLOB_BPF_PATH_MAX	4096
 #define TLOB_BPF_RINGBUF	(1024 * 1024)	/* windows */
 #define TLOB_BPF_RINGBUF_URGENT	(256 * 1024)	/* violations, dropped STARTs */
-/*
- * The sampler's bound (PREEMPT_RT): at most this many steps (a window
- * started since the last period filed by its deadline, or a deadline
- * that came due handled) per period, in hard interrupt context; what is
- * left waits for the next period and the period is counted deferred.
- */
-#define TLOB_BPF_SAMPLE_STEPS	32
 
 /* Binding flags. */
 #define TLOB_BIND_STOP_RET	1U	/* STOP = return of the START function */
@@ -80,24 +72,8 @@ struct tlob_bpf_abort {
 enum tlob_lost_kind {
 	TLOB_LOST_RINGBUF,	/* a record did not fit in the ring buffer */
 	TLOB_LOST_NOSLOT,	/* a START found no free window (a dropped record says so) */
-	TLOB_LOST_NOTIMER,	/* a window got no deadline detector (its timer, the sampler) */
+	TLOB_LOST_NOTIMER,	/* a window got no bpf_timer (the timers map full) */
 	TLOB_LOST_MAX,
-};
-
-/*
- * What the sampler did, for the bound on its time in hard interrupt
- * context (.bss of tlob.bpf.o, written by the sampler only; the loader
- * prints it with TLOB_BPF_SAMPLER_STATS=1).
- */
-struct tlob_bpf_sampler {
-	__u64 runs;		/* periods with a window open */
-	__u64 busy;		/* ... of which had something to do */
-	__u64 steps;		/* windows filed + deadlines handled */
-	__u64 deferred;		/* periods that left work for the next one */
-	__u64 ns_sum;		/* time in the sampler, periods with a window open */
-	__u64 ns_max;		/* the longest such period */
-	__u64 max_steps;	/* the most steps in one period */
-	__u64 heap_max;		/* the most windows in the deadline heap */
 };
 
 /*

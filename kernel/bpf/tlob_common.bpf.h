@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What both BPF objects of the backend share: the window and the task's
- * group of windows, the maps (tlob_timer.bpf.o reuses the maps of
- * tlob.bpf.o by fd, so they are defined once, here), and the hooks of the
- * engine (../shared/tlob_engine.h, the module's too), which does
- * everything an event does to a window.
+ * What both BPF objects of the backend share: the per-task window, the
+ * maps (tlob_timer.bpf.o reuses the maps of tlob.bpf.o by fd, so they are
+ * defined once, here), and the hooks of the engine (../shared/tlob_engine.h, the
+ * module's too), which does everything an event does to a window.
  *
  * Concurrency, and why there is no lock: a window is written by the events
  * of its own task only: the uprobe program runs in the task, sched_switch
@@ -14,8 +13,7 @@
  * window is published only once in its running state, and STOP claims the
  * window's end (->active, below) before it takes the time, so nothing is
  * booked after the end (tlob_step() with now == 0). The detectors that run
- * elsewhere (the bpf_timer callback, the sampler) reach a window by its
- * index (struct tlob_win::idx) and only read it and
+ * elsewhere (the bpf_timer callback, the sampler) only read a window and
  * claim the one violation report with a compare-and-swap on ->reported, so
  * exactly one detector reports each overrun; the end of a window is
  * claimed the same way on ->active, so it is reported exactly once. The
@@ -52,30 +50,19 @@
 /*
  * One window: a task inside one binding's section. A task can be inside
  * the sections of several bindings at once (as in the module, windows are
- * per task and binding), up to TLOB_BPF_NEST. The engine's part
- * (automaton, times, identity, the ->active and ->reported claims) is the
- * core; the task's id is core.pid.
+ * per task and binding), up to TLOB_BPF_NEST; the windows map holds them
+ * per task, so a scheduler event finds all of a task's windows with one
+ * lookup. The engine's part (automaton, times, identity, the ->active and
+ * ->reported claims) is the core; the task's id is core.pid.
  */
 struct tlob_win {
 	struct tlob_core core;
-	__u32 idx;			/* group * TLOB_BPF_NEST + slot: its timer, its heap node */
-	__u32 pad;
+	__u8 slot;			/* index in struct tlob_task */
+	__u8 pad[7];
 };
 
-/*
- * A task's group of windows, one element of tlob_slots. A task takes a
- * group at its first START and keeps it until it exits, so a scheduler
- * event finds all of the task's windows with two O(1) lookups (its task
- * storage, then this array), and the detectors that run elsewhere (the
- * timer callback, the sampler) reach a window by its index alone. owner
- * is the task's id while the group is the task's: an event that read a
- * group index just before the group was freed and taken by another task
- * finds another owner and does nothing.
- */
 struct tlob_task {
 	struct tlob_win win[TLOB_BPF_NEST];
-	__u32 owner;			/* tid, 0 while free */
-	__u32 self;			/* this group's index */
 };
 
 /*
@@ -92,55 +79,6 @@ struct {
 	__uint(max_entries, TLOB_BPF_RINGBUF);
 } tlob_events SEC(".maps");
 
-/*
- * The groups, preallocated: nothing is allocated per window. The loader
- * sizes tlob_slots, tlob_free and tlob_tids to tlob mon --bpf-tasks
- * groups, and the per-window maps (timers, the sampler's heap) to that
- * times TLOB_BPF_NEST.
- */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, TLOB_BPF_MAX_TASKS);
-	__type(key, __u32);
-	__type(value, struct tlob_task);
-} tlob_slots SEC(".maps");
-
-/*
- * Group indexes given back by exiting tasks (the never used ones are
- * handed out in order, tlob_next_group in tlob.bpf.c): a queue map is
- * preallocated and takes a raw spinlock, usable from any context.
- */
-struct {
-	__uint(type, BPF_MAP_TYPE_QUEUE);
-	__uint(max_entries, TLOB_BPF_MAX_TASKS);
-	__type(value, __u32);
-} tlob_free SEC(".maps");
-
-/*
- * The task's group + 1 (0: none), in the task's own storage: what the
- * scheduler hooks read, two per context switch. Written once per task, at
- * its first START.
- */
-struct tlob_tstore {
-	__u32 group;
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, int);
-	__type(value, struct tlob_tstore);
-} tlob_tstore SEC(".maps");
-
-/*
- * The same, keyed by tid, for the programs that run in the task and can
- * be preempted (uprobe, exec, exit): 6.1's bpf_task_storage_get() holds a
- * per-CPU busy count while it runs and fails every other lookup on that
- * CPU meanwhile, so a START preempted inside one (PREEMPT_RT) or
- * interrupted by a wakeup would make the scheduler hooks miss events.
- * One insert per task (its first START), one delete at its exit; the
- * lookups take no lock.
- */
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, TLOB_BPF_RINGBUF_URGENT);
@@ -150,8 +88,16 @@ struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, TLOB_BPF_MAX_TASKS);
 	__type(key, __u32);
-	__type(value, __u32);
-} tlob_tids SEC(".maps");
+	__type(value, struct tlob_task);
+} tlob_windows SEC(".maps");
+
+/* Never written: the zeroes a task's entry starts from (too big for the stack). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct tlob_task);
+} tlob_zero SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -197,21 +143,6 @@ static __always_inline bool tlob_active(const struct tlob_win *w)
 static __always_inline struct tlob_win *tlob_win_of(struct tlob_core *c)
 {
 	return container_of(c, struct tlob_win, core);
-}
-
-/* A window by its index (struct tlob_win::idx), or NULL. */
-static __always_inline struct tlob_win *tlob_win_at(__u32 idx)
-{
-	__u32 g = idx / TLOB_BPF_NEST;
-	struct tlob_task *t = bpf_map_lookup_elem(&tlob_slots, &g);
-
-	return t ? &t->win[idx & (TLOB_BPF_NEST - 1)] : NULL;
-}
-
-/* The window's deadline: START + budget (it never moves). */
-static __always_inline __u64 tlob_win_deadline(const struct tlob_win *w)
-{
-	return tlob_core_start(&w->core) + w->core.budget_ns;
 }
 
 /* The engine's hooks (tlob_engine.h). */
@@ -291,16 +222,16 @@ static __always_inline void tlob_on_step(struct tlob_core *c, unsigned int curr,
  * argument is used, and the empty volatile asm gives them a side effect:
  * a call to a pure function whose result is unused would be deleted.
  */
-__noinline int tlob_arm(__u32 idx, __u64 start_ns, __u64 delay_ns)
+__noinline int tlob_arm(__u32 tid, __u32 slot, __u64 start_ns, __u64 delay_ns)
 {
 	asm volatile("" ::: "memory");
-	return (idx ^ start_ns ^ delay_ns) == 0;
+	return (tid ^ slot ^ start_ns ^ delay_ns) == 0;
 }
 
-__noinline int tlob_cancel(__u32 idx)
+__noinline int tlob_cancel(__u32 tid, __u32 slot)
 {
 	asm volatile("" ::: "memory");
-	return idx == 0;
+	return (tid ^ slot) == 0;
 }
 
 static void ha_arm_tlob(struct ha_clocks_tlob *clk, __u64 deadline_ns)
@@ -308,7 +239,7 @@ static void ha_arm_tlob(struct ha_clocks_tlob *clk, __u64 deadline_ns)
 	struct tlob_win *w = tlob_win_of(container_of(clk, struct tlob_core, clk));
 	__u64 now = bpf_ktime_get_ns();
 
-	tlob_arm(w->idx, clk->start[clk_elapsed_tlob],
+	tlob_arm(w->core.pid, w->slot, clk->start[clk_elapsed_tlob],
 		 deadline_ns > now ? deadline_ns - now : 1);
 }
 
@@ -316,7 +247,7 @@ static void ha_cancel_tlob(struct ha_clocks_tlob *clk)
 {
 	struct tlob_win *w = tlob_win_of(container_of(clk, struct tlob_core, clk));
 
-	tlob_cancel(w->idx);
+	tlob_cancel(w->core.pid, w->slot);
 }
 
 #endif /* TLOB_COMMON_BPF_H */

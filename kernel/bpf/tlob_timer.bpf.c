@@ -1,29 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The bpf_timer detector of tlob's BPF backend (stock kernels; PREEMPT_RT
- * 6.1 and 6.12 refuse bpf_timer and run the sampler of tlob.bpf.c instead).
+ * 6.1 refuses bpf_timer and runs the sampler of tlob.bpf.c instead).
  *
  * On 6.1 a uprobe program may not reference a map that holds a bpf_timer,
  * so the timers live here, in a separate object whose maps the loader
  * shares with tlob.bpf.o by fd: the uprobe program calls the global
  * subprograms tlob_arm()/tlob_cancel(), and the fexit programs below,
  * attached to those subprograms of the loaded uprobe program, arm and
- * cancel the window's timer synchronously, in the same context.
+ * cancel the task's timer synchronously, in the same context.
  *
- * One timer per window slot, in a preallocated array indexed by the
- * window's index (struct tlob_win::idx): set up (bpf_timer_init(), which
- * allocates, and the callback) the first time its slot is armed, then
- * only re-armed at each START and cancelled at STOP, so no window
- * allocates or frees anything. Task storage cannot hold one: 6.1 takes a
- * bpf_timer only in hash, LRU hash and array maps. A timer is relative
- * and soft (no absolute or hard mode on 6.1): armed once per window, at
- * START, for the budget; the deadline never moves. A timer whose window
- * ended some other way (exit, model error, an abort) fires harmlessly: it
- * finds no open window with its START time.
- *
- * The kernel frees an array's timers when the last user reference to the
- * map goes (its fd, its pin), whatever programs still use it: a pinned
- * monitor pins this map too (pin.c).
+ * A timer is relative and soft (no absolute or hard mode on 6.1): it is
+ * armed once per window, at START, for the budget; the deadline never
+ * moves. A timer whose window ended some other way (exit, model error)
+ * fires harmlessly: it finds no open window with its START time and only
+ * frees its slot.
  */
 #include "tlob_common.bpf.h"
 
@@ -34,63 +25,70 @@ char LICENSE[] SEC("license") = "GPL";
 struct tlob_tmr {
 	struct bpf_timer timer;
 	__u64 start_ns;		/* START of the window it was armed for */
-	__u32 ready;		/* bpf_timer_init() and the callback done */
-	__u32 pad;
 };
 
+/*
+ * Key: tid in the low 32 bits, the window's slot above. An element lives
+ * from START to STOP/abort/model error (cancel) or the deadline (fired),
+ * so one per window that can be open: it never fills before the windows
+ * map does.
+ */
 struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, TLOB_BPF_MAX_TASKS * TLOB_BPF_NEST);
-	__type(key, __u32);
+	__type(key, __u64);
 	__type(value, struct tlob_tmr);
 } tlob_timers SEC(".maps");
 
-static int tlob_timer_fired(void *map, __u32 *key, struct tlob_tmr *t)
+static int tlob_timer_fired(void *map, __u64 *key, struct tlob_tmr *t)
 {
-	struct tlob_win *w = tlob_win_at(*key);
+	__u32 tid = (__u32)*key, slot = (*key >> 32) & (TLOB_BPF_NEST - 1);
+	__u64 start = t->start_ns;
+	struct tlob_task *task;
+	struct tlob_win *w;
 
-	if (w && tlob_active(w) && tlob_core_start(&w->core) == t->start_ns)
-		tlob_check(&w->core, bpf_ktime_get_ns(), TLOB_DETECT_BPF_TIMER,
-			   event_max_tlob);
+	task = bpf_map_lookup_elem(&tlob_windows, &tid);
+	if (task) {
+		w = &task->win[slot];
+		if (tlob_active(w) && tlob_core_start(&w->core) == start)
+			tlob_check(&w->core, bpf_ktime_get_ns(), TLOB_DETECT_BPF_TIMER,
+				   event_max_tlob);
+	}
+	/* One-shot: free the slot, unless a new START re-armed it meanwhile. */
+	if (t->start_ns == start)
+		bpf_map_delete_elem(&tlob_timers, key);
 	return 0;
 }
 
 SEC("fexit/tlob_arm")
-int BPF_PROG(tlob_arm_exit, __u32 idx, __u64 start_ns, __u64 delay_ns, int ret)
+int BPF_PROG(tlob_arm_exit, __u32 tid, __u32 slot, __u64 start_ns, __u64 delay_ns,
+	     int ret)
 {
-	struct tlob_tmr *t = bpf_map_lookup_elem(&tlob_timers, &idx);
-	long err;
+	__u64 key = tid | ((__u64)slot << 32);
+	struct tlob_tmr zero = {};
+	struct tlob_tmr *t;
 
+	bpf_map_update_elem(&tlob_timers, &key, &zero, BPF_NOEXIST);
+	t = bpf_map_lookup_elem(&tlob_timers, &key);
 	if (!t) {
 		/* Sized not to happen; STOP and the scheduler still check. */
 		tlob_count_lost(TLOB_LOST_NOTIMER);
 		return 0;
 	}
-	if (!t->ready) {
-		/* -EBUSY: set up already (a ready flag lost to a race). */
-		err = bpf_timer_init(&t->timer, &tlob_timers, CLOCK_MONOTONIC);
-		if (err && err != -16) {
-			tlob_count_lost(TLOB_LOST_NOTIMER);
-			return 0;
-		}
-		bpf_timer_set_callback(&t->timer, tlob_timer_fired);
-		t->ready = 1;
-	}
+	/* -EBUSY when the slot is re-armed: the timer is set up already. */
+	bpf_timer_init(&t->timer, &tlob_timers, CLOCK_MONOTONIC);
+	bpf_timer_set_callback(&t->timer, tlob_timer_fired);
 	t->start_ns = start_ns;
-	if (bpf_timer_start(&t->timer, delay_ns, 0)) {
-		/* Freed under us (the map lost its last user reference). */
-		t->ready = 0;
-		tlob_count_lost(TLOB_LOST_NOTIMER);
-	}
+	bpf_timer_start(&t->timer, delay_ns, 0);
 	return 0;
 }
 
 SEC("fexit/tlob_cancel")
-int BPF_PROG(tlob_cancel_exit, __u32 idx, int ret)
+int BPF_PROG(tlob_cancel_exit, __u32 tid, __u32 slot, int ret)
 {
-	struct tlob_tmr *t = bpf_map_lookup_elem(&tlob_timers, &idx);
+	__u64 key = tid | ((__u64)slot << 32);
 
-	if (t && t->ready)
-		bpf_timer_cancel(&t->timer);
+	/* Deleting the element cancels its timer. */
+	bpf_map_delete_elem(&tlob_timers, &key);
 	return 0;
 }

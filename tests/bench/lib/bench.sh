@@ -122,12 +122,9 @@ targets() {
 # ---- the BPF backend (through the tool, which holds the programs) ------
 BPF_PID=
 # bpf_mon ARGS...: tlob mon --backend bpf in the background, until
-# bpf_stop; records (-j: JSON lines) in $DATA/bpf.out. bpf_stop prints the
-# sampler's counters where it runs (its time per period in hard interrupt
-# context, over the whole session).
+# bpf_stop; records (-j: JSON lines) in $DATA/bpf.out
 bpf_mon() {
-	TLOB_BPF_SAMPLER_STATS=1 "$BIN/bench-sigdfl" tlob mon --backend bpf "$@" \
-		>"$DATA/bpf.out" 2>"$DATA/bpf.err" &
+	"$BIN/bench-sigdfl" tlob mon --backend bpf "$@" >"$DATA/bpf.out" 2>"$DATA/bpf.err" &
 	BPF_PID=$!
 	# The tool loads and attaches before it reads; give it time to be ready.
 	# (the verifier takes minutes of emulated CPU on a loaded host)
@@ -137,7 +134,6 @@ bpf_stop() {
 	[ -n "$BPF_PID" ] || return 0
 	stop_proc "$BPF_PID" INT "tlob mon --backend bpf"
 	BPF_PID=
-	grep '^tlob: bpf: sampler:' "$DATA/bpf.err" | sed 's/^/# /'
 }
 have_bpf() { tlob list 2>/dev/null | awk '$1 == "bpf" && $2 == "yes" { f = 1 } END { exit !f }'; }
 

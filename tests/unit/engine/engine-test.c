@@ -40,7 +40,22 @@
 
 /* ---- TAP ---------------------------------------------------------------- */
 
-#include "tap.h"
+static int tests, failed;
+
+static int ok(int cond, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int ok(int cond, const char *fmt, ...)
+{
+	va_list ap;
+
+	tests++;
+	failed += !cond;
+	printf("%sok %d - ", cond ? "" : "not ", tests);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	return cond;
+}
 
 static void is_u64(unsigned long long got, unsigned long long want, const char *what,
 		   const char *name)
