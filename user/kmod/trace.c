@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,6 +114,39 @@ static int open_cpus(struct tlob_trace *t, char *err, size_t len)
 	return 0;
 }
 
+/*
+ * An instance tlob_PID of a tool that is gone (SIGKILL leaves it): its
+ * enabled events would keep the module referenced and the instance's
+ * buffer allocated. Removed by the next tool that opens or closes a reader.
+ */
+static int sweep_one(const char *name, void *ctx)
+{
+	struct tracefs_instance *inst;
+	char *end;
+	long pid;
+
+	(void)ctx;
+	if (strncmp(name, "tlob_", 5))
+		return 0;
+	errno = 0;
+	pid = strtol(name + 5, &end, 10);
+	if (errno || *end || end == name + 5 || pid <= 0 || pid == getpid() ||
+	    !kill((pid_t)pid, 0) || errno != ESRCH)
+		return 0;
+	inst = tracefs_instance_alloc(NULL, name);
+	if (!inst)
+		return 0;
+	if (!tracefs_instance_destroy(inst))
+		tlob_verbose("removed trace instance %s (its tool is gone)", name);
+	tracefs_instance_free(inst);
+	return 0;
+}
+
+static void tlob_trace_sweep(void)
+{
+	tracefs_instances_walk(sweep_one, NULL);
+}
+
 struct tlob_trace *tlob_trace_open(const char *system, bool transitions,
 				   unsigned int buffer_kb, char *err, size_t len)
 {
@@ -128,6 +162,7 @@ struct tlob_trace *tlob_trace_open(const char *system, bool transitions,
 	}
 	t->page_size = getpagesize();
 
+	tlob_trace_sweep();
 	snprintf(name, sizeof(name), "tlob_%d", (int)getpid());
 	tlob_verbose("creating trace instance %s", name);
 	t->inst = tracefs_instance_create(name);
@@ -366,6 +401,7 @@ void tlob_trace_close(struct tlob_trace *t)
 		tracefs_instance_destroy(t->inst);
 		tlob_verbose("trace instance removed");
 		tracefs_instance_free(t->inst);
+		tlob_trace_sweep();
 	}
 	if (t->tep)
 		tep_free(t->tep);
