@@ -125,6 +125,8 @@ static int kmod_open(struct tlob_backend *be, const struct tlob_backend_opts *op
 	k->system = strstr(root, "/rv/monitors/") ? "rv" : "tlob";
 	k->session = -1;
 	be->priv = k;
+	if (!opts->control_root)
+		tlob_trace_sweep();
 	if (opts->reader && !opts->control_root && !strcmp(root, TLOB_SYSFS_DIR)) {
 		k->session = open(TLOB_SESSION_DEV, O_RDWR | O_CLOEXEC);
 		if (k->session < 0 && errno != ENOENT)

@@ -117,7 +117,7 @@ static int open_cpus(struct tlob_trace *t, char *err, size_t len)
 /*
  * An instance tlob_PID of a tool that is gone (SIGKILL leaves it): its
  * enabled events would keep the module referenced and the instance's
- * buffer allocated. Removed by the next tool that opens or closes a reader.
+ * buffer allocated. Removed by the next tlob command on the module.
  */
 static int sweep_one(const char *name, void *ctx)
 {
@@ -142,7 +142,7 @@ static int sweep_one(const char *name, void *ctx)
 	return 0;
 }
 
-static void tlob_trace_sweep(void)
+void tlob_trace_sweep(void)
 {
 	tracefs_instances_walk(sweep_one, NULL);
 }
