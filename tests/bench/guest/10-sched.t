@@ -5,7 +5,9 @@
 # empty-probe floor, the module loaded without a binding, with bindings
 # but no open window, with 1/64/1024 tasks parked inside windows (sleeping
 # on CPU 0 while the ping-pong runs outside any window), and with the
-# ping-pong tasks themselves inside windows; the same for the BPF backend.
+# ping-pong tasks themselves inside windows (bound through the monitor
+# file, then through 1 and 3 /dev/tlob sessions sharing the binding: the
+# same cost within noise); the same for the BPF backend.
 # Every round runs every variant (A B C ... A B C ...); ratios are per round.
 # The BPF variants (the backend reloads every round) run in the first
 # BPF_ROUNDS rounds.
@@ -62,6 +64,22 @@ while [ "$r" -le "$ROUNDS" ]; do
 	m kmod_inwin $r -w
 	mod_out
 
+	# Several users, one monitor: 1, then 3 /dev/tlob sessions on the
+	# same section share one binding, so the ping-pong costs the same.
+	mod_in && exec 7<>/dev/tlob && sess_bind 7 bench-pingpong $BUDGET
+	rc=$?
+	[ $r = 1 ] && ok $rc "one /dev/tlob session binds bench-pingpong (monitor disabled)"
+	m kmod_s1_inwin $r -w
+	exec 8<>/dev/tlob 9<>/dev/tlob && sess_bind 8 bench-pingpong $BUDGET &&
+		sess_bind 9 bench-pingpong $BUDGET
+	rc=$?
+	[ $r = 1 ] && ok $rc "two more sessions join it"
+	[ $r = 1 ] && is "$(grep -c . "$TLOB_SYS/stats")" 1 "... one binding for the three"
+	m kmod_s3_inwin $r -w
+	exec 7>&- 8>&- 9>&-
+	[ $r = 1 ] && is "$(grep -c . "$TLOB_SYS/stats")" 0 "the sessions' end leaves no binding"
+	mod_out
+
 	m absent2 $r
 
 	if [ $bpf = 1 ] && [ $r -le $BPF_ROUNDS ]; then
@@ -92,13 +110,15 @@ kmod_park1|module: 1 task parked in a window|
 kmod_park64|module: 64 tasks parked in windows|floor:3
 kmod_park1024|module: 1024 tasks parked in windows|
 kmod_inwin|module: ping-pong tasks inside windows|
+kmod_s1_inwin|module: ping-pong inside windows, 1 session|
+kmod_s3_inwin|module: ping-pong inside windows, 3 sessions on the same section|like:kmod_s1_inwin:absent2
 bpf_bound|BPF: 2 bindings, no window open|floor:0.5
 bpf_park1|BPF: 1 task parked in a window|
 bpf_park64|BPF: 64 tasks parked in windows|floor:3
 bpf_park1024|BPF: 1024 tasks parked in windows|
 bpf_inwin|BPF: ping-pong tasks inside windows|
 L
-order="absent absent2 floor kmod_loaded kmod_bound kmod_park1 kmod_park64 kmod_park1024 kmod_inwin"
+order="absent absent2 floor kmod_loaded kmod_bound kmod_park1 kmod_park64 kmod_park1024 kmod_inwin kmod_s1_inwin kmod_s3_inwin"
 [ $bpf = 1 ] && order="$order bpf_bound bpf_park1 bpf_park64 bpf_park1024 bpf_inwin"
 for t in pp2 pp16; do
 	case $t in
@@ -113,6 +133,8 @@ for t in pp2 pp16; do
 	echo >>"$DATA/$t.md"
 	show "$DATA/$t.md"
 done
+! grep -q 'same as kmod_s1_inwin.*MISSED' "$DATA/pp2.md" "$DATA/pp16.md"
+ok $? "3 sessions on one section cost what 1 does (within the noise of the base measured twice)"
 [ $bpf = 1 ] || diag "BPF backend not available in this build: its rows are missing"
 n=$(grep -c '^pp2 absent ' "$DATA/samples")
 is "$n" "$ROUNDS" "measured $ROUNDS interleaved rounds"

@@ -15,6 +15,9 @@
 #   floor:P     overhead at most P points above the floor's
 #   noise:V     overhead within the noise: |overhead| no larger than the
 #               largest |1 - ratio| of variant V (the base measured twice)
+#   like:V:N    the same cost as variant V (earlier in the order) within
+#               the noise: |overhead - overhead(V)| no larger than
+#               variant N's noise as above
 function sort(a, n,    i, j, t) {
 	for (i = 2; i <= n; i++)
 		for (j = i; j > 1 && a[j - 1] > a[j]; j--) {
@@ -86,6 +89,9 @@ END {
 		split(tg, t, ":")
 		if (t[1] == "floor" && nf) {
 			tg = sprintf("<= %s pt above floor: %s", t[2], median(dfl, nf) <= t[2] + 0 ? "met" : "MISSED")
+		} else if (t[1] == "like" && nr && (t[2] in ovr) && (t[3] in noise)) {
+			d = ovr[var] - ovr[t[2]]
+			tg = sprintf("same as %s within noise (%+.2f pt, noise %.2f %%): %s", t[2], d, noise[t[3]], (d < 0 ? -d : d) <= noise[t[3]] ? "met" : "MISSED")
 		} else if (t[1] == "noise" && nr && (t[2] in noise)) {
 			tg = sprintf("within noise (%.2f %%): %s", noise[t[2]], (ovr[var] < 0 ? -ovr[var] : ovr[var]) <= noise[t[2]] ? "met" : "MISSED")
 		}
