@@ -183,14 +183,15 @@ struct tlob_backend_ops {
 	/*
 	 * Whether this handle is a session (kmod: TLOB_SESSION_DEV open): its
 	 * bind() takes a reference on a binding shared with every holder of
-	 * the same binding, its unbind() drops only that reference, stats()
-	 * lists only its bindings, the bindings are monitored whatever enable
-	 * says, and they go when the handle closes, however the process ends.
-	 * NULL or false: bind() and unbind() change the bindings themselves.
+	 * the same binding, its unbind() drops only that reference (the
+	 * binding goes with its last one), the bindings are monitored
+	 * whatever enable says, and they go when the handle closes, however
+	 * the process ends. stats() lists only the session's bindings, and
+	 * after unbind() still the final statistics of those it freed (their
+	 * windows ended by the unbind counted). NULL or false: bind() and
+	 * unbind() change the bindings themselves.
 	 */
 	bool (*session)(struct tlob_backend *be);
-	/* Drop every reference of the session now (its windows end: unbind). */
-	int (*end_session)(struct tlob_backend *be);
 };
 
 struct tlob_backend {

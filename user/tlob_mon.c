@@ -7,8 +7,9 @@
  *
  * On a backend session (the module's /dev/tlob, backend.h) the bindings
  * are the session's references: shared with whoever else holds the same
- * ones, monitored without touching enable, dropped when the session ends
- * (never another user's), and only their records are printed.
+ * ones, monitored without touching enable, dropped at its end (never
+ * another user's; the kernel drops them too when the process dies), and
+ * only their records are printed.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -293,7 +294,7 @@ int tlob_mon_session(struct tlob_backend *be, const struct tlob_params *params,
 	struct tlob_binding_stats *st = NULL;
 	char old_reactor[64] = "";
 	size_t bound = 0, nst = 0;
-	bool summary = false, session;
+	bool summary = false, session = false;
 	int was_enabled, ret = TLOB_EXIT_ERROR;
 
 	memset(stop, 0, sizeof(*stop));
@@ -354,20 +355,17 @@ int tlob_mon_session(struct tlob_backend *be, const struct tlob_params *params,
 		ret = TLOB_EXIT_ERROR;
 	}
 	mon_drain(be, &ctx, &sink);
-	/* Before the bindings go: their statistics go with them. */
-	mon_read_stats(be, params, &st, &nst);
+	/*
+	 * Before the bindings go: their statistics go with them. A session's
+	 * are read after (it keeps the final ones, the windows its removals
+	 * ended counted).
+	 */
+	if (!session)
+		mon_read_stats(be, params, &st, &nst);
 	tlob_verbose("drained, statistics read; restoring settings");
 	summary = true;
 out_unbind:
-	if (bound && be->ops->session && be->ops->session(be)) {
-		/* Only this session's references go; the others keep monitoring. */
-		tlob_verbose("ending the session (%zu binding(s))", bound);
-		if (be->ops->end_session(be)) {
-			tlob_print_error(be, -EIO, "ending the session");
-			ret = TLOB_EXIT_ERROR;
-		}
-		bound = 0;
-	}
+	/* A session's removals drop its references only: the others keep monitoring. */
 	tlob_verbose("removing %zu binding(s)", bound);
 	while (bound--) {
 		int err = be->ops->unbind(be, &params->specs[bound]);
@@ -381,6 +379,8 @@ out_unbind:
 	if (summary) {
 		if (params->nr_specs && was_enabled)
 			mon_drain(be, &ctx, &sink);
+		if (session)
+			mon_read_stats(be, params, &st, &nst);
 		mon_summary(be, params, &ctx, st, nst);
 	}
 	free(st);

@@ -36,6 +36,7 @@
 #include "tlob_parse.h"
 
 struct task_struct;
+struct tlob_binding;
 
 /*
  * Who holds bindings (tlob_control.c): the monitor file (the persistent
@@ -48,6 +49,14 @@ struct tlob_holder {
 	struct list_head holds;		/* its tlob_hold.hnode */
 	pid_t pid;			/* opener's tgid; 0: the monitor file */
 	char comm[TASK_COMM_LEN];	/* opener's comm */
+	/*
+	 * Called with tlob_ctl_mutex held for each binding this holder's
+	 * removal freed, after its windows ended and before it is freed (a
+	 * session keeps its final statistics); NULL: nothing.
+	 */
+	void (*gone)(struct tlob_holder *h, const struct tlob_binding *b);
+	char *final;			/* the session's: final stats lines */
+	size_t final_len;
 };
 
 /* One holder's reference on one binding. */
@@ -141,6 +150,8 @@ typedef ssize_t (*tlob_listing_fn)(const struct tlob_holder *h, char *buf,
 				   size_t size);
 ssize_t tlob_monitor_show(const struct tlob_holder *h, char *buf, size_t size);
 ssize_t tlob_stats_show(const struct tlob_holder *h, char *buf, size_t size);
+ssize_t tlob_stats_line_show(const struct tlob_binding *b, char *buf,
+			     size_t size);
 char *tlob_listing(tlob_listing_fn gen, const struct tlob_holder *h,
 		   size_t *len);
 

@@ -270,6 +270,8 @@ static void tlob_drop_marked(struct tlob_holder *h)
 	list_for_each_entry_safe(b, btmp, &gone, node) {
 		list_del(&b->node);
 		tlob_abort_binding(b, TLOB_ABORT_UNBIND);
+		if (h->gone)
+			h->gone(h, b);
 		tlob_binding_free(b);
 	}
 	list_for_each_entry(b, &tlob_bindings, node) {
@@ -541,6 +543,7 @@ out:
 
 void tlob_holder_init(struct tlob_holder *h, pid_t pid, const char *comm)
 {
+	memset(h, 0, sizeof(*h));
 	INIT_LIST_HEAD(&h->holds);
 	h->pid = pid;
 	strscpy(h->comm, comm, sizeof(h->comm));

@@ -106,6 +106,16 @@ static void tlob_stats_line(struct tlob_out *o, const struct tlob_binding *b)
 	tlob_out(o, "\n");
 }
 
+/* One binding's stats line; returns the length it needs. */
+ssize_t tlob_stats_line_show(const struct tlob_binding *b, char *buf,
+			     size_t size)
+{
+	struct tlob_out o = { buf, size, 0 };
+
+	tlob_stats_line(&o, b);
+	return o.n;
+}
+
 /* One line per binding (@h NULL) or per binding of @h. */
 ssize_t tlob_stats_show(const struct tlob_holder *h, char *buf, size_t size)
 {

@@ -7,7 +7,9 @@
  * with every holder of the same binding), `-PATH:START` drops the
  * session's reference on its binding at that section. A read lists the
  * session's bindings as stats lines (their ids, terms, holders and
- * statistics). Closing the file, however the process ends (exit, a
+ * statistics), then the final stats line of each binding its removals
+ * freed (after their windows ended, so those count too: the tool reads its
+ * statistics after removing its bindings). Closing the file, however the process ends (exit, a
  * signal, SIGKILL), drops every reference the session holds, so a session
  * never leaves a binding behind; a binding goes with its last holder.
  * While a session holds a binding it is armed whatever the enable switch
@@ -36,6 +38,32 @@
 /* The longest write: many lines at once, each at most TLOB_LINE_MAX. */
 #define TLOB_SESSION_WRITE_MAX	(64 * 1024)
 
+/* A binding this session's removal freed: keep its final stats line. */
+static void tlob_session_gone(struct tlob_holder *h,
+			      const struct tlob_binding *b)
+{
+	size_t n = tlob_stats_line_show(b, NULL, 0);
+	char *s = krealloc(h->final, h->final_len + n + 1, GFP_KERNEL);
+
+	if (!s)
+		return;		/* only the listing is the poorer */
+	tlob_stats_line_show(b, s + h->final_len, n + 1);
+	h->final = s;
+	h->final_len += n;
+}
+
+/* The session's listing: its bindings, then the final lines. */
+static ssize_t tlob_session_show(const struct tlob_holder *h, char *buf,
+				 size_t size)
+{
+	ssize_t n = tlob_stats_show(h, buf, size);
+
+	if (buf && (size_t)n < size)
+		memcpy(buf + n, h->final ? h->final : "",
+		       min(h->final_len + 1, size - n));
+	return n + h->final_len;
+}
+
 static int tlob_session_open(struct inode *inode, struct file *f)
 {
 	struct tlob_holder *h;
@@ -48,6 +76,7 @@ static int tlob_session_open(struct inode *inode, struct file *f)
 		return -ENOMEM;
 	get_task_comm(comm, current);
 	tlob_holder_init(h, task_tgid_nr(current), comm);
+	h->gone = tlob_session_gone;
 	f->private_data = h;
 	return 0;
 }
@@ -56,7 +85,9 @@ static int tlob_session_release(struct inode *inode, struct file *f)
 {
 	struct tlob_holder *h = f->private_data;
 
+	h->gone = NULL;		/* nobody reads the final lines now */
 	tlob_holder_release(h);
+	kfree(h->final);
 	kfree(h);
 	return 0;
 }
@@ -86,7 +117,7 @@ static ssize_t tlob_session_read(struct file *f, char __user *ubuf,
 	size_t len;
 	char *buf;
 
-	buf = tlob_listing(tlob_stats_show, f->private_data, &len);
+	buf = tlob_listing(tlob_session_show, f->private_data, &len);
 	if (!buf)
 		return -ENOMEM;
 	ret = simple_read_from_buffer(ubuf, count, ppos, buf, len);

@@ -490,15 +490,6 @@ static bool kmod_session(struct tlob_backend *be)
 	return K(be)->session >= 0;
 }
 
-static int kmod_end_session(struct tlob_backend *be)
-{
-	if (K(be)->session < 0)
-		return -EOPNOTSUPP;
-	/* release() drops every reference; the windows end (unbind). */
-	close(K(be)->session);
-	K(be)->session = -1;
-	return 0;
-}
 
 static int kmod_poll(struct tlob_backend *be, int timeout_ms, const struct tlob_sink *sink)
 {
@@ -543,5 +534,4 @@ const struct tlob_backend_ops tlob_backend_kmod = {
 	.poll = kmod_poll,
 	.lost = kmod_lost,
 	.session = kmod_session,
-	.end_session = kmod_end_session,
 };
