@@ -41,6 +41,12 @@ struct tlob_binding_spec {
 	pid_t pid;		/* only this thread; 0 = any */
 	pid_t tgid;		/* only this process; 0 = any */
 	uint32_t id;		/* backend's binding id, filled by bind()/list(); 0 unknown */
+	/*
+	 * Who holds the binding, as the backend lists it (kmod: "monitor"
+	 * for the persistent holder, "PID:COMM" per session, comma-separated);
+	 * "" unknown. Filled by list()/stats().
+	 */
+	char holders[256];
 };
 
 /*
@@ -184,6 +190,19 @@ struct tlob_backend_ops {
 	int (*poll)(struct tlob_backend *be, int timeout_ms, const struct tlob_sink *sink);
 	/* Records the backend knows were lost (ring buffer overruns) so far. */
 	int (*lost)(struct tlob_backend *be, uint64_t *lost);
+
+	/*
+	 * Whether this handle is a session (kmod: TLOB_SESSION_DEV open): its
+	 * bind() takes a reference on a binding shared with every holder of
+	 * the same binding, its unbind() drops only that reference (the
+	 * binding goes with its last one), the bindings are monitored
+	 * whatever enable says, and they go when the handle closes, however
+	 * the process ends. stats() lists only the session's bindings, and
+	 * after unbind() still the final statistics of those it freed (their
+	 * windows ended by the unbind counted). NULL or false: bind() and
+	 * unbind() change the bindings themselves.
+	 */
+	bool (*session)(struct tlob_backend *be);
 };
 
 struct tlob_backend {

@@ -207,6 +207,16 @@ int tlob_same_binding(const char *a, uint64_t a_start, const char *b, uint64_t b
 	       sa.st_ino == sb.st_ino;
 }
 
+int tlob_spec_same_binding(const struct tlob_binding_spec *a,
+			   const struct tlob_binding_spec *b)
+{
+	if (a->stop_is_ret != b->stop_is_ret || (!a->stop_is_ret && a->stop != b->stop) ||
+	    (a->budget_ns && b->budget_ns && a->budget_ns != b->budget_ns) ||
+	    strcmp(a->tag, b->tag))
+		return 0;
+	return tlob_same_binding(a->path, a->start, b->path, b->start);
+}
+
 int tlob_monline_format(const struct tlob_binding_spec *spec, char *buf, size_t len)
 {
 	char stop[32], filter[32] = "", tag[TLOB_TAG_LEN + 6] = "";

@@ -36,12 +36,25 @@ int tlob_path_check(const char *path, char *err, size_t len);
 int tlob_spec_check(const struct tlob_binding_spec *spec, char *err, size_t len);
 
 /*
- * The same binding (kernel/shared/tlob_abi.h): 2 when the sections have the same
+ * The same section (kernel/shared/tlob_abi.h): 2 when the sections have the same
  * START and path text, 1 the same START and paths that name the same file
- * now (device and inode, symlinks followed), 0 other bindings. A lookup
- * takes the best match, so the binding written with a path wins.
+ * now (device and inode, symlinks followed), 0 other sections. A lookup
+ * takes the best match, so the binding written with a path wins. A
+ * holder holds one binding per section, and the BPF backend one binding
+ * per section at all, so for them this is also "the same binding".
  */
 int tlob_same_binding(const char *a, uint64_t a_start, const char *b, uint64_t b_start);
+
+/*
+ * The module's "same binding" (tlob_abi.h), as far as its stats lines
+ * show it: the same section (tlob_same_binding()'s 2 or 1, returned) and
+ * the same STOP, budget and tag; 0 otherwise. A budget of 0 (a listing of
+ * an older module, which did not show it) matches any. The pid/tgid
+ * filter is not in a stats line: a holder's one binding per section
+ * needs no more to be found.
+ */
+int tlob_spec_same_binding(const struct tlob_binding_spec *a,
+			   const struct tlob_binding_spec *b);
 
 /*
  * spec -> canonical add line (no newline): one the module's parser reads

@@ -340,6 +340,8 @@ int tlob_spec_json(const struct tlob_binding_spec *s, char *buf, size_t len)
 	json_u64(&j, "budget_ns", s->budget_ns);
 	json_u64(&j, "pid", (uint64_t)s->pid);
 	json_u64(&j, "tgid", (uint64_t)s->tgid);
+	if (s->holders[0])
+		json_str(&j, "holders", s->holders, sizeof(s->holders));
 	return json_end(&j);
 }
 

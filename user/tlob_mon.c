@@ -4,6 +4,12 @@
  * record until Ctrl-C / -d / --stop-on-violation, drain what is still
  * buffered, print the in-kernel statistics, and put back every setting it
  * changed (its bindings, enable, reactor).
+ *
+ * On a backend session (the module's /dev/tlob, backend.h) the bindings
+ * are the session's references: shared with whoever else holds the same
+ * ones, monitored without touching enable, dropped at its end (never
+ * another user's; the kernel drops them too when the process dies), and
+ * only their records are printed.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -62,6 +68,7 @@ static const char *const mon_usage[] = {
 
 struct mon_ctx {
 	const struct tlob_params *params;
+	bool filter;			/* only the records of params->specs' ids */
 	uint64_t records;
 	uint64_t windows;
 	uint64_t violations;
@@ -88,11 +95,24 @@ static void out_line(char *buf, int n, size_t len)
 	fwrite(buf, 1, (size_t)n, stdout);
 }
 
+/* A record of one of the bindings this session asked for. */
+static bool wanted(const struct mon_ctx *ctx, const struct tlob_record *r)
+{
+	if (!ctx->filter)
+		return true;
+	for (size_t i = 0; i < ctx->params->nr_specs; i++)
+		if (ctx->params->specs[i].id == r->binding_id)
+			return true;
+	return false;
+}
+
 static int on_record(const struct tlob_record *r, void *data)
 {
 	struct mon_ctx *ctx = data;
 	char buf[2048];
 
+	if (!wanted(ctx, r))
+		return 0;
 	ctx->records++;
 	if (r->kind == TLOB_REC_WINDOW)
 		ctx->windows++;
@@ -167,13 +187,13 @@ static void mon_drain(struct tlob_backend *be, struct mon_ctx *ctx, const struct
 			DRAIN_LIMIT_S);
 }
 
-/* One of this session's sections: the same binding (monline.h). */
+/* One of this session's bindings: by id, else the same binding (monline.h). */
 static bool ours(const struct tlob_binding_stats *st, const struct tlob_binding_spec *specs,
 		 size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		if (tlob_same_binding(st->spec.path, st->spec.start, specs[i].path,
-				      specs[i].start))
+		if (specs[i].id ? specs[i].id == st->spec.id :
+		    tlob_spec_same_binding(&st->spec, &specs[i]) > 0)
 			return true;
 	return false;
 }
@@ -281,7 +301,7 @@ int tlob_mon_session(struct tlob_backend *be, const struct tlob_params *params,
 	struct tlob_binding_stats *st = NULL;
 	char old_reactor[64] = "";
 	size_t bound = 0, nst = 0;
-	bool summary = false;
+	bool summary = false, session = false;
 	int was_enabled, ret = TLOB_EXIT_ERROR;
 
 	memset(stop, 0, sizeof(*stop));
@@ -311,7 +331,18 @@ int tlob_mon_session(struct tlob_backend *be, const struct tlob_params *params,
 			goto out_unbind;
 		}
 	}
-	tlob_verbose("bindings added, enabling");
+	/* Every id known: print only the records of this session's bindings. */
+	ctx.filter = bound > 0;
+	for (size_t i = 0; i < bound; i++)
+		ctx.filter &= params->specs[i].id != 0;
+	/*
+	 * A session's bindings are monitored whatever enable says, and
+	 * another session may rely on enable: it is left alone.
+	 */
+	session = bound && be->ops->session && be->ops->session(be);
+	if (session)
+		was_enabled = 1;
+	tlob_verbose("bindings added%s", session ? " (a session)" : ", enabling");
 	if (!was_enabled && be->ops->set_enable(be, true)) {
 		tlob_print_error(be, -EIO, "enabling");
 		goto out_unbind;
@@ -331,11 +362,17 @@ int tlob_mon_session(struct tlob_backend *be, const struct tlob_params *params,
 		ret = TLOB_EXIT_ERROR;
 	}
 	mon_drain(be, &ctx, &sink);
-	/* Before the bindings go: their statistics go with them. */
-	mon_read_stats(be, params, &st, &nst);
+	/*
+	 * Before the bindings go: their statistics go with them. A session's
+	 * are read after (it keeps the final ones, the windows its removals
+	 * ended counted).
+	 */
+	if (!session)
+		mon_read_stats(be, params, &st, &nst);
 	tlob_verbose("drained, statistics read; restoring settings");
 	summary = true;
 out_unbind:
+	/* A session's removals drop its references only: the others keep monitoring. */
 	tlob_verbose("removing %zu binding(s)", bound);
 	while (bound--) {
 		int err = be->ops->unbind(be, &params->specs[bound]);
@@ -349,6 +386,8 @@ out_unbind:
 	if (summary) {
 		if (params->nr_specs && was_enabled)
 			mon_drain(be, &ctx, &sink);
+		if (session)
+			mon_read_stats(be, params, &st, &nst);
 		mon_summary(be, params, &ctx, st, nst);
 	}
 	free(st);

@@ -1,7 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
-/* tlob status: enabled or not, the reactor, and every binding (never truncated). */
+/*
+ * tlob status: enabled or not, the reactor, and every binding (never
+ * truncated) with who holds it: "monitor" (tlob bind, tlob apply) and
+ * "PID:COMM" for each session (a running tlob mon); the bindings only
+ * sessions hold follow the persistent ones.
+ */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "monline.h"
 #include "output.h"
@@ -11,10 +17,40 @@
 static const char *const status_usage[] = {
 	"usage: tlob status [common options]",
 	"",
-	"  enabled, reactor and every binding (with -j: one JSON object for the",
+	"  enabled, reactor and every binding with its holders: monitor (tlob bind)",
+	"  and PID:COMM of each session (tlob mon) (with -j: one JSON object for the",
 	"  state, then one per binding)",
 	NULL,
 };
+
+/* Bindings that only sessions hold (in stats, not in the monitor listing). */
+static size_t session_only(struct tlob_backend *be, struct tlob_binding_spec **specs, size_t n)
+{
+	struct tlob_binding_stats *st = NULL;
+	struct tlob_binding_spec *v;
+	size_t nst = 0, k = n;
+
+	if (!be->ops->stats || be->ops->stats(be, &st, &nst)) {
+		be->err[0] = '\0';
+		return n;
+	}
+	for (size_t i = 0; i < nst; i++) {
+		bool listed = false;
+
+		for (size_t j = 0; j < n && !listed; j++)
+			listed = (*specs)[j].id && (*specs)[j].id == st[i].spec.id;
+		/* Only what the module lists with its budget and holders. */
+		if (listed || !st[i].spec.budget_ns || !st[i].spec.holders[0])
+			continue;
+		v = realloc(*specs, (k + 1) * sizeof(**specs));
+		if (!v)
+			break;
+		*specs = v;
+		v[k++] = st[i].spec;
+	}
+	free(st);
+	return k;
+}
 
 static int status_run(struct tlob_params *params)
 {
@@ -43,6 +79,7 @@ static int status_run(struct tlob_params *params)
 		tlob_backend_close(&be);
 		return 1;
 	}
+	n = session_only(&be, &specs, n);
 	if (params->json) {
 		char r_esc[sizeof(reactor) * 6], rs_esc[sizeof(reactors) * 6];
 
@@ -60,7 +97,8 @@ static int status_run(struct tlob_params *params)
 			if (tlob_spec_json(&specs[i], buf, sizeof(buf)) > 0)
 				puts(buf);
 		} else if (!tlob_monline_format(&specs[i], buf, sizeof(buf))) {
-			printf("  id=%u %s\n", specs[i].id, buf);
+			printf("  id=%u %s%s%s\n", specs[i].id, buf,
+			       specs[i].holders[0] ? " holders=" : "", specs[i].holders);
 		}
 	}
 	free(specs);

@@ -3,9 +3,10 @@
  * What the files of tlob.ko share. Each file has one job:
  *
  *   tlob_main.c     module init/exit
+ *   tlob_session.c  /dev/tlob: one session (a holder of bindings) per open file
  *   tlob_sysfs.c    /sys/kernel/tlob/ (enable desc monitor reactors stats pool)
  *   tlob_listing.c  the monitor and stats listings
- *   tlob_control.c  the control core: binding table, enable, attach order
+ *   tlob_control.c  the control core: binding table, holders, enable, attach order
  *   tlob_binding.c  binding objects and "the same binding"
  *   tlob_parse.c    the monitor line parser (pure, unit-tested on the host)
  *   tlob_uprobe.c   uprobes at START/STOP (and the START function's return)
@@ -24,6 +25,7 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/path.h>
+#include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/uprobes.h>
@@ -34,9 +36,43 @@
 #include "tlob_parse.h"
 
 struct task_struct;
+struct tlob_binding;
 
 /*
- * One line of the monitor file. Created and destroyed in process context
+ * Who holds bindings (tlob_control.c): the monitor file (the persistent
+ * holder, tlob_persistent: tlob bind, tlob apply) or one open file of
+ * /dev/tlob (a session: tlob mon). A binding is shared by every holder
+ * that asked for the same binding and goes with its last holder.
+ * Everything here belongs to tlob_ctl_mutex.
+ */
+struct tlob_holder {
+	struct list_head holds;		/* its tlob_hold.hnode */
+	pid_t pid;			/* opener's tgid; 0: the monitor file */
+	char comm[TASK_COMM_LEN];	/* opener's comm */
+	/*
+	 * Called with tlob_ctl_mutex held for each binding this holder's
+	 * removal freed, after its windows ended and before it is freed (a
+	 * session keeps its final statistics); NULL: nothing.
+	 */
+	void (*gone)(struct tlob_holder *h, const struct tlob_binding *b);
+	char *final;			/* the session's: final stats lines */
+	size_t final_len;
+};
+
+/* One holder's reference on one binding. */
+struct tlob_hold {
+	struct list_head bnode;		/* binding->holds */
+	struct list_head hnode;		/* holder->holds */
+	struct tlob_binding *b;
+	struct tlob_holder *h;
+	bool dropping;			/* a removal of the write being checked */
+};
+
+/*
+ * One binding: a section and its terms (STOP, budget, tag, filter).
+ * Created and destroyed in process context
+ * under tlob_ctl_mutex; the probe paths only read the fields that never
+ * change after creation. Created and destroyed in process context
  * under tlob_ctl_mutex; the probe paths only read the fields that never
  * change after creation.
  */
@@ -51,6 +87,9 @@ struct tlob_binding {
 	bool stop_ret;			/* STOP = return of the START function */
 	bool registered;		/* uprobes in place, tlob_ctl_mutex */
 	bool live;			/* its write committed: START opens windows */
+	struct list_head holds;		/* tlob_hold.bnode, tlob_ctl_mutex */
+	unsigned int sessions;		/* holds of sessions, tlob_ctl_mutex */
+	bool disarm;			/* windows to abort, tlob_ctl_mutex */
 	u64 budget_ns;
 	enum tlob_filter filter;
 	pid_t filter_id;
@@ -77,7 +116,8 @@ struct tlob_slot {
 /*
  * Calls go one way only, from the top down (no file calls back up; the
  * check is tests/unit/kmod/no-cycles.t):
- *   main:     sysfs, control, monitor
+ *   main:     session, sysfs, control, monitor
+ *   session:  listing, control
  *   sysfs:    listing, control, pool, reactor
  *   control:  binding, uprobe, sched, monitor
  *   uprobe, sched: monitor (sched: pool too)
@@ -87,26 +127,41 @@ struct tlob_slot {
 /* tlob_control.c */
 extern struct mutex tlob_ctl_mutex;
 extern struct list_head tlob_bindings;
+extern struct tlob_holder tlob_persistent;
 bool tlob_enabled(void);
 bool tlob_sched_attached(void);
 int tlob_set_enabled(bool on);
-int tlob_monitor_write(const char *buf, size_t len);
+int tlob_monitor_write(struct tlob_holder *h, const char *buf, size_t len);
+void tlob_holder_init(struct tlob_holder *h, pid_t pid, const char *comm);
+void tlob_holder_release(struct tlob_holder *h);
 unsigned int tlob_nr_bindings(void);
 void tlob_control_exit(void);
+
+/* tlob_session.c */
+int tlob_session_init(void);
+void tlob_session_exit(void);
 
 /* tlob_sysfs.c */
 int tlob_sysfs_init(void);
 void tlob_sysfs_exit(void);
 
-/* tlob_listing.c */
-ssize_t tlob_monitor_show(char *buf, size_t size);
-ssize_t tlob_stats_show(char *buf, size_t size);
+/* tlob_listing.c: generators, called with tlob_ctl_mutex held */
+typedef ssize_t (*tlob_listing_fn)(const struct tlob_holder *h, char *buf,
+				   size_t size);
+ssize_t tlob_monitor_show(const struct tlob_holder *h, char *buf, size_t size);
+ssize_t tlob_stats_show(const struct tlob_holder *h, char *buf, size_t size);
+ssize_t tlob_stats_line_show(const struct tlob_binding *b, char *buf,
+			     size_t size);
+char *tlob_listing(tlob_listing_fn gen, const struct tlob_holder *h,
+		   size_t *len);
 
 /* tlob_binding.c */
 int tlob_binding_new(const struct tlob_req *req, struct tlob_binding **out);
 void tlob_binding_free(struct tlob_binding *b);
 int tlob_binding_same(const struct tlob_binding *b, const struct inode *inode,
 		      const char *path, u64 start);
+bool tlob_binding_same_terms(const struct tlob_binding *a,
+			     const struct tlob_binding *b);
 struct inode *tlob_binding_inode_of(const char *path);
 int tlob_binding_leaked(void);
 

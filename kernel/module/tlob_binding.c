@@ -50,6 +50,7 @@ int tlob_binding_new(const struct tlob_req *req, struct tlob_binding **out)
 		return ret;
 	}
 	atomic_inc(&tlob_binding_objs);
+	INIT_LIST_HEAD(&b->holds);
 	inode = d_real_inode(b->fpath.dentry);
 	b->inode = inode;
 	b->path = kstrdup(req->path, GFP_KERNEL);
@@ -76,9 +77,10 @@ fail:
 }
 
 /*
- * "The same binding" (tlob_abi.h): how @b matches a section at @start of
+ * "The same section" (tlob_abi.h): how @b matches a section at @start of
  * @path, which names @inode now (NULL: nothing). 2: the same path as
- * written, 1: the same file, 0: another binding.
+ * written, 1: the same file, 0: another section. A holder holds at most
+ * one binding per section: its removal (-PATH:START) names it so.
  */
 int tlob_binding_same(const struct tlob_binding *b, const struct inode *inode,
 		      const char *path, u64 start)
@@ -88,6 +90,21 @@ int tlob_binding_same(const struct tlob_binding *b, const struct inode *inode,
 	if (!strcmp(b->path, path))
 		return 2;
 	return inode && b->inode == inode;
+}
+
+/*
+ * The rest of "the same binding" (tlob_abi.h): the same STOP, budget, tag
+ * and filter. Two holders asking for the same section with the same
+ * terms share one binding (its windows, records and statistics); other
+ * terms make a binding of its own.
+ */
+bool tlob_binding_same_terms(const struct tlob_binding *a,
+			     const struct tlob_binding *b)
+{
+	return a->stop_ret == b->stop_ret &&
+	       (a->stop_ret || a->stop == b->stop) &&
+	       a->budget_ns == b->budget_ns && a->filter == b->filter &&
+	       a->filter_id == b->filter_id && !strcmp(a->tag, b->tag);
 }
 
 /* The inode @path names now, NULL when it names nothing. */

@@ -10,16 +10,28 @@
  * changes, and a uprobe that fails to register rolls the whole write
  * back. Binding ids count up and are never reused.
  *
+ * Bindings are shared (the control-tree contract, kernel/shared/README.md).
+ * Every write comes from a holder: the monitor file (tlob_persistent) or
+ * one session, an open file of /dev/tlob (tlob_session.c). A holder holds
+ * at most one binding per section (a removal, -PATH:START, names it); a
+ * line whose binding (section and terms, tlob_binding.c) another holder
+ * holds takes one more reference on it; other terms on a bound section
+ * make a binding of its own, with its own windows, records and
+ * statistics. A removal, or the end of a session, drops that holder's
+ * reference only; the binding goes with its last one. A binding is armed
+ * while the monitor is enabled or a session holds it.
+ *
  * Attach order matters both ways. The scheduler tracepoints are attached
  * only while the monitor is enabled and has at least one binding, uprobes
  * only while enabled: scheduler probes before the uprobes that open
  * windows; on the way down uprobes first (no new window), then every
  * window ends, then the scheduler probes go.
  *
- * Locking and context: process context only (sysfs, module exit).
- * tlob_ctl_mutex serialises every control operation and guards
- * tlob_bindings, the count, the enable state and the fields a binding may
- * change (registered). Probe paths reach a binding only through its
+ * Locking and context: process context only (sysfs, /dev/tlob, module
+ * exit). tlob_ctl_mutex serialises every control operation and guards
+ * tlob_bindings, the count, the enable state, every holder's and every
+ * binding's references and the fields a binding may change (registered,
+ * sessions, disarm). Probe paths reach a binding only through its
  * uprobe consumer or an open window; removal first unregisters the
  * uprobes (and waits for running handlers), then ends the binding's
  * windows, and only then frees it.
@@ -42,6 +54,11 @@ static unsigned int tlob_nbindings;	/* tlob_ctl_mutex */
 static u32 tlob_next_id = 1;		/* tlob_ctl_mutex */
 static bool tlob_on;			/* tlob_ctl_mutex; read lock-free */
 static bool tlob_sched_on;		/* tlob_ctl_mutex; read lock-free */
+/* The monitor file's holder: tlob bind, tlob apply (the persistent one). */
+struct tlob_holder tlob_persistent = {
+	.holds = LIST_HEAD_INIT(tlob_persistent.holds),
+	.comm = "monitor",
+};
 
 bool tlob_enabled(void)
 {
@@ -60,13 +77,35 @@ unsigned int tlob_nr_bindings(void)
 	return tlob_nbindings;
 }
 
-/* Attach or detach the scheduler probes to match enable and bindings. */
+/*
+ * A binding is armed (its uprobes in place, its START opening windows)
+ * while the monitor is enabled or a session holds it: a session monitors
+ * what it asked for whatever the enable switch says, and the switch is
+ * the persistent bindings' own.
+ */
+static bool tlob_armed(const struct tlob_binding *b)
+{
+	return tlob_on || b->sessions;
+}
+
+static bool tlob_is_session(const struct tlob_holder *h)
+{
+	return h != &tlob_persistent;
+}
+
+/* Attach or detach the scheduler probes: attached while a binding is armed. */
 static int tlob_sync_locked(void)
 {
-	bool want = tlob_on && tlob_nbindings;
+	struct tlob_binding *b;
+	bool want = false;
 	int ret;
 
 	lockdep_assert_held(&tlob_ctl_mutex);
+	list_for_each_entry(b, &tlob_bindings, node)
+		if (tlob_armed(b)) {
+			want = true;
+			break;
+		}
 	if (want && !tlob_sched_on) {
 		ret = tlob_sched_attach();
 		if (ret)
@@ -79,102 +118,239 @@ static int tlob_sync_locked(void)
 	return 0;
 }
 
-/* One line of a write: its request, and what it adds or removes. */
+/* One line of a write: its request, and what it adds, joins or drops. */
 struct tlob_op {
 	struct tlob_req req;
 	struct tlob_binding *add;	/* a new binding */
-	struct tlob_binding *del;	/* an existing one to remove */
+	struct tlob_binding *ref;	/* or an existing one this holder joins */
+	struct tlob_hold *hold;		/* the holder's reference (add, ref) */
+	struct tlob_hold *del;		/* a removal: the reference it drops */
+	bool armed;			/* registered by this write */
 };
 
-/* Is an existing binding already the target of an earlier removal? */
-static bool tlob_removed(const struct tlob_op *ops, int n,
-			 const struct tlob_binding *b)
+static struct tlob_binding *tlob_op_binding(const struct tlob_op *op)
 {
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (ops[i].del == b)
-			return true;
-	return false;
+	return op->add ? op->add : op->ref;
 }
 
-/* Check op @i against the table and the ops before it. */
-static int tlob_check(struct tlob_op *ops, int i, int *count)
+/* References on @b that no removal of the write being checked drops. */
+static unsigned int tlob_holds_left(const struct tlob_binding *b)
+{
+	const struct tlob_hold *d;
+	unsigned int n = 0;
+
+	list_for_each_entry(d, &b->holds, bnode)
+		n += !d->dropping;
+	return n;
+}
+
+/* The removal of op @i: the holder's binding at that section. */
+static int tlob_check_remove(struct tlob_holder *h, struct tlob_op *op,
+			     int *count)
+{
+	struct inode *inode = tlob_binding_inode_of(op->req.path);
+	struct tlob_hold *d;
+	int best = 0, m;
+
+	/* The binding written with this path, else the one of this file. */
+	list_for_each_entry(d, &h->holds, hnode) {
+		m = tlob_binding_same(d->b, inode, op->req.path, op->req.start);
+		if (m > best && !d->dropping) {
+			op->del = d;
+			best = m;
+		}
+	}
+	if (!best)
+		return -ENOENT;
+	op->del->dropping = true;
+	if (!tlob_holds_left(op->del->b))
+		(*count)--;
+	return 0;
+}
+
+/*
+ * Check op @i of holder @h against the table and the ops before it: a
+ * holder holds one binding per section (-EEXIST, upstream's duplicate);
+ * the same binding held by another holder is joined; else a new one.
+ */
+static int tlob_check(struct tlob_holder *h, struct tlob_op *ops, int i,
+		      int *count)
 {
 	struct tlob_op *op = &ops[i];
-	struct inode *inode = op->add ? op->add->inode : NULL;
-	struct tlob_binding *b;
+	struct tlob_binding *b, *nb = op->add;
+	struct inode *inode;
+	struct tlob_hold *d;
 	int j;
 
-	if (op->req.remove) {
-		int best = 0, m;
-
-		inode = tlob_binding_inode_of(op->req.path);
-		/* The binding written with this path, else the one of this file. */
-		list_for_each_entry(b, &tlob_bindings, node) {
-			m = tlob_binding_same(b, inode, op->req.path,
-					      op->req.start);
-			if (m > best && !tlob_removed(ops, i, b)) {
-				op->del = b;
-				best = m;
-			}
-		}
-		if (!best)
-			return -ENOENT;
-		(*count)--;
-		return 0;
-	}
-	list_for_each_entry(b, &tlob_bindings, node)
-		if (tlob_binding_same(b, inode, op->add->path, op->add->start) &&
-		    !tlob_removed(ops, i, b))
+	if (op->req.remove)
+		return tlob_check_remove(h, op, count);
+	inode = nb->inode;
+	list_for_each_entry(d, &h->holds, hnode)
+		if (!d->dropping &&
+		    tlob_binding_same(d->b, inode, nb->path, nb->start))
 			return -EEXIST;
 	for (j = 0; j < i; j++)
-		if (ops[j].add &&
-		    tlob_binding_same(ops[j].add, inode, op->add->path,
-				      op->add->start))
+		if (tlob_op_binding(&ops[j]) &&
+		    tlob_binding_same(tlob_op_binding(&ops[j]), inode, nb->path,
+				      nb->start))
 			return -EEXIST;
+	/* Shared only on the same file: a path bound before its file was replaced names another. */
+	list_for_each_entry(b, &tlob_bindings, node) {
+		if (b->inode != inode || b->start != nb->start ||
+		    !tlob_binding_same_terms(b, nb))
+			continue;
+		if (!tlob_holds_left(b)) {
+			if (*count >= max_bindings)
+				return -ENOSPC;
+			(*count)++;
+		}
+		op->ref = b;
+		op->add = NULL;
+		tlob_binding_free(nb);
+		return 0;
+	}
 	if (*count >= max_bindings)
 		return -ENOSPC;
 	(*count)++;
 	return 0;
 }
 
-/* Make the checked ops real; on a uprobe error undo the adds. */
-static int tlob_commit(struct tlob_op *ops, int n)
+static void tlob_hold_link(struct tlob_hold *d, struct tlob_holder *h,
+			   struct tlob_binding *b)
+{
+	d->b = b;
+	d->h = h;
+	d->dropping = false;
+	list_add_tail(&d->bnode, &b->holds);
+	list_add_tail(&d->hnode, &h->holds);
+	if (tlob_is_session(h))
+		b->sessions++;
+}
+
+static void tlob_hold_unlink(struct tlob_hold *d)
+{
+	list_del(&d->bnode);
+	list_del(&d->hnode);
+	if (tlob_is_session(d->h))
+		d->b->sessions--;
+}
+
+/*
+ * Drop @h's references marked dropping. A binding whose last reference
+ * goes is removed: every probe first, one grace period for all of them
+ * (tlob_compat.h), and only then, with no handler left that could open
+ * one, its windows are aborted (unbind). A binding that keeps only the
+ * persistent reference while the monitor is disabled is disarmed the same
+ * way (its windows aborted for disable).
+ */
+static void tlob_drop_marked(struct tlob_holder *h)
+{
+	struct tlob_hold *d, *tmp;
+	struct tlob_binding *b, *btmp;
+	LIST_HEAD(gone);
+	bool sync = false;
+
+	list_for_each_entry_safe(d, tmp, &h->holds, hnode) {
+		if (!d->dropping)
+			continue;
+		b = d->b;
+		tlob_hold_unlink(d);
+		kfree(d);
+		if (list_empty(&b->holds)) {
+			list_move_tail(&b->node, &gone);
+			tlob_nbindings--;
+			sync |= tlob_uprobe_unregister_nosync(b);
+		} else if (!tlob_armed(b) && b->registered) {
+			sync |= tlob_uprobe_unregister_nosync(b);
+			b->disarm = true;
+		}
+	}
+	if (sync)
+		tlob_uprobe_sync();
+	list_for_each_entry_safe(b, btmp, &gone, node) {
+		list_del(&b->node);
+		tlob_abort_binding(b, TLOB_ABORT_UNBIND);
+		if (h->gone)
+			h->gone(h, b);
+		tlob_binding_free(b);
+	}
+	list_for_each_entry(b, &tlob_bindings, node) {
+		if (!b->disarm)
+			continue;
+		b->disarm = false;
+		tlob_abort_binding(b, TLOB_ABORT_DISABLE);
+	}
+	tlob_sync_locked();
+}
+
+/* The check failed: @h keeps every reference. */
+static void tlob_unmark(struct tlob_holder *h)
+{
+	struct tlob_hold *d;
+
+	list_for_each_entry(d, &h->holds, hnode)
+		d->dropping = false;
+}
+
+/* Undo ops [0, n) of a write whose uprobe registration failed. */
+static void tlob_rollback(struct tlob_op *ops, int n)
 {
 	bool sync = false;
-	int i, ret = 0;
+	int i;
 
-	for (i = 0; i < n && !ret; i++) {
-		struct tlob_binding *b = ops[i].add;
+	for (i = n - 1; i >= 0; i--) {
+		struct tlob_binding *b = tlob_op_binding(&ops[i]);
 
 		if (!b)
 			continue;
-		/* Before the uprobes: a window opened at once names it. */
-		b->id = tlob_next_id++;
-		list_add_tail(&b->node, &tlob_bindings);
-		tlob_nbindings++;
-		ret = tlob_sync_locked();
-		if (!ret && tlob_enabled())
-			ret = tlob_uprobe_register(b);
-		if (ret) {
+		tlob_hold_unlink(ops[i].hold);
+		if (ops[i].add || ops[i].armed)
+			sync |= tlob_uprobe_unregister_nosync(b);
+		if (ops[i].add) {
 			list_del(&b->node);
 			tlob_nbindings--;
 		}
 	}
-	if (ret) {
-		/* i - 1 failed and is unlinked; undo the ones before it. */
-		for (i -= 2; i >= 0; i--) {
-			if (!ops[i].add)
-				continue;
-			sync |= tlob_uprobe_unregister_nosync(ops[i].add);
-			list_del(&ops[i].add->node);
-			tlob_nbindings--;
+	/* One grace period for all of them (tlob_compat.h). */
+	if (sync)
+		tlob_uprobe_sync();
+	/* A joined binding armed by this write may have opened windows. */
+	for (i = 0; i < n; i++)
+		if (ops[i].ref && ops[i].armed)
+			tlob_abort_binding(ops[i].ref, TLOB_ABORT_DISABLE);
+	tlob_sync_locked();
+}
+
+/* Make the checked ops of @h real; on a uprobe error undo them all. */
+static int tlob_commit(struct tlob_holder *h, struct tlob_op *ops, int n)
+{
+	int i, ret;
+
+	for (i = 0; i < n; i++) {
+		struct tlob_binding *b = ops[i].add;
+
+		if (b) {
+			/* Before the uprobes: a window opened at once names it. */
+			b->id = tlob_next_id++;
+			list_add_tail(&b->node, &tlob_bindings);
+			tlob_nbindings++;
 		}
-		/* One grace period for all of them (tlob_compat.h). */
-		if (sync)
-			tlob_uprobe_sync();
-		tlob_sync_locked();
+		if (tlob_op_binding(&ops[i]))
+			tlob_hold_link(ops[i].hold, h, tlob_op_binding(&ops[i]));
+	}
+	/* Scheduler probes before the uprobes that open windows. */
+	ret = tlob_sync_locked();
+	for (i = 0; i < n && !ret; i++) {
+		struct tlob_binding *b = tlob_op_binding(&ops[i]);
+
+		if (!b || b->registered || !tlob_armed(b))
+			continue;
+		ret = tlob_uprobe_register(b);
+		ops[i].armed = !ret;
+	}
+	if (ret) {
+		tlob_rollback(ops, n);
+		tlob_unmark(h);
 		return ret;
 	}
 	/*
@@ -182,30 +358,12 @@ static int tlob_commit(struct tlob_op *ops, int n)
 	 * Until here their uprobes ignored hits, so a write that failed half
 	 * way left no window and no record behind (all or nothing).
 	 */
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		if (ops[i].add)
 			WRITE_ONCE(ops[i].add->live, true);
-	/*
-	 * Removed bindings: every probe first, one grace period for all of
-	 * them (tlob_compat.h), and only then, with no handler left that
-	 * could open one, their windows are aborted.
-	 */
-	for (i = 0; i < n; i++) {
-		if (!ops[i].del)
-			continue;
-		list_del(&ops[i].del->node);
-		tlob_nbindings--;
-		sync |= tlob_uprobe_unregister_nosync(ops[i].del);
+		ops[i].hold = NULL;	/* linked: owned by the holder now */
 	}
-	if (sync)
-		tlob_uprobe_sync();
-	for (i = 0; i < n; i++) {
-		if (!ops[i].del)
-			continue;
-		tlob_abort_binding(ops[i].del, TLOB_ABORT_UNBIND);
-		tlob_binding_free(ops[i].del);
-	}
-	tlob_sync_locked();
+	tlob_drop_marked(h);
 	return 0;
 }
 
@@ -220,7 +378,7 @@ static int tlob_count_lines(const char *s)
 	return n;
 }
 
-int tlob_monitor_write(const char *buf, size_t len)
+int tlob_monitor_write(struct tlob_holder *h, const char *buf, size_t len)
 {
 	char *copy, *line, *next;
 	struct tlob_op *ops;
@@ -251,8 +409,12 @@ int tlob_monitor_write(const char *buf, size_t len)
 			ret = 0;
 			continue;
 		}
-		if (!ret && !ops[n].req.remove)
+		if (!ret && !ops[n].req.remove) {
 			ret = tlob_binding_new(&ops[n].req, &ops[n].add);
+			ops[n].hold = kzalloc(sizeof(*ops[n].hold), GFP_KERNEL);
+			if (!ret && !ops[n].hold)
+				ret = -ENOMEM;
+		}
 		n++;
 	}
 	if (ret)
@@ -260,21 +422,25 @@ int tlob_monitor_write(const char *buf, size_t len)
 	mutex_lock(&tlob_ctl_mutex);
 	count = tlob_nbindings;
 	for (i = 0; i < n && !ret; i++)
-		ret = tlob_check(ops, i, &count);
-	if (!ret)
-		ret = tlob_commit(ops, n);
+		ret = tlob_check(h, ops, i, &count);
+	if (ret)
+		tlob_unmark(h);
+	else
+		ret = tlob_commit(h, ops, n);
 	mutex_unlock(&tlob_ctl_mutex);
 out:
-	if (ret)
-		for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		if (ret)
 			tlob_binding_free(ops[i].add);
+		kfree(ops[i].hold);
+	}
 	kfree(ops);
 	kfree(copy);
 	return ret;
 }
 
 /* Enable: all or nothing. */
-static void tlob_bindings_unregister_all(void);
+static void tlob_bindings_unregister_unheld(void);
 
 static int tlob_bindings_register_all(void)
 {
@@ -283,34 +449,60 @@ static int tlob_bindings_register_all(void)
 
 	lockdep_assert_held(&tlob_ctl_mutex);
 	list_for_each_entry(b, &tlob_bindings, node) {
+		if (b->registered)
+			continue;
 		ret = tlob_uprobe_register(b);
 		if (ret) {
-			tlob_bindings_unregister_all();
+			tlob_bindings_unregister_unheld();
 			return ret;
 		}
 	}
 	return 0;
 }
 
-static void tlob_bindings_unregister_all(void)
+/*
+ * Disarm what no session holds: their probes first (one grace period),
+ * then their windows end (disable).
+ */
+static void tlob_bindings_unregister_unheld(void)
 {
 	struct tlob_binding *b;
-	bool sync = false;
+	bool sync = false, held = false;
 
 	lockdep_assert_held(&tlob_ctl_mutex);
-	list_for_each_entry(b, &tlob_bindings, node)
+	list_for_each_entry(b, &tlob_bindings, node) {
+		if (b->sessions) {
+			held = true;
+			continue;
+		}
 		sync |= tlob_uprobe_unregister_nosync(b);
+	}
 	if (sync)
 		tlob_uprobe_sync();
+	if (!held) {
+		/* One pass over the pool for every window. */
+		tlob_abort_binding(NULL, TLOB_ABORT_DISABLE);
+		return;
+	}
+	list_for_each_entry(b, &tlob_bindings, node)
+		if (!b->sessions)
+			tlob_abort_binding(b, TLOB_ABORT_DISABLE);
 }
 
 /* Module exit, after disable: no uprobe, no window, no probe left. */
 static void tlob_bindings_destroy(void)
 {
 	struct tlob_binding *b, *tmp;
+	struct tlob_hold *d, *dtmp;
 
 	lockdep_assert_held(&tlob_ctl_mutex);
+	/* No session is open at exit (each open file holds the module). */
+	list_for_each_entry_safe(d, dtmp, &tlob_persistent.holds, hnode) {
+		tlob_hold_unlink(d);
+		kfree(d);
+	}
 	list_for_each_entry_safe(b, tmp, &tlob_bindings, node) {
+		WARN_ON(!list_empty(&b->holds));
 		list_del(&b->node);
 		tlob_nbindings--;
 		tlob_binding_free(b);
@@ -322,9 +514,8 @@ static void tlob_bindings_destroy(void)
 static void __tlob_disable(void)
 {
 	lockdep_assert_held(&tlob_ctl_mutex);
-	tlob_bindings_unregister_all();
-	tlob_abort_binding(NULL, TLOB_ABORT_DISABLE);
 	WRITE_ONCE(tlob_on, false);
+	tlob_bindings_unregister_unheld();
 	tlob_sync_locked();
 }
 
@@ -348,6 +539,26 @@ int tlob_set_enabled(bool on)
 out:
 	mutex_unlock(&tlob_ctl_mutex);
 	return ret;
+}
+
+void tlob_holder_init(struct tlob_holder *h, pid_t pid, const char *comm)
+{
+	memset(h, 0, sizeof(*h));
+	INIT_LIST_HEAD(&h->holds);
+	h->pid = pid;
+	strscpy(h->comm, comm, sizeof(h->comm));
+}
+
+/* A session ends (its file is released): drop every reference it holds. */
+void tlob_holder_release(struct tlob_holder *h)
+{
+	struct tlob_hold *d;
+
+	mutex_lock(&tlob_ctl_mutex);
+	list_for_each_entry(d, &h->holds, hnode)
+		d->dropping = true;
+	tlob_drop_marked(h);
+	mutex_unlock(&tlob_ctl_mutex);
 }
 
 /* Module exit, after the control files are gone: disable, free all. */

@@ -1,13 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The listings of the control tree: the monitor file (one canonical line
- * per binding, which a write of the same text would recreate) and the
- * stats file (identity, then the statistics). Generated whole, with
- * snprintf() semantics, so the caller learns the length first.
+ * per binding of its holder, which a write of the same text would
+ * recreate) and the stats file (identity, terms, holders, then the
+ * statistics), the latter also per session (a read of /dev/tlob).
+ * Generated whole, with snprintf() semantics, so the caller learns the
+ * length first.
  *
- * Locking: called with tlob_ctl_mutex held (the binding table).
+ * Locking: the generators are called with tlob_ctl_mutex held (the binding
+ * table and the holders); tlob_listing() takes it.
  */
 #include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
 
 #include "tlob.h"
 
@@ -39,14 +44,16 @@ static void tlob_out_section(struct tlob_out *o, const struct tlob_binding *b,
 		tlob_out(o, "0x%llx", (u64)b->stop);
 }
 
-/* One canonical line per binding; returns the length it needs. */
-ssize_t tlob_monitor_show(char *buf, size_t size)
+/* One canonical line per binding of @h; returns the length it needs. */
+ssize_t tlob_monitor_show(const struct tlob_holder *h, char *buf, size_t size)
 {
 	struct tlob_out o = { buf, size, 0 };
-	struct tlob_binding *b;
+	const struct tlob_binding *b;
+	const struct tlob_hold *d;
 
 	lockdep_assert_held(&tlob_ctl_mutex);
-	list_for_each_entry(b, &tlob_bindings, node) {
+	list_for_each_entry(d, &h->holds, hnode) {
+		b = d->b;
 		tlob_out(&o, "p ");
 		tlob_out_section(&o, b, ":", " ");
 		tlob_out(&o, " threshold=%llu%s%s", b->budget_ns,
@@ -59,21 +66,89 @@ ssize_t tlob_monitor_show(char *buf, size_t size)
 	return o.n;
 }
 
-/* One line per binding: identity, then the statistics. */
-ssize_t tlob_stats_show(char *buf, size_t size)
+/*
+ * "monitor" for the monitor file, "PID:COMM" for a session, COMM's bytes
+ * outside tlob_tag_char_ok() shown as '?' so a listing stays one token.
+ */
+static void tlob_out_holders(struct tlob_out *o, const struct tlob_binding *b)
+{
+	const struct tlob_hold *d;
+	const char *sep = "";
+	char comm[TASK_COMM_LEN];
+	unsigned int i;
+
+	list_for_each_entry(d, &b->holds, bnode) {
+		if (d->h == &tlob_persistent) {
+			tlob_out(o, "%smonitor", sep);
+		} else {
+			for (i = 0; i < sizeof(comm) - 1 && d->h->comm[i]; i++)
+				comm[i] = tlob_tag_char_ok(d->h->comm[i]) ?
+					  d->h->comm[i] : '?';
+			comm[i] = '\0';
+			tlob_out(o, "%s%d:%s", sep, d->h->pid, comm);
+		}
+		sep = ",";
+	}
+}
+
+static void tlob_stats_line(struct tlob_out *o, const struct tlob_binding *b)
+{
+	size_t at;
+
+	tlob_out(o, "id=%u path=", b->id);
+	tlob_out_section(o, b, " start=", " stop=");
+	tlob_out(o, " tag=%s threshold=%llu holders=",
+		 b->tag[0] ? b->tag : "-", b->budget_ns);
+	tlob_out_holders(o, b);
+	tlob_out(o, " ");
+	at = min(o->n, o->size);
+	o->n += tlob_stats_format(b->stats, o->buf + at, o->size - at);
+	tlob_out(o, "\n");
+}
+
+/* One binding's stats line; returns the length it needs. */
+ssize_t tlob_stats_line_show(const struct tlob_binding *b, char *buf,
+			     size_t size)
 {
 	struct tlob_out o = { buf, size, 0 };
-	struct tlob_binding *b;
+
+	tlob_stats_line(&o, b);
+	return o.n;
+}
+
+/* One line per binding (@h NULL) or per binding of @h. */
+ssize_t tlob_stats_show(const struct tlob_holder *h, char *buf, size_t size)
+{
+	struct tlob_out o = { buf, size, 0 };
+	const struct tlob_binding *b;
+	const struct tlob_hold *d;
 
 	lockdep_assert_held(&tlob_ctl_mutex);
-	list_for_each_entry(b, &tlob_bindings, node) {
-		tlob_out(&o, "id=%u path=", b->id);
-		tlob_out_section(&o, b, " start=", " stop=");
-		tlob_out(&o, " tag=%s ", b->tag[0] ? b->tag : "-");
-		o.n += tlob_stats_format(b->stats, buf + min(o.n, size),
-					 size - min(o.n, size));
-		tlob_out(&o, "\n");
+	if (h) {
+		list_for_each_entry(d, &h->holds, hnode)
+			tlob_stats_line(&o, d->b);
+		return o.n;
 	}
+	list_for_each_entry(b, &tlob_bindings, node)
+		tlob_stats_line(&o, b);
 	return o.n;
+}
+
+/*
+ * A listing generated whole under tlob_ctl_mutex, into a kvmalloc()ed
+ * buffer the caller kvfree()s; NULL when out of memory.
+ */
+char *tlob_listing(tlob_listing_fn gen, const struct tlob_holder *h,
+		   size_t *len)
+{
+	char *buf;
+
+	mutex_lock(&tlob_ctl_mutex);
+	*len = gen(h, NULL, 0);
+	buf = kvmalloc(*len + 1, GFP_KERNEL);
+	if (buf)
+		gen(h, buf, *len + 1);
+	mutex_unlock(&tlob_ctl_mutex);
+	return buf;
 }
 

@@ -3,8 +3,9 @@
  * tlob: task latency over budget.
  *
  * Module init and exit, and nothing else: the windows (and their pool)
- * first, then the control files that let anything be bound; on the way
- * out the control files go first (no new request), then the control core
+ * first, then the control files and the session device that let anything
+ * be bound; on the way out they go first (no new request; no session is
+ * open, each holds the module), then the control core
  * disables and frees every binding, then the windows' timers are synced
  * and the pool freed, and last the reactors' irq_work is flushed.
  *
@@ -23,12 +24,21 @@ static int __init tlob_init(void)
 		return ret;
 	ret = tlob_sysfs_init();
 	if (ret)
-		tlob_monitor_exit();
+		goto out_monitor;
+	ret = tlob_session_init();
+	if (ret)
+		goto out_sysfs;
+	return 0;
+out_sysfs:
+	tlob_sysfs_exit();
+out_monitor:
+	tlob_monitor_exit();
 	return ret;
 }
 
 static void __exit tlob_exit(void)
 {
+	tlob_session_exit();
 	tlob_sysfs_exit();
 	tlob_control_exit();
 	tlob_monitor_exit();

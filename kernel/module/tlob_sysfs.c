@@ -10,6 +10,10 @@
  * a chunk (at most a page) at a time; a chunk that does not end a line
  * is an overlong line (-EINVAL).
  *
+ * The monitor file is the persistent holder of bindings (tlob_control.c):
+ * it lists and removes only the bindings written through it; stats lists
+ * every binding with its holders.
+ *
  * Locking: process context; listings are generated under tlob_ctl_mutex.
  */
 #include <linux/kobject.h>
@@ -94,27 +98,22 @@ static struct kobj_attribute reactors_attr = __ATTR_RW(reactors);
 static struct kobj_attribute pool_attr = __ATTR_RO(pool);
 
 /* Generate a listing whole and copy out [off, off + count). */
-static ssize_t tlob_listing(ssize_t (*gen)(char *buf, size_t size),
-			    char *out, loff_t off, size_t count)
+static ssize_t tlob_listing_read(tlob_listing_fn gen,
+				 const struct tlob_holder *h, char *out,
+				 loff_t off, size_t count)
 {
-	ssize_t len, ret = 0;
+	ssize_t ret = 0;
+	size_t len;
 	char *buf;
 
-	mutex_lock(&tlob_ctl_mutex);
-	len = gen(NULL, 0);
-	buf = kvmalloc(len + 1, GFP_KERNEL);
-	if (!buf) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	gen(buf, len + 1);
+	buf = tlob_listing(gen, h, &len);
+	if (!buf)
+		return -ENOMEM;
 	if (off < len) {
 		ret = min_t(size_t, count, len - off);
 		memcpy(out, buf + off, ret);
 	}
 	kvfree(buf);
-out:
-	mutex_unlock(&tlob_ctl_mutex);
 	return ret;
 }
 
@@ -122,7 +121,8 @@ static ssize_t monitor_read(struct file *f, struct kobject *kobj,
 			    tlob_bin_attr *attr, char *buf, loff_t off,
 			    size_t count)
 {
-	return tlob_listing(tlob_monitor_show, buf, off, count);
+	return tlob_listing_read(tlob_monitor_show, &tlob_persistent, buf, off,
+				 count);
 }
 
 static ssize_t monitor_write(struct file *f, struct kobject *kobj,
@@ -133,7 +133,7 @@ static ssize_t monitor_write(struct file *f, struct kobject *kobj,
 
 	if (count == PAGE_SIZE && buf[count - 1] != '\n')
 		return -EINVAL;
-	ret = tlob_monitor_write(buf, count);
+	ret = tlob_monitor_write(&tlob_persistent, buf, count);
 	return ret ? ret : count;
 }
 
@@ -141,7 +141,7 @@ static ssize_t stats_read(struct file *f, struct kobject *kobj,
 			  tlob_bin_attr *attr, char *buf, loff_t off,
 			  size_t count)
 {
-	return tlob_listing(tlob_stats_show, buf, off, count);
+	return tlob_listing_read(tlob_stats_show, NULL, buf, off, count);
 }
 
 /*

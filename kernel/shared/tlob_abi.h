@@ -42,6 +42,8 @@
 /* The sysfs control tree of the module and the tracefs one of in-kernel RV. */
 #define TLOB_SYSFS_DIR		"/sys/kernel/tlob"
 #define TLOB_RV_DIR		"/sys/kernel/tracing/rv/monitors/tlob"
+/* The module's session device: one holder of bindings per open file. */
+#define TLOB_SESSION_DEV	"/dev/tlob"
 /* Where the BPF backend pins its maps and links when asked to persist. */
 #define TLOB_BPF_PIN_DIR	"/sys/fs/bpf/tlob"
 
@@ -241,16 +243,27 @@ static inline void tlob_stats_merge(struct tlob_stats *sum,
  *   other byte (UTF-8 included) is taken as it is.
  */
 /*
- * The same binding, for the module, the BPF backend and the tool alike:
- * two sections are one binding when their START offsets are equal and
+ * The same section, for the module, the BPF backend and the tool alike:
+ * two sections are one when their START offsets are equal and
  * their paths are the same text or name the same file (device and inode,
  * symlinks followed). The module compares the inode it holds for the
  * binding, which stays the bound file when a new file replaces it under
  * its path; the BPF backend, which keeps only the path, compares the file
  * that path names now. Where a path names two bindings so (a file replaced
  * under a bound path and the new file bound under another name), the one
- * written with that text is meant. Adding a binding that exists is
- * -EEXIST; removing one names it by this rule.
+ * written with that text is meant.
+ *
+ * The same binding (the module): the same section on the same file, and
+ * the same terms: STOP, budget, tag and pid/tgid filter. The module's
+ * bindings are shared by their holders (the monitor file, and each open
+ * file of TLOB_SESSION_DEV): a holder holds at most one binding per
+ * section, so adding a section the holder already holds is -EEXIST and a
+ * removal (-PATH:START) names the holder's binding at that section by the
+ * rule above; a line whose binding another holder holds takes a
+ * reference on it; other terms on a section make a binding of its own.
+ * A binding goes with its last reference. The BPF backend, until it
+ * shares bindings too, has one holder (its pin) and refuses a section it
+ * holds (-EEXIST).
  */
 
 static inline int tlob_tag_char_ok(char c)

@@ -5,7 +5,8 @@
 #   session itself prints and counts: aborted/disable when mon enabled the
 #   monitor, aborted/unbind when the monitor was on before it (a second,
 #   persistent binding keeps it on: the module's enable, the BPF pinned
-#   monitor);
+#   monitor), and on the module's /dev/tlob sessions (which never touch
+#   enable) aborted/unbind by the session's own removal;
 # - a START that finds no free window (the module loaded with pool_size=2,
 #   the BPF backend with --bpf-tasks 2) is a DROPPED line in the stream, in
 #   the summary, in the binding's statistics, and a line on stderr.
@@ -48,7 +49,10 @@ for B in $BACKENDS; do
 	kmod_load || bail_out "cannot load $TLOB_KO"
 	backend_begin "$B" || continue
 
-	# --- open at the end, mon enabled the monitor: aborted/disable
+	# --- open at the end, mon enabled the monitor: aborted/disable (a
+	# module session: aborted/unbind, its removal ends them)
+	why=disable
+	[ "$B" = kmod ] && [ -c /dev/tlob ] && why=unbind
 	mon_bg --json -b "$SEC"
 	hp=
 	holders 2
@@ -56,8 +60,8 @@ for B in $BACKENDS; do
 	kill -INT $mp
 	wait $mp
 	is "$?" 0 "$B: mon with 2 windows open at Ctrl-C exits 0"
-	ab=$(jlines "$T/out" record kind_name window verdict_name aborted abort_reason_name disable)
-	is "$(echo "$ab" | grep -c .)" 2 "$B: both windows end aborted (disable), in this session's stream"
+	ab=$(jlines "$T/out" record kind_name window verdict_name aborted abort_reason_name $why)
+	is "$(echo "$ab" | grep -c .)" 2 "$B: both windows end aborted ($why), in this session's stream"
 	pids=$(echo "$ab" | while read -r l; do jget "$l" pid; done | sort -n | tr '\n' ' ')
 	is "$pids" "$(echo $hp | tr ' ' '\n' | sort -n | tr '\n' ' ')" "$B: ... one per holder"
 	sum=$(jlines "$T/out" summary | head -1)

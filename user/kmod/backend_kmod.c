@@ -5,13 +5,22 @@
  * which has the same file names (minus stats). Records come from the
  * trace events through trace.c: system "tlob" for the module, "rv" for
  * in-kernel RV.
+ *
+ * A reader (tlob mon) on the module's own tree is a session when the
+ * module has TLOB_SESSION_DEV: it binds through its open file, sharing
+ * the bindings of every holder that asked for the same ones, and closing
+ * the file (whatever ends the process) drops its references. A module
+ * without it (an older one), in-kernel RV and a control root given on
+ * the command line keep the monitor file: bindings of their own.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "backend.h"
 #include "kmod_stats.h"
@@ -23,6 +32,7 @@ struct kmod {
 	char root[PATH_MAX];
 	const char *system;	/* "tlob" or "rv" */
 	struct tlob_trace *trace;
+	int session;		/* TLOB_SESSION_DEV open, or -1 */
 };
 
 static bool has_monitor_file(const char *root)
@@ -113,12 +123,24 @@ static int kmod_open(struct tlob_backend *be, const struct tlob_backend_opts *op
 	snprintf(k->root, sizeof(k->root), "%s", root);
 	/* In-kernel RV monitors live in tracefs and trace under the rv system. */
 	k->system = strstr(root, "/rv/monitors/") ? "rv" : "tlob";
+	k->session = -1;
 	be->priv = k;
+	if (!opts->control_root)
+		tlob_trace_sweep();
+	if (opts->reader && !opts->control_root && !strcmp(root, TLOB_SYSFS_DIR)) {
+		k->session = open(TLOB_SESSION_DEV, O_RDWR | O_CLOEXEC);
+		if (k->session < 0 && errno != ENOENT)
+			tlob_verbose("%s: %s; bindings through the monitor file",
+				     TLOB_SESSION_DEV, strerror(errno));
+		tlob_verbose("session: %s", k->session >= 0 ? TLOB_SESSION_DEV : "none");
+	}
 
 	if (opts->reader) {
 		k->trace = tlob_trace_open(k->system, opts->transitions, opts->buffer_kb,
 					   opts->flush_ns, be->err, sizeof(be->err));
 		if (!k->trace) {
+			if (k->session >= 0)
+				close(k->session);
 			free(k);
 			be->priv = NULL;
 			return -EIO;
@@ -129,6 +151,8 @@ static int kmod_open(struct tlob_backend *be, const struct tlob_backend_opts *op
 
 static void kmod_close(struct tlob_backend *be)
 {
+	if (K(be)->session >= 0)
+		close(K(be)->session);
 	tlob_trace_close(K(be)->trace);
 	free(be->priv);
 	be->priv = NULL;
@@ -216,13 +240,28 @@ static uint32_t stats_id(const struct tlob_binding_stats *st, size_t n,
 	int best = 0, m;
 
 	for (size_t i = 0; i < n; i++) {
-		m = tlob_same_binding(st[i].spec.path, st[i].spec.start, spec->path, spec->start);
+		m = tlob_spec_same_binding(&st[i].spec, spec);
 		if (m > best) {
 			best = m;
 			id = st[i].spec.id;
 		}
 	}
 	return id;
+}
+
+/* A line for the bindings: the session's file, else the monitor file. */
+static int monitor_write(struct tlob_backend *be, const char *line)
+{
+	ssize_t n;
+	int ret;
+
+	if (K(be)->session < 0)
+		return ctl_write(be, "monitor", line);
+	n = write(K(be)->session, line, strlen(line));
+	ret = n < 0 ? -errno : (size_t)n == strlen(line) ? 0 : -EIO;
+	tlob_verbose("write %s: %.*s: %s", TLOB_SESSION_DEV, (int)strcspn(line, "\n"), line,
+		     ret ? strerror(-ret) : "ok");
+	return ret;
 }
 
 static int kmod_bind(struct tlob_backend *be, const struct tlob_binding_spec *spec,
@@ -242,7 +281,7 @@ static int kmod_bind(struct tlob_backend *be, const struct tlob_binding_spec *sp
 	if (ret)
 		return tlob_backend_err(be, -ret, "path too long: %s", TLOB_SHOWN(spec->path));
 	strcat(line, "\n");
-	ret = ctl_write(be, "monitor", line);
+	ret = monitor_write(be, line);
 	switch (ret) {
 	case 0:
 		break;
@@ -282,7 +321,7 @@ static int kmod_unbind(struct tlob_backend *be, const struct tlob_binding_spec *
 	if (ret)
 		return tlob_backend_err(be, -ret, "path too long: %s", TLOB_SHOWN(spec->path));
 	strcat(line, "\n");
-	ret = ctl_write(be, "monitor", line);
+	ret = monitor_write(be, line);
 	if (ret == -ENOENT)
 		return ret;	/* worded by the tool */
 	if (ret)
@@ -291,14 +330,47 @@ static int kmod_unbind(struct tlob_backend *be, const struct tlob_binding_spec *
 	return 0;
 }
 
-/* Calls fn for each non-empty line of a control file. */
+/* The session's listing (stats lines of its bindings), malloc'd. */
+static char *session_read(struct tlob_backend *be, int *err)
+{
+	size_t len = 0, size = 4096;
+	char *s = malloc(size), *t;
+	ssize_t n;
+
+	while (s) {
+		n = pread(K(be)->session, s + len, size - len - 1, (off_t)len);
+		if (n < 0) {
+			*err = tlob_backend_err(be, errno, "cannot read %s: %s", TLOB_SESSION_DEV,
+					       strerror(errno));
+			free(s);
+			return NULL;
+		}
+		if (!n)
+			break;
+		len += (size_t)n;
+		if (size - len > 1)
+			continue;
+		t = realloc(s, size *= 2);
+		if (!t)
+			free(s);
+		s = t;
+	}
+	if (!s) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	s[len] = '\0';
+	return s;
+}
+
+/* Calls fn for each non-empty line of a control file (NULL: the session's listing). */
 static int for_each_line(struct tlob_backend *be, const char *file,
 			 int (*fn)(struct tlob_backend *, const char *, void *), void *ctx)
 {
 	char *text, *line, *save = NULL;
 	int ret = 0;
 
-	text = ctl_read(be, file, &ret);
+	text = file ? ctl_read(be, file, &ret) : session_read(be, &ret);
 	if (!text)
 		return ret;
 	for (line = strtok_r(text, "\n", &save); line && !ret; line = strtok_r(NULL, "\n", &save))
@@ -335,7 +407,9 @@ static int stats_line(struct tlob_backend *be, const char *line, void *ctx)
 	return 0;
 }
 
-static int kmod_stats(struct tlob_backend *be, struct tlob_binding_stats **out, size_t *n)
+/* Every binding's statistics (@own: a session's own only). */
+static int stats_of(struct tlob_backend *be, bool own, struct tlob_binding_stats **out,
+		    size_t *n)
 {
 	struct vec v = { .size = sizeof(**out) };
 	char path[PATH_MAX + 32];
@@ -343,11 +417,17 @@ static int kmod_stats(struct tlob_backend *be, struct tlob_binding_stats **out, 
 	int ret;
 
 	ctl_path(be, "stats", path, sizeof(path));
+	if (own && K(be)->session >= 0) {
+		/* A session's statistics: its own bindings only. */
+		ret = for_each_line(be, NULL, stats_line, &v);
+		goto out;
+	}
 	if (stat(path, &sb))
 		return tlob_backend_err(be, EOPNOTSUPP,
 			"%s has no statistics (%s missing)", TLOB_SHOWN(K(be)->root),
 			TLOB_SHOWN(path));
 	ret = for_each_line(be, "stats", stats_line, &v);
+out:
 	if (ret) {
 		free(v.items);
 		return ret;
@@ -355,6 +435,11 @@ static int kmod_stats(struct tlob_backend *be, struct tlob_binding_stats **out, 
 	*out = v.items;
 	*n = v.n;
 	return 0;
+}
+
+static int kmod_stats(struct tlob_backend *be, struct tlob_binding_stats **out, size_t *n)
+{
+	return stats_of(be, true, out, n);
 }
 
 static int monitor_line(struct tlob_backend *be, const char *line, void *ctx)
@@ -385,15 +470,26 @@ static int kmod_list(struct tlob_backend *be, struct tlob_binding_spec **out, si
 	*out = v.items;
 	*n = v.n;
 	/* Ids come from stats (the monitor file has upstream's format, no id). */
-	if (kmod_stats(be, &st, &nr)) {
+	if (stats_of(be, false, &st, &nr)) {
 		be->err[0] = '\0';
 		return 0;
 	}
-	for (size_t i = 0; i < *n; i++)
+	for (size_t i = 0; i < *n; i++) {
 		(*out)[i].id = stats_id(st, nr, &(*out)[i]);
+		for (size_t j = 0; j < nr; j++)
+			if (st[j].spec.id == (*out)[i].id)
+				memcpy((*out)[i].holders, st[j].spec.holders,
+				       sizeof((*out)[i].holders));
+	}
 	free(st);
 	return 0;
 }
+
+static bool kmod_session(struct tlob_backend *be)
+{
+	return K(be)->session >= 0;
+}
+
 
 static int kmod_poll(struct tlob_backend *be, int timeout_ms, const struct tlob_sink *sink)
 {
@@ -437,4 +533,5 @@ const struct tlob_backend_ops tlob_backend_kmod = {
 	.stats = kmod_stats,
 	.poll = kmod_poll,
 	.lost = kmod_lost,
+	.session = kmod_session,
 };

@@ -4,6 +4,7 @@
  * itself contain spaces: it runs up to " start=".
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,6 +54,7 @@ int tlob_kmod_stats_parse(const char *line, struct tlob_binding_stats *st)
 		{ "mean_ns", offsetof(struct tlob_binding_stats, mean_ns) },
 		{ "sum_ns", offsetof(struct tlob_binding_stats, stats.sum_ns) },
 		{ "start", offsetof(struct tlob_binding_stats, spec.start) },
+		{ "threshold", offsetof(struct tlob_binding_stats, spec.budget_ns) },
 	};
 	const char *p = strstr(line, " path="), *pend;
 	char *copy, *tok, *save = NULL;
@@ -104,6 +106,8 @@ int tlob_kmod_stats_parse(const char *line, struct tlob_binding_stats *st)
 		} else if (!strcmp(tok, "tag")) {
 			if (strcmp(val, "-") && strlen(val) < sizeof(st->spec.tag))
 				strcpy(st->spec.tag, val);
+		} else if (!strcmp(tok, "holders")) {
+			snprintf(st->spec.holders, sizeof(st->spec.holders), "%s", val);
 		} else if (!strcmp(tok, "hist")) {
 			ret = parse_hist(val, st);
 		}

@@ -26,6 +26,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,6 +193,41 @@ static int open_cpus(struct tlob_trace *t, char *err, size_t len)
 	return 0;
 }
 
+/*
+ * The instances tlob_PID and tlob_PID_now of a tool that is gone (SIGKILL
+ * leaves them): their enabled events would keep the module referenced and
+ * their buffers allocated. Removed by the next tlob command on the module.
+ */
+static int sweep_one(const char *name, void *ctx)
+{
+	struct tracefs_instance *inst;
+	char *end;
+	long pid;
+
+	(void)ctx;
+	if (strncmp(name, "tlob_", 5))
+		return 0;
+	errno = 0;
+	pid = strtol(name + 5, &end, 10);
+	if (!strcmp(end, "_now"))
+		end += 4;
+	if (errno || *end || end == name + 5 || pid <= 0 || pid == getpid() ||
+	    !kill((pid_t)pid, 0) || errno != ESRCH)
+		return 0;
+	inst = tracefs_instance_alloc(NULL, name);
+	if (!inst)
+		return 0;
+	if (!tracefs_instance_destroy(inst))
+		tlob_verbose("removed trace instance %s (its tool is gone)", name);
+	tracefs_instance_free(inst);
+	return 0;
+}
+
+void tlob_trace_sweep(void)
+{
+	tracefs_instances_walk(sweep_one, NULL);
+}
+
 struct tlob_trace *tlob_trace_open(const char *system, bool transitions,
 				   unsigned int buffer_kb, uint64_t flush_ns,
 				   char *err, size_t len)
@@ -207,6 +243,7 @@ struct tlob_trace *tlob_trace_open(const char *system, bool transitions,
 	}
 	t->page_size = getpagesize();
 	t->flush_ns = flush_ns;
+	tlob_trace_sweep();
 
 	tlob_verbose("reading the %s event formats", system);
 	t->tep = tracefs_local_events_system(NULL, systems);
@@ -505,6 +542,7 @@ void tlob_trace_close(struct tlob_trace *t)
 		tracefs_instance_free(t->inst[ti]);
 	}
 	tlob_verbose("trace instances removed");
+	tlob_trace_sweep();
 	if (t->tep)
 		tep_free(t->tep);
 	free(t);

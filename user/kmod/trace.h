@@ -34,4 +34,10 @@ uint64_t tlob_trace_lost(struct tlob_trace *t);
 /* Stop tracing, remove the instance. */
 void tlob_trace_close(struct tlob_trace *t);
 
+/*
+ * Remove the trace instances of tools that are gone (a SIGKILLed tlob
+ * mon leaves its tlob_PID, whose enabled events hold the module).
+ */
+void tlob_trace_sweep(void);
+
 #endif /* TLOB_TRACE_H */

@@ -5,8 +5,10 @@
 # module loaded without a binding, with bindings but no open window, with
 # 1/64/1024 tasks parked inside windows (sleeping on CPU 0 while the
 # ping-pong runs outside any window), and with the ping-pong tasks
-# themselves inside windows; the same for the BPF backend. Each backend
-# is measured against the floor that attaches what it attaches: empty
+# themselves inside windows (bound through the monitor file, then through
+# 1 and 3 /dev/tlob sessions sharing the binding: the same cost within
+# 3 points); the same for the BPF backend. Each backend is measured
+# against the floor that attaches what it attaches: empty
 # probes on the module's four scheduler tracepoints (tlob_test_floor.ko),
 # empty tp_btf programs on the same four for BPF (bench-bpffloor sched).
 # With two CPUs or more (make bench BENCH_SMP=2) also: the ping-pong inside
@@ -111,6 +113,22 @@ while [ "$r" -le "$ROUNDS" ]; do
 	fi
 	mod_out
 
+	# Several users, one monitor: 1, then 3 /dev/tlob sessions on the
+	# same section share one binding, so the ping-pong costs the same.
+	mod_in && exec 7<>/dev/tlob && sess_bind 7 bench-pingpong $BUDGET
+	rc=$?
+	[ $r = 1 ] && ok $rc "one /dev/tlob session binds bench-pingpong (monitor disabled)"
+	m kmod_s1_inwin $r -w
+	exec 8<>/dev/tlob 9<>/dev/tlob && sess_bind 8 bench-pingpong $BUDGET &&
+		sess_bind 9 bench-pingpong $BUDGET
+	rc=$?
+	[ $r = 1 ] && ok $rc "two more sessions join it"
+	[ $r = 1 ] && is "$(grep -c . "$TLOB_SYS/stats")" 1 "... one binding for the three"
+	m kmod_s3_inwin $r -w
+	exec 7>&- 8>&- 9>&-
+	[ $r = 1 ] && is "$(grep -c . "$TLOB_SYS/stats")" 0 "the sessions' end leaves no binding"
+	mod_out
+
 	m absent2 $r
 
 	if [ $bpf = 1 ] && [ $r -le $BPF_ROUNDS ]; then
@@ -142,6 +160,8 @@ kmod_park1|module: 1 task parked in a window||
 kmod_park64|module: 64 tasks parked in windows|floor:3|
 kmod_park1024|module: 1024 tasks parked in windows||
 kmod_inwin|module: ping-pong tasks inside windows||
+kmod_s1_inwin|module: ping-pong inside windows, 1 /dev/tlob session||
+kmod_s3_inwin|module: ping-pong inside windows, 3 sessions on the same section|same:kmod_s1_inwin:3|
 absent_churn|monitor absent, START/STOP loop on CPU 0||
 kmod_inwin_churn|module: ping-pong tasks inside windows, windows churning on CPU 0||
 bpf_bound|BPF: 2 bindings, no window open|floor:0.5|bpf_floor
@@ -150,7 +170,7 @@ bpf_park64|BPF: 64 tasks parked in windows|floor:3|bpf_floor
 bpf_park1024|BPF: 1024 tasks parked in windows||bpf_floor
 bpf_inwin|BPF: ping-pong tasks inside windows||bpf_floor
 L
-order="absent absent2 floor kmod_loaded kmod_bound kmod_park1 kmod_park64 kmod_park1024 kmod_inwin"
+order="absent absent2 floor kmod_loaded kmod_bound kmod_park1 kmod_park64 kmod_park1024 kmod_inwin kmod_s1_inwin kmod_s3_inwin"
 [ $churn = 1 ] && order="$order absent_churn kmod_inwin_churn"
 [ $bpf = 1 ] && order="$order bpf_floor bpf_bound bpf_park1 bpf_park64 bpf_park1024 bpf_inwin"
 for t in pp2 pp16; do

@@ -24,6 +24,8 @@
 #   over:P    overhead at most P %
 #   cost:X    at most X us per unit above its floor (needs cost=)
 #   ratio:F   VALUE/VALUE(base) at most F
+#   same:V:P  the same cost as variant V within P points: per round
+#             |VALUE - VALUE(V)| / VALUE(base), in points
 #   and are printed with the median, a distribution-free confidence
 #   interval of that median (order statistics of the rounds: the widest
 #   coverage >= 95 % the number of rounds allows, stated), and PASS or
@@ -153,6 +155,18 @@ END {
 				what = sprintf("<= %s us per %s above %s", t[2], cost, label[fl] ? label[fl] : fl)
 				m = nc
 				for (j = 1; j <= m; j++) a[j] = efl[j]
+				fmt = "%.2f"
+			} else if (t[1] == "same" && t[2] in label) {
+				lim = t[3] + 0
+				what = sprintf("within %s pt of %s", t[3], label[t[2]])
+				m = 0
+				for (r in rounds) {
+					if (!((var, r) in v) || !((t[2], r) in v) ||
+					    !((base, r) in v) || v[base, r] <= 0)
+						continue
+					d = (v[var, r] - v[t[2], r]) / v[base, r] * 100
+					a[++m] = d < 0 ? -d : d
+				}
 				fmt = "%.2f"
 			} else {
 				# A target misspelt is a target missed, never a pass.

@@ -63,6 +63,12 @@ mod_bind() {
 	echo "p $BIN/$1:$3 $4 threshold=$2" >"$TLOB_SYS/monitor"
 }
 mod_open() { kv open <"$TLOB_SYS/pool"; }
+# sess_bind FD PROGRAM BUDGET_NS: a /dev/tlob session on FD (opened by the
+# caller: exec FD<>/dev/tlob) binds bench_start..bench_stop of PROGRAM
+sess_bind() {
+	set -- "$1" "$2" "$3" $("$BIN/$2" -O)
+	eval "echo \"p $BIN/$2:$4 $5 threshold=$3\" >&$1"
+}
 # The module's floor: empty probes on the four scheduler tracepoints
 # tlob.ko attaches (tests/modules/tlob_test_floor.c)
 floor_in() { insmod "$MODS/tlob_test_floor.ko"; }

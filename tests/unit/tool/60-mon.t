@@ -108,4 +108,20 @@ ok $? "... saying where that capacity is set" || sed 's/^/#   /' "$tmp/err"
 run bpftasks0 -- --bpf-tasks 0 -d 50ms -b "$S"
 expect none "--bpf-tasks 0: refused while parsing"
 
+# Several users, one monitor (issue #20): only this session's records.
+run others -V oxvxo -- -d 50ms -b "$S"
+expect 0 "records of another user's binding in the stream: exit 0"
+[ "$(grep -c '^window ok\|^VIOLATION' "$tmp/out")" = 3 ] &&
+	grep -q '^records: 3 (windows 2, violations 1, dropped 0, transitions 0), lost: 0$' "$tmp/out"
+ok $? "... neither printed nor counted: only this session's binding's" || sed 's/^/#   /' "$tmp/out"
+# A session (the module's /dev/tlob): enable left alone, its end drops only its references.
+run session -S 1 -O 1 -V o -- -j -d 50ms -b "$S"
+expect 0 "a session with a window open at the end: exit 0"
+[ "$(grep '^op:\|^read:' "$tmp/out" | tr '\n' ' ')" = "op: bind $APP op: unbind $APP read: stats " ]
+ok $? "... binds, never touches enable, reads its statistics after its unbind" ||
+	sed 's/^/#   /' "$tmp/out"
+[ "$(grep -c '"abort_reason_name":"unbind"' "$tmp/out")" = 1 ] &&
+	grep -q '^{"type":"summary","records":2,"windows":2,' "$tmp/out"
+ok $? "... the window its unbind aborted is printed and counted" || sed 's/^/#   /' "$tmp/out"
+
 tap_done

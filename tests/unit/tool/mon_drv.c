@@ -3,12 +3,16 @@
  * tlob mon's session (tlob_mon_session()) on a fake backend, so the exit
  * status and what mon changes can be checked on the host:
  *
- *   mon_drv [-B BINDINGS] [-R REACTORS] [-V RECORDS] [-O OPEN] [-E 1] -- MON-ARGS...
+ *   mon_drv [-B BINDINGS] [-R REACTORS] [-V RECORDS] [-O OPEN] [-E 1] [-S 1] -- MON-ARGS...
  *
  * BINDINGS persistent bindings exist already (default 0); REACTORS is the
  * backend's reactor list (default "[nop] printk panic signal", "-" none);
  * RECORDS the records poll() delivers, one letter each: o a window in
- * budget, v a violation, d a START dropped (no free window). OPEN windows
+ * budget, v a violation, d a START dropped (no free window), x a window
+ * of a binding this session did not make (another user's: bind() gives
+ * id 1, x is id 2). With -S 1 the backend is a session (backend.h):
+ * enable is not its business, and its statistics are read after its
+ * bindings are removed. OPEN windows
  * are still open when the session ends: like the real backends, switching
  * the monitor off ends them (aborted, disable), or with -E 1 (the monitor
  * was enabled before the session, which leaves it on) removing their
@@ -29,6 +33,7 @@ static const char *records = "";
 static size_t persistent;
 static unsigned int open_at_end;
 static int enabled_before;
+static int session;
 /* Records the session's own ends of windows produced (D, U), polled later. */
 static char ended[64];
 static const char *ended_next = ended;
@@ -107,6 +112,7 @@ static int fake_list(struct tlob_backend *be, struct tlob_binding_spec **specs, 
 static int fake_stats(struct tlob_backend *be, struct tlob_binding_stats **st, size_t *n)
 {
 	(void)be;
+	printf("read: stats\n");
 	*st = NULL;
 	*n = 0;
 	return 0;
@@ -120,7 +126,7 @@ static int fake_poll(struct tlob_backend *be, int timeout_ms, const struct tlob_
 	(void)be;
 	while (*records || *ended_next) {
 		const char **from = *records ? &records : &ended_next;
-		struct tlob_record r = { .kind = TLOB_REC_WINDOW, .end_ns = 1 };
+		struct tlob_record r = { .kind = TLOB_REC_WINDOW, .end_ns = 1, .binding_id = 1 };
 		int ret;
 
 		if (**from == 'v') {
@@ -128,6 +134,8 @@ static int fake_poll(struct tlob_backend *be, int timeout_ms, const struct tlob_
 			r.verdict = TLOB_VERDICT_OVER_BUDGET;
 		} else if (**from == 'd') {
 			r.kind = TLOB_REC_DROPPED;
+		} else if (**from == 'x') {
+			r.binding_id = 2;
 		} else if (**from == 'D' || **from == 'U') {
 			r.verdict = TLOB_VERDICT_ABORTED;
 			r.abort_reason = **from == 'D' ? TLOB_ABORT_DISABLE : TLOB_ABORT_UNBIND;
@@ -150,6 +158,12 @@ static int fake_lost(struct tlob_backend *be, uint64_t *lost)
 	return 0;
 }
 
+static bool fake_session(struct tlob_backend *be)
+{
+	(void)be;
+	return session;
+}
+
 static struct tlob_backend_ops fake_ops = {
 	.name = "fake",
 	.get_enable = fake_get_enable,
@@ -163,6 +177,7 @@ static struct tlob_backend_ops fake_ops = {
 	.stats = fake_stats,
 	.poll = fake_poll,
 	.lost = fake_lost,
+	.session = fake_session,
 };
 
 int main(int argc, char **argv)
@@ -185,6 +200,8 @@ int main(int argc, char **argv)
 			open_at_end = strtoul(argv[i + 1], NULL, 10);
 		else if (!strcmp(argv[i], "-E"))
 			enabled_before = atoi(argv[i + 1]);
+		else if (!strcmp(argv[i], "-S"))
+			session = atoi(argv[i + 1]);
 	}
 	if (!strcmp(reactors, "-")) {
 		fake_ops.set_reactor = NULL;

@@ -38,6 +38,15 @@ int main(void)
 	       "empty hist, tag=- is no tag, numeric stop");
 	tap_ok(tlob_kmod_stats_parse("id=5 path=/bin/x start=0x10 stop=0x20 hist=64:1", &st) != 0,
 	       "bucket 64 rejected");
+	/* Shared bindings (issue #20): the budget and the holders. */
+	ret = tlob_kmod_stats_parse("id=6 path=/bin/x start=0x10 stop=0x20 tag=- threshold=5000000 "
+				    "holders=monitor,812:tlob,90:a?b windows=0 hist=", &st);
+	tap_ok(ret == 0, "a line with threshold= and holders= parses");
+	tap_is_u64(st.spec.budget_ns, 5000000, "threshold= is the budget");
+	tap_is_str(st.spec.holders, "monitor,812:tlob,90:a?b", "holders= as listed");
+	ret = tlob_kmod_stats_parse("id=7 path=/bin/x start=0x10 stop=0x20 windows=0 hist=", &st);
+	tap_ok(ret == 0 && !st.spec.budget_ns && !st.spec.holders[0],
+	       "an older module's line: budget and holders unknown");
 	tap_ok(tlob_kmod_stats_parse("garbage", &st) != 0, "garbage rejected");
 	tap_ok(tlob_kmod_stats_parse("path=/bin/x start=0x10 stop=0x20", &st) != 0,
 	       "line without id rejected");

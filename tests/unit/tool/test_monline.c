@@ -153,6 +153,34 @@ int main(void)
 		       "a path that names no file: by its text");
 		tap_ok(!tlob_same_binding("/nonexistent/x", 0x10, "/nonexistent/y", 0x10),
 		       "two paths that name no file: by their text, different");
+		/* The module's same binding: the same section and the same terms. */
+		{
+			struct tlob_binding_spec a = { .start = 0x10, .stop = 0x20,
+						       .budget_ns = 5000000 }, b;
+
+			snprintf(a.path, sizeof(a.path), "%s", file);
+			b = a;
+			snprintf(b.path, sizeof(b.path), "%s", link);
+			tap_ok(tlob_spec_same_binding(&a, &b) == 1,
+			       "same binding: same section (through a symlink), same terms");
+			b.budget_ns = 6000000;
+			tap_ok(!tlob_spec_same_binding(&a, &b), "another budget: another binding");
+			b.budget_ns = 0;
+			tap_ok(tlob_spec_same_binding(&a, &b) == 1,
+			       "a budget an older module did not list matches any");
+			b = a;
+			b.stop = 0x30;
+			tap_ok(!tlob_spec_same_binding(&a, &b), "another STOP: another binding");
+			b = a;
+			b.stop_is_ret = true;
+			tap_ok(!tlob_spec_same_binding(&a, &b), "STOP ret: another binding");
+			b = a;
+			snprintf(b.tag, sizeof(b.tag), "ui");
+			tap_ok(!tlob_spec_same_binding(&a, &b), "another tag: another binding");
+			b = a;
+			b.start = 0x11;
+			tap_ok(!tlob_spec_same_binding(&a, &b), "another START: another binding");
+		}
 		unlink(link);
 		unlink(file);
 		unlink(other);
