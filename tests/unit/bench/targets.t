@@ -87,6 +87,24 @@ is "$(cut -d'|' -f1 "$tmp/v3" | tr '\n' ' ')" "FAIL PASS " "cost: 5 us per windo
 grep -q '| K | 1 | 40000 | .* | 15.00 | 5.00 |' "$tmp/t3"
 ok $? "cost columns: 15 us above no probe, 5 above the floor" || diag <"$tmp/t3"
 
+# same:V:P: one variant against another, per round, in points of the base
+r=1
+while [ $r -le 5 ]; do
+	echo "s none $r 10000"
+	echo "s one $r $((9000 + r * 10))"
+	echo "s three $r $((8800 + r * 10))"	# 2 pt slower than "one" every round
+	echo "s twin $r $((9000 + r * 10 + (r % 2) * 50))"	# 0 or 0.5 pt
+	r=$((r + 1))
+done >"$tmp/s7"
+printf 'none|none||-\none|one session||-\nthree|three|same:one:1;same:one:3|-\ntwin|twin|same:one:1|-\nbad|bad|same:nosuch:3|-\n' >"$tmp/l7"
+echo "s bad 1 9000" >>"$tmp/s7"
+$AWK -v table=s -v base=none -v floor=- -v order="none one three twin bad" -v labels="$tmp/l7" \
+	-v verdicts="$tmp/v7" -f "$lib/bench-ratio.awk" "$tmp/s7" >"$tmp/t7"
+is "$(cut -d'|' -f1 "$tmp/v7" | tr '\n' ' ')" "FAIL PASS PASS FAIL " \
+	"same: 2 pt apart misses 1 pt and meets 3; 0..0.5 pt meets 1; an unknown variant fails" || diag <"$tmp/v7"
+grep -q '^FAIL|three: within 1 pt of one session: 2.00$' "$tmp/v7"
+ok $? "same: the median distance in points, named after the other variant" || diag <"$tmp/v7"
+
 # worse=higher (latencies): ratio: targets on the per-round ratios, their median
 printf 'l a 1 100\nl a 2 100\nl a 3 100\nl m 1 200\nl m 2 120\nl m 3 130\n' >"$tmp/s6"
 printf 'a|absent||-\nm|M|ratio:1.25;ratio:1.5;over:25|-\n' >"$tmp/l6"
