@@ -119,6 +119,11 @@ struct tlob_backend_opts {
 	 * TLOB_BPF_PIN_DIR. kmod bindings always persist.
 	 */
 	bool persist;
+	/*
+	 * BPF: the reader reads the records of every binding (tlob mon
+	 * without -b), not only of those it binds.
+	 */
+	bool reader_all;
 };
 
 struct tlob_backend;

@@ -104,6 +104,7 @@ int tlob_open_backend(const struct tlob_params *params, struct tlob_backend *be,
 	struct tlob_backend_opts opts = {
 		.control_root = params->control_root,
 		.reader = reader,
+		.reader_all = reader && !params->nr_specs,
 		.transitions = transitions,
 		.persist = persist,
 		.buffer_kb = params->buffer_kb,

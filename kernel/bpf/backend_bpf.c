@@ -4,19 +4,27 @@
  * of tlob.ko, for systems with BPF that would rather not load a module.
  * kernel/bpf/ loads and pins them; this file maps the backend interface onto
  * that:
- * - A monitor is either loaded by this process (tlob mon: gone when it
- *   exits) or pinned under TLOB_BPF_PIN_DIR (tlob bind: persists; later
- *   processes open it, including a second reader of its ring buffer).
- * - enable: the scheduler hooks and the detector are attached. Disabling a
- *   pinned monitor tears it down entirely (bindings included): nothing is
- *   left pinned.
- * - Records arrive in BPF ring buffers as struct tlob_record: windows in
- *   tlob_events, violations and dropped STARTs in tlob_urgent (a monitor
- *   pinned by an older tlob has only the first); records that did not fit
- *   are counted per CPU and reported by lost().
+ * - One monitor per system, shared (share.c): where /sys/fs/bpf is a BPF
+ *   file system, the first tlob that needs the monitor (tlob mon, tlob
+ *   bind) loads, attaches and pins it under TLOB_BPF_PIN_DIR, and every
+ *   later one opens that set: the scheduler hooks run once, however many
+ *   sessions watch. Each tlob mon is a session (backend.h): a reader slot
+ *   with rings of its own, and a reference on each binding it asks for,
+ *   joined when the same binding exists (same section, STOP, budget,
+ *   tag, filter); tlob bind holds the persistent reference. A binding
+ *   goes with its last holder, the set with its last binding and reader;
+ *   a session killed is swept by the next tlob. Without a BPF file system
+ *   tlob mon loads a monitor of its own, gone when it exits.
+ * - enable: the scheduler hooks and the detector are attached. Disabling
+ *   the pinned monitor drops the persistent bindings and, when no session
+ *   reads it any more, removes it: nothing is left pinned.
+ * - Records arrive in the reader's own BPF ring buffers as struct
+ *   tlob_record: windows in one, violations and dropped STARTs in the
+ *   other; records that did not fit are counted per reader and reported
+ *   by lost().
  * - The reader sleeps until something is due: a violation wakes it at once
- *   (tlob_urgent, forced wakeups); the first window after it emptied
- *   tlob_events wakes it too, and it then reads that ring one flush
+ *   (its urgent ring, forced wakeups); the first window after it emptied
+ *   its window ring wakes it too, and it then reads that ring one flush
  *   interval later, or sooner when the ring is half full (the programs
  *   force a wakeup past that watermark), so it wakes about twice per batch
  *   however many windows come, and never while nothing happens. Both rings
@@ -58,12 +66,17 @@ enum { Q_URGENT, Q_WINDOWS, Q_NR };
 
 struct bpf_priv {
 	struct bpf_mon m;
-	bool persist;
+	bool persist;			/* the persistent holder (tlob bind, apply, unbind) */
 	bool reader;
+	bool all;			/* a reader of every binding (tlob mon without -b) */
+	bool shared;			/* the system's pinned monitor (share.c) */
+	struct tb_reader rd;		/* this reader's slot and rings */
+	struct tlob_binding_stats *gone;	/* final statistics of the bindings it freed */
+	size_t nr_gone;
 	int nr_cpus;
 	struct bpf_ubind *ub;
 	size_t nr_ub;
-	struct ring_buffer *rb[Q_NR];	/* rb[Q_URGENT] NULL for an older monitor */
+	struct ring_buffer *rb[Q_NR];
 	int epfd;			/* both rings, edge-triggered: one event per wakeup */
 	struct rec_queue q[Q_NR];
 	int err;			/* a queue could not grow */
@@ -87,22 +100,15 @@ static void say_detector(const struct bpf_mon *m, const char *how)
 	fprintf(stderr, "tlob: bpf: %s; %s\n", how, d);
 }
 
-/* Load the programs now (a binding or enable needs them). */
-static int ensure_loaded(struct tlob_backend *be)
+/* The system's monitor loaded, attached and pinned: shared from now on. */
+static int load_shared(struct tlob_backend *be)
 {
 	struct bpf_priv *p = be->priv;
 	int ret;
 
-	if (p->m.skel || p->m.pinned)
-		return 0;
 	ret = tb_load(&p->m, be->err, sizeof(be->err));
 	if (ret)
 		return ret;
-	if (!p->persist) {
-		say_detector(&p->m, "programs loaded");
-		return 0;
-	}
-	/* Persistent: attached and pinned at once, it runs without us. */
 	ret = tb_attach(&p->m, be->err, sizeof(be->err));
 	if (!ret)
 		ret = tb_pin(&p->m, be->err, sizeof(be->err));
@@ -110,8 +116,108 @@ static int ensure_loaded(struct tlob_backend *be)
 		tb_close(&p->m);
 		return ret;
 	}
-	say_detector(&p->m, "monitor pinned in " TLOB_BPF_PIN_DIR);
+	say_detector(&p->m, "monitor pinned in " TLOB_BPF_PIN_DIR
+		     " (shared by every tlob on this system)");
 	return 0;
+}
+
+/*
+ * Under the lock: the system's monitor opened, or loaded and pinned if
+ * there is none (tlob bind is the first to need it).
+ */
+static int ensure_shared(struct tlob_backend *be)
+{
+	struct bpf_priv *p = be->priv;
+	int ret;
+
+	if (p->m.pinned)
+		return 0;
+	ret = tb_pinned_exists() ? tb_open_pinned(&p->m, be->err, sizeof(be->err)) :
+	      load_shared(be);
+	if (!ret)
+		p->shared = true;
+	return ret;
+}
+
+/* Load the programs now (a binding or enable needs them); @locked: tb_lock() held. */
+static int ensure_loaded(struct tlob_backend *be, bool locked)
+{
+	struct bpf_priv *p = be->priv;
+	int lock, ret;
+
+	if (p->m.skel || p->m.pinned)
+		return 0;
+	if (p->persist && tb_bpffs()) {
+		if (locked)
+			return ensure_shared(be);
+		lock = tb_lock(be->err, sizeof(be->err));
+		if (lock < 0)
+			return lock;
+		ret = ensure_shared(be);
+		tb_unlock(lock);
+		return ret;
+	}
+	if (p->persist)
+		return load_shared(be);	/* fails, saying there is no BPF file system */
+	/* A monitor of its own (no BPF file system to share one in). */
+	ret = tb_load(&p->m, be->err, sizeof(be->err));
+	if (!ret)
+		say_detector(&p->m, "programs loaded");
+	return ret;
+}
+
+/* A reader session of the shared monitor (backend.h: session). */
+static bool is_session(const struct bpf_priv *p)
+{
+	return p->shared && p->rd.slot >= 0;
+}
+
+static uint32_t my_bit(const struct bpf_priv *p)
+{
+	return is_session(p) ? 1U << p->rd.slot : 0;
+}
+
+/*
+ * Whether this handle holds binding @b: a session by its bit, the
+ * persistent holder by the flag; a monitor of its own holds everything.
+ */
+static bool holds(const struct bpf_priv *p, const struct tlob_bpf_binding *b)
+{
+	if (!p->shared)
+		return true;
+	return is_session(p) ? b->readers & my_bit(p) : b->flags & TLOB_BIND_PERSIST;
+}
+
+/* "monitor" for the persistent holder, then PID:COMM of each session. */
+static void holders_of(const struct bpf_priv *p, const struct tlob_bpf_binding *b,
+		       char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", b->flags & TLOB_BIND_PERSIST ? "monitor" : "");
+	tb_readers_name(&p->m, b->readers, buf, len);
+}
+
+/* Nothing holds the pinned set any more: no reader, no binding. */
+static bool unused(const struct bpf_priv *p)
+{
+	uint32_t key;
+
+	return p->m.pinned && !tb_readers_live(&p->m) &&
+	       bpf_map_get_next_key(p->m.fd[TB_BINDINGS], NULL, &key);
+}
+
+/* Under the lock: remove the pinned set when nothing holds it. */
+static void remove_if_unused(struct tlob_backend *be)
+{
+	struct bpf_priv *p = be->priv;
+	char err[256];
+
+	if (!unused(p))
+		return;
+	if (tb_teardown(err, sizeof(err)))
+		fprintf(stderr, "tlob: bpf: %s\n", err);
+	else
+		tlob_verbose("nothing holds the pinned monitor any more: removed");
+	p->m.pinned = false;
 }
 
 static int on_sample(void *ctx, void *data, size_t size)
@@ -151,7 +257,7 @@ static int on_sample(void *ctx, void *data, size_t size)
 /* Both rings mapped, each with its queue, and the epoll set that waits on them. */
 static int open_rings(struct tlob_backend *be)
 {
-	static const int map[Q_NR] = { [Q_URGENT] = TB_URGENT, [Q_WINDOWS] = TB_EVENTS };
+	static const int ring[Q_NR] = { [Q_URGENT] = 1, [Q_WINDOWS] = 0 };
 	struct bpf_priv *p = be->priv;
 
 	p->epfd = epoll_create1(EPOLL_CLOEXEC);
@@ -160,19 +266,19 @@ static int open_rings(struct tlob_backend *be)
 	for (int q = 0; q < Q_NR; q++) {
 		struct epoll_event ev = { .events = EPOLLIN | EPOLLET, .data.u32 = (uint32_t)q };
 
+		int fd = p->rd.ring_fd[ring[q]];
+
 		p->q[q].p = p;
-		if (p->m.fd[map[q]] < 0)
-			continue;	/* an older pinned monitor: no tlob_urgent */
-		p->rb[q] = ring_buffer__new(p->m.fd[map[q]], on_sample, &p->q[q], NULL);
+		p->rb[q] = ring_buffer__new(fd, on_sample, &p->q[q], NULL);
 		if (!p->rb[q])
-			return tlob_backend_err(be, errno, "cannot map the BPF ring buffer %s: %s",
-						tb_map_name(map[q]), strerror(errno));
-		if (epoll_ctl(p->epfd, EPOLL_CTL_ADD, p->m.fd[map[q]], &ev))
+			return tlob_backend_err(be, errno, "cannot map the reader's BPF ring "
+						"buffer: %s", strerror(errno));
+		if (epoll_ctl(p->epfd, EPOLL_CTL_ADD, fd, &ev))
 			return tlob_backend_err(be, errno, "epoll_ctl: %s", strerror(errno));
 	}
 	/*
-	 * A wakeup that came before we waited is not seen (a pinned monitor's
-	 * rings may hold records already): the first poll reads at once.
+	 * A wakeup that came before we waited is not seen (the rings may hold
+	 * records already): the first poll reads at once.
 	 */
 	p->batching = true;
 	p->flush_due = 0;
@@ -185,20 +291,97 @@ static void bpf_close(struct tlob_backend *be)
 
 	if (!p)
 		return;
+	/* A session's slot freed, and the set removed if it was the last. */
+	if (p->shared && p->m.pinned) {
+		int lock = tb_lock(be->err, sizeof(be->err));
+
+		if (lock >= 0) {
+			tb_reader_leave(&p->m, p->rd.slot);
+			remove_if_unused(be);
+			tb_unlock(lock);
+		} else {
+			fprintf(stderr, "tlob: bpf: %s (the next tlob frees this reader's slot)\n",
+				be->err);
+		}
+	}
 	for (int q = 0; q < Q_NR; q++) {
 		ring_buffer__free(p->rb[q]);
 		free(p->q[q].v);
 	}
 	if (p->epfd >= 0)
 		close(p->epfd);
+	for (int i = 0; i < 2; i++)
+		if (p->rd.ring_fd[i] >= 0)
+			close(p->rd.ring_fd[i]);
 	for (size_t i = 0; i < p->nr_ub; i++) {
 		close(p->ub[i].fd[0]);
 		close(p->ub[i].fd[1]);
 	}
 	free(p->ub);
+	free(p->gone);
 	tb_close(&p->m);
 	free(p);
 	be->priv = NULL;
+}
+
+/* --bpf-tasks sizes a monitor at its load: say when the shared one has another size. */
+static void say_tasks(const struct bpf_priv *p)
+{
+	struct bpf_map_info info = { 0 };
+	uint32_t len = sizeof(info);
+
+	if (p->m.tasks && !bpf_obj_get_info_by_fd(p->m.fd[TB_WINDOWS], &info, &len) &&
+	    info.max_entries != p->m.tasks)
+		fprintf(stderr, "tlob: bpf: --bpf-tasks %u does not apply: the shared monitor was "
+			"loaded for %u tasks (it is sized when the first tlob loads it)\n",
+			p->m.tasks, info.max_entries);
+}
+
+/*
+ * Under the lock: open the system's monitor, or load and pin it if this
+ * tlob needs one and there is none; free what killed readers left (and
+ * the set, if that was all that held it); join as a reader.
+ */
+static int open_shared(struct tlob_backend *be)
+{
+	struct bpf_priv *p = be->priv;
+	int lock, ret = 0, swept;
+
+	lock = tb_lock(be->err, sizeof(be->err));
+	if (lock < 0)
+		return lock;
+	p->shared = true;
+	if (tb_pinned_exists()) {
+		ret = tb_open_pinned(&p->m, be->err, sizeof(be->err));
+		if (!ret) {
+			swept = tb_sweep(&p->m);
+			if (swept)
+				fprintf(stderr, "tlob: bpf: %d reader(s) of the pinned monitor had "
+					"gone without ending; their references dropped\n", swept);
+			remove_if_unused(be);
+			if (!p->m.pinned)
+				tb_close(&p->m);
+		}
+		if (!ret && p->m.pinned && p->reader) {
+			say_detector(&p->m, "reading the monitor pinned in " TLOB_BPF_PIN_DIR);
+			say_tasks(p);
+		}
+	}
+	/*
+	 * A reader needs the programs now (a reader of every binding only if
+	 * there are some: with no monitor there are none); tlob bind loads
+	 * them at its first binding.
+	 */
+	if (!ret && !p->m.pinned && p->reader && !p->all)
+		ret = load_shared(be);
+	if (!ret && p->reader && p->m.pinned)
+		ret = tb_reader_join(&p->m, &p->rd, p->all, be->err, sizeof(be->err));
+	if (!p->m.pinned) {
+		p->shared = false;
+		rmdir(TLOB_BPF_PIN_DIR);	/* made for the lock; fails if anything is in it */
+	}
+	tb_unlock(lock);
+	return ret;
 }
 
 static int bpf_open(struct tlob_backend *be, const struct tlob_backend_opts *opts)
@@ -220,6 +403,9 @@ static int bpf_open(struct tlob_backend *be, const struct tlob_backend_opts *opt
 	p->persist = opts && opts->persist;
 	p->m.tasks = opts ? opts->bpf_tasks : 0;
 	p->reader = opts && opts->reader;
+	p->all = opts && opts->reader_all;
+	p->rd.slot = -1;
+	p->rd.ring_fd[0] = p->rd.ring_fd[1] = -1;
 	p->flush_ns = opts ? opts->flush_ns : 0;
 	p->epfd = -1;
 	p->nr_cpus = libbpf_num_possible_cpus();
@@ -228,19 +414,19 @@ static int bpf_open(struct tlob_backend *be, const struct tlob_backend_opts *opt
 		ret = tlob_backend_err(be, EINVAL, "cannot count the possible CPUs");
 		goto fail;
 	}
-	if (tb_pinned_exists()) {
-		ret = tb_open_pinned(&p->m, be->err, sizeof(be->err));
+	if (tb_bpffs() && (p->reader || tb_pinned_exists())) {
+		ret = open_shared(be);
 		if (ret)
 			goto fail;
-		if (p->reader)
-			say_detector(&p->m, "reading the monitor pinned in " TLOB_BPF_PIN_DIR);
 	} else if (p->reader) {
-		/* tlob mon: its own monitor (bind/enable load one when asked). */
-		ret = ensure_loaded(be);
+		/* tlob mon without a BPF fs: a monitor of its own, one reader of all. */
+		ret = ensure_loaded(be, false);
+		if (!ret)
+			ret = tb_reader_join(&p->m, &p->rd, true, be->err, sizeof(be->err));
 		if (ret)
 			goto fail;
 	}
-	if (p->reader) {
+	if (p->reader && p->rd.slot >= 0) {
 		ret = open_rings(be);
 		if (ret)
 			goto fail;
@@ -264,23 +450,50 @@ static int bpf_get_enable(struct tlob_backend *be)
 	return p->m.pinned || (p->m.skel && p->m.attached);
 }
 
+/*
+ * Off on the pinned monitor: the persistent bindings dropped; the set
+ * removed, unless sessions still read it (they keep their bindings).
+ */
+static int disable_shared(struct tlob_backend *be)
+{
+	struct bpf_priv *p = be->priv;
+	uint32_t others;
+	int lock, ret;
+
+	lock = tb_lock(be->err, sizeof(be->err));
+	if (lock < 0)
+		return lock;
+	tb_sweep(&p->m);
+	others = tb_readers_live(&p->m) & ~my_bit(p);
+	if (others) {
+		tb_drop_holders(&p->m, 0, true);
+		fprintf(stderr, "tlob: bpf: the pinned monitor stays for the %d session(s) "
+			"reading it (tlob status --backend bpf); its persistent bindings are "
+			"removed\n", __builtin_popcount(others));
+		tb_unlock(lock);
+		return 0;
+	}
+	ret = tb_teardown(be->err, sizeof(be->err));
+	if (!ret) {
+		p->m.pinned = false;
+		fprintf(stderr, "tlob: bpf: pinned monitor removed\n");
+	}
+	tb_unlock(lock);
+	return ret;
+}
+
 static int bpf_set_enable(struct tlob_backend *be, bool on)
 {
 	struct bpf_priv *p = be->priv;
 	int ret;
 
 	if (!on) {
-		if (p->m.pinned) {
-			/* A pinned monitor is switched off by removing it. */
-			ret = tb_teardown(be->err, sizeof(be->err));
-			if (!ret)
-				fprintf(stderr, "tlob: bpf: pinned monitor removed\n");
-			return ret;
-		}
+		if (p->m.pinned)
+			return disable_shared(be);
 		tb_detach(&p->m);
 		return 0;
 	}
-	ret = ensure_loaded(be);
+	ret = ensure_loaded(be, false);
 	if (ret)
 		return ret;
 	if (p->m.attached)
@@ -314,7 +527,7 @@ static int bpf_list_reactors(struct tlob_backend *be, char *buf, size_t len)
 	return 0;
 }
 
-static void spec_of(const struct tlob_bpf_binding *b, uint32_t id,
+static void spec_of(const struct bpf_priv *p, const struct tlob_bpf_binding *b, uint32_t id,
 		    struct tlob_binding_spec *s)
 {
 	memset(s, 0, sizeof(*s));
@@ -328,6 +541,8 @@ static void spec_of(const struct tlob_bpf_binding *b, uint32_t id,
 	s->pid = b->pid;
 	s->tgid = b->tgid;
 	s->id = id;
+	if (p->shared)
+		holders_of(p, b, s->holders, sizeof(s->holders));
 }
 
 /*
@@ -384,7 +599,7 @@ nomem:
 	return -ENOMEM;
 }
 
-/* The id of the binding of path:start (the best match), or 0. */
+/* The id of the binding of path:start this handle holds (the best match), or 0. */
 static uint32_t find_binding(struct bpf_priv *p, const char *path, uint64_t start)
 {
 	struct tlob_bpf_binding *v;
@@ -395,7 +610,7 @@ static uint32_t find_binding(struct bpf_priv *p, const char *path, uint64_t star
 	if (read_bindings(p, &ids, &v, &n))
 		return 0;
 	for (size_t i = 0; i < n; i++) {
-		m = tlob_same_binding(v[i].path, v[i].start, path, start);
+		m = holds(p, &v[i]) ? tlob_same_binding(v[i].path, v[i].start, path, start) : 0;
 		if (m > best) {
 			best = m;
 			id = ids[i];
@@ -435,11 +650,6 @@ static int attach_binding(struct tlob_backend *be, uint32_t id,
 	return 0;
 }
 
-static void link_name(char *buf, size_t len, uint32_t id, int end)
-{
-	snprintf(buf, len, "bind_%u_%s", id, end ? "stop" : "start");
-}
-
 static int keep_links(struct tlob_backend *be, uint32_t id, int fd[2])
 {
 	struct bpf_priv *p = be->priv;
@@ -447,13 +657,14 @@ static int keep_links(struct tlob_backend *be, uint32_t id, int fd[2])
 	char name[64];
 	int ret = 0;
 
-	if (p->persist && p->m.pinned) {
+	/* Pinned in the shared set: the binding outlives whoever made it. */
+	if (p->m.pinned) {
 		for (int e = 0; e < 2 && !ret; e++) {
-			link_name(name, sizeof(name), id, e);
+			tb_link_name(name, sizeof(name), id, e);
 			ret = tb_pin_fd(fd[e], name, be->err, sizeof(be->err));
 		}
 		if (ret) {
-			link_name(name, sizeof(name), id, 0);
+			tb_link_name(name, sizeof(name), id, 0);
 			tb_unpin(name);
 		}
 		close(fd[0]);
@@ -474,43 +685,73 @@ static int keep_links(struct tlob_backend *be, uint32_t id, int fd[2])
 	return 0;
 }
 
-static int bpf_bind(struct tlob_backend *be, const struct tlob_binding_spec *spec,
-		    uint32_t *idp)
+/* The same binding beyond the section (tlob_abi.h): STOP, budget, tag, filter. */
+static bool same_terms(const struct tlob_bpf_binding *b, const struct tlob_binding_spec *spec)
+{
+	return b->budget_ns == spec->budget_ns && b->pid == (uint32_t)spec->pid &&
+	       b->tgid == (uint32_t)spec->tgid && !!(b->flags & TLOB_BIND_STOP_RET) ==
+	       spec->stop_is_ret && (spec->stop_is_ret || b->stop == spec->stop) &&
+	       !strncmp(b->tag, spec->tag, sizeof(b->tag));
+}
+
+/* This handle's reference added to binding @id (the same binding, held by others). */
+static int join_binding(struct tlob_backend *be, uint32_t id, struct tlob_bpf_binding *b)
 {
 	struct bpf_priv *p = be->priv;
-	struct tlob_bpf_binding b;
+
+	if (is_session(p))
+		b->readers |= my_bit(p);
+	else
+		b->flags |= TLOB_BIND_PERSIST;
+	if (bpf_map_update_elem(p->m.fd[TB_BINDINGS], &id, b, BPF_EXIST))
+		return tlob_backend_err(be, errno, "cannot join binding %u: %s", id,
+					strerror(errno));
+	tlob_verbose("joined binding %u (its other holders keep it)", id);
+	return 0;
+}
+
+static int bind_locked(struct tlob_backend *be, const struct tlob_binding_spec *spec,
+		       uint32_t *idp)
+{
+	struct bpf_priv *p = be->priv;
+	struct tlob_bpf_binding b, *v;
 	struct tlob_bpf_meta meta;
 	struct tlob_stats *zero;
 	uint32_t *ids, id, key0 = 0;
-	struct tlob_bpf_binding *v;
-	struct stat st;
-	int fd[2], ret;
+	int fd[2], ret = 0;
+	ssize_t join = -1;
 	size_t n;
 
-	/* The module's rule (monline.h), so both backends take the same bindings. */
-	ret = tlob_spec_check(spec, be->err, sizeof(be->err));
-	if (ret)
-		return ret;
-	if (strlen(spec->path) >= TLOB_BPF_PATH_MAX)
-		return tlob_backend_err(be, ENAMETOOLONG, "the BPF backend takes paths of at "
-					"most %d bytes", TLOB_BPF_PATH_MAX - 1);
-	if (stat(spec->path, &st))
-		return tlob_backend_err(be, ENOENT, "%s: %s", TLOB_SHOWN(spec->path),
-					strerror(errno));
-	ret = ensure_loaded(be);
+	ret = ensure_loaded(be, true);
 	if (ret)
 		return ret;
 	ret = read_bindings(p, &ids, &v, &n);
 	if (ret)
 		return ret;
-	for (size_t i = 0; i < n && !ret; i++)
-		if (tlob_same_binding(v[i].path, v[i].start, spec->path, spec->start))
+	/*
+	 * A holder holds one binding per section; the same binding held by
+	 * others is joined; other terms on the section make a binding of
+	 * its own (its own windows and verdicts). A monitor of its own
+	 * holds every binding, so a section once.
+	 */
+	for (size_t i = 0; i < n && !ret; i++) {
+		if (!tlob_same_binding(v[i].path, v[i].start, spec->path, spec->start))
+			continue;
+		if (holds(p, &v[i]))
 			ret = tlob_backend_err(be, EEXIST, "%s:0x%llx is bound already (id %u)",
-					       TLOB_SHOWN(spec->path), (unsigned long long)spec->start,
-					       ids[i]);
+					       TLOB_SHOWN(spec->path),
+					       (unsigned long long)spec->start, ids[i]);
+		else if (join < 0 && same_terms(&v[i], spec))
+			join = (ssize_t)i;
+	}
+	if (!ret && join >= 0) {
+		ret = join_binding(be, ids[join], &v[join]);
+		if (!ret && idp)
+			*idp = ids[join];
+	}
 	free(ids);
 	free(v);
-	if (ret)
+	if (ret || join >= 0)
 		return ret;
 	if (n >= TLOB_BPF_MAX_BINDINGS)
 		return tlob_backend_err(be, ENOSPC, "the BPF backend holds at most %d bindings",
@@ -530,6 +771,9 @@ static int bpf_bind(struct tlob_backend *be, const struct tlob_binding_spec *spe
 	b.start = spec->start;
 	b.stop = spec->stop;
 	b.flags = spec->stop_is_ret ? TLOB_BIND_STOP_RET : 0;
+	if (p->shared && !is_session(p))
+		b.flags |= TLOB_BIND_PERSIST;
+	b.readers = my_bit(p);
 	snprintf(b.path, sizeof(b.path), "%s", spec->path);
 	zero = calloc(p->nr_cpus, sizeof(*zero));
 	if (!zero)
@@ -556,40 +800,123 @@ static int bpf_bind(struct tlob_backend *be, const struct tlob_binding_spec *spe
 	return 0;
 }
 
-static int bpf_unbind(struct tlob_backend *be, const struct tlob_binding_spec *spec)
+static int bpf_bind(struct tlob_backend *be, const struct tlob_binding_spec *spec,
+		    uint32_t *idp)
 {
 	struct bpf_priv *p = be->priv;
-	char name[64];
+	struct stat st;
+	int lock = -1, ret;
+
+	/* The module's rule (monline.h), so both backends take the same bindings. */
+	ret = tlob_spec_check(spec, be->err, sizeof(be->err));
+	if (ret)
+		return ret;
+	if (strlen(spec->path) >= TLOB_BPF_PATH_MAX)
+		return tlob_backend_err(be, ENAMETOOLONG, "the BPF backend takes paths of at "
+					"most %d bytes", TLOB_BPF_PATH_MAX - 1);
+	if (stat(spec->path, &st))
+		return tlob_backend_err(be, ENOENT, "%s: %s", TLOB_SHOWN(spec->path),
+					strerror(errno));
+	if (p->shared || (p->persist && tb_bpffs())) {
+		lock = tb_lock(be->err, sizeof(be->err));
+		if (lock < 0)
+			return lock;
+	}
+	ret = bind_locked(be, spec, idp);
+	if (lock >= 0 && !p->m.pinned)
+		rmdir(TLOB_BPF_PIN_DIR);	/* made for the lock; the load failed */
+	tb_unlock(lock);
+	return ret;
+}
+
+/* The statistics of binding @id as this session dropped it, for its summary. */
+static void keep_gone(struct bpf_priv *p, uint32_t id, const struct tlob_bpf_binding *b,
+		      const struct tlob_stats *percpu)
+{
+	struct tlob_binding_stats *g = realloc(p->gone, (p->nr_gone + 1) * sizeof(*g));
+
+	if (!g)
+		return;
+	p->gone = g;
+	g += p->nr_gone++;
+	memset(g, 0, sizeof(*g));
+	spec_of(p, b, id, &g->spec);
+	g->spec.holders[0] = '\0';
+	for (int c = 0; c < p->nr_cpus; c++)
+		tlob_stats_merge(&g->stats, &percpu[c]);
+	g->mean_ns = g->stats.windows ? g->stats.sum_ns / g->stats.windows : 0;
+}
+
+static int unbind_locked(struct tlob_backend *be, const struct tlob_binding_spec *spec)
+{
+	struct bpf_priv *p = be->priv;
+	struct tlob_bpf_binding b;
+	struct tlob_stats *percpu;
+	bool freed;
 	uint32_t id;
+	int ret;
 
 	id = loaded(p) ? find_binding(p, spec->path, spec->start) : 0;
 	if (!id)
-		return tlob_backend_err(be, ENOENT, "%s:0x%llx is not bound",
-					TLOB_SHOWN(spec->path),
-					(unsigned long long)spec->start);
-	/* Probes first, so no window of the binding opens any more. */
-	for (int e = 0; e < 2; e++) {
-		link_name(name, sizeof(name), id, e);
-		tb_unpin(name);
+		return tlob_backend_err(be, ENOENT, "%s:0x%llx is not bound%s",
+					TLOB_SHOWN(spec->path), (unsigned long long)spec->start,
+					!p->shared ? "" : is_session(p) ? " by this session" :
+					" by tlob bind (tlob status shows who holds what)");
+	if (!p->shared) {
+		/* A monitor of its own: the probes this process holds, then the rest. */
+		for (size_t i = 0; i < p->nr_ub; i++) {
+			if (p->ub[i].id != id)
+				continue;
+			close(p->ub[i].fd[0]);
+			close(p->ub[i].fd[1]);
+			p->ub[i] = p->ub[--p->nr_ub];
+			break;
+		}
+		return tb_binding_free(&p->m, id, NULL);
 	}
-	for (size_t i = 0; i < p->nr_ub; i++) {
-		if (p->ub[i].id != id)
-			continue;
-		close(p->ub[i].fd[0]);
-		close(p->ub[i].fd[1]);
-		p->ub[i] = p->ub[--p->nr_ub];
-		break;
-	}
-	/*
-	 * Its open windows end now (aborted, unbind), each with its record;
-	 * a monitor pinned by an older tlob has no tlob_abort, and they end
-	 * at their next switch instead, which finds the binding gone. The
-	 * statistics go last: the aborts are counted in them first.
-	 */
-	bpf_map_delete_elem(p->m.fd[TB_BINDINGS], &id);
-	tb_abort(&p->m, id, TLOB_ABORT_UNBIND);
-	bpf_map_delete_elem(p->m.fd[TB_STATS], &id);
+	/* A session keeps the statistics of the bindings it drops (its summary). */
+	percpu = calloc(p->nr_cpus, sizeof(*percpu));
+	if (!percpu)
+		return -ENOMEM;
+	if (bpf_map_lookup_elem(p->m.fd[TB_BINDINGS], &id, &b))
+		memset(&b, 0, sizeof(b));
+	ret = tb_binding_drop(&p->m, id, my_bit(p), !is_session(p),
+			      is_session(p) ? percpu : NULL, &freed);
+	/* Held on by others: their count so far, as at the drop. */
+	if (!ret && is_session(p) &&
+	    (freed || !bpf_map_lookup_elem(p->m.fd[TB_STATS], &id, percpu)))
+		keep_gone(p, id, &b, percpu);
+	free(percpu);
+	if (ret)
+		return tlob_backend_err(be, -ret, "cannot drop binding %u: %s", id, strerror(-ret));
+	tlob_verbose("binding %u: %s", id, freed ? "its last holder gone, removed" :
+		     "reference dropped, its other holders keep it");
 	return 0;
+}
+
+static int bpf_unbind(struct tlob_backend *be, const struct tlob_binding_spec *spec)
+{
+	struct bpf_priv *p = be->priv;
+	int lock = -1, ret;
+
+	if (p->shared) {
+		lock = tb_lock(be->err, sizeof(be->err));
+		if (lock < 0)
+			return lock;
+	}
+	ret = unbind_locked(be, spec);
+	tb_unlock(lock);
+	return ret;
+}
+
+/*
+ * The persistent bindings (tlob bind), as the module's monitor file lists
+ * its own; a monitor of its own: all. The bindings that only sessions
+ * hold are in stats().
+ */
+static bool listed(const struct bpf_priv *p, const struct tlob_bpf_binding *b)
+{
+	return !p->shared || (b->flags & TLOB_BIND_PERSIST);
 }
 
 static int bpf_list(struct tlob_backend *be, struct tlob_binding_spec **specs, size_t *n)
@@ -597,6 +924,7 @@ static int bpf_list(struct tlob_backend *be, struct tlob_binding_spec **specs, s
 	struct bpf_priv *p = be->priv;
 	struct tlob_bpf_binding *v;
 	uint32_t *ids;
+	size_t k = 0;
 	int ret;
 
 	*specs = NULL;
@@ -610,7 +938,9 @@ static int bpf_list(struct tlob_backend *be, struct tlob_binding_spec **specs, s
 		goto out;
 	}
 	for (size_t i = 0; i < *n; i++)
-		spec_of(&v[i], ids[i], &(*specs)[i]);
+		if (listed(p, &v[i]))
+			spec_of(p, &v[i], ids[i], &(*specs)[k++]);
+	*n = k;
 out:
 	free(ids);
 	free(v);
@@ -625,19 +955,24 @@ static void sum_stats(const struct tlob_stats *percpu, int nr_cpus,
 	o->mean_ns = o->stats.windows ? o->stats.sum_ns / o->stats.windows : 0;
 }
 
+/*
+ * Every binding with its holders; a session: its own, and the statistics
+ * of those it dropped as they were then.
+ */
 static int bpf_stats(struct tlob_backend *be, struct tlob_binding_stats **st, size_t *n)
 {
 	struct bpf_priv *p = be->priv;
 	struct tlob_stats *percpu;
 	struct tlob_bpf_binding *v;
 	uint32_t *ids;
+	size_t k = 0;
 	int ret;
 
 	*st = NULL;
 	ret = read_bindings(p, &ids, &v, n);
-	if (ret || !*n)
+	if (ret)
 		goto out;
-	*st = calloc(*n, sizeof(**st));
+	*st = calloc(*n + p->nr_gone + 1, sizeof(**st));
 	percpu = calloc(p->nr_cpus, sizeof(*percpu));
 	if (!*st || !percpu) {
 		free(*st);
@@ -648,16 +983,27 @@ static int bpf_stats(struct tlob_backend *be, struct tlob_binding_stats **st, si
 		goto out;
 	}
 	for (size_t i = 0; i < *n; i++) {
-		spec_of(&v[i], ids[i], &(*st)[i].spec);
+		if (is_session(p) && !holds(p, &v[i]))
+			continue;
+		spec_of(p, &v[i], ids[i], &(*st)[k].spec);
 		memset(percpu, 0, p->nr_cpus * sizeof(*percpu));
 		if (!bpf_map_lookup_elem(p->m.fd[TB_STATS], &ids[i], percpu))
-			sum_stats(percpu, p->nr_cpus, &(*st)[i]);
+			sum_stats(percpu, p->nr_cpus, &(*st)[k]);
+		k++;
 	}
+	for (size_t i = 0; i < p->nr_gone; i++)
+		(*st)[k++] = p->gone[i];
+	*n = k;
 	free(percpu);
 out:
 	free(ids);
 	free(v);
 	return ret;
+}
+
+static bool bpf_session(struct tlob_backend *be)
+{
+	return is_session(be->priv);
 }
 
 /* Read both rings into their queues; 0 or -errno. */
@@ -767,7 +1113,7 @@ static int bpf_poll(struct tlob_backend *be, int timeout_ms, const struct tlob_s
 	struct bpf_priv *p = be->priv;
 	int ret;
 
-	if (!p->rb[Q_WINDOWS])
+	if (!p->rb[Q_WINDOWS] || !p->rb[Q_URGENT])
 		return tlob_backend_err(be, EINVAL, "this tlob did not open the BPF backend "
 					"as a reader");
 	/* The rest of a delivery a sink stopped is due now. */
@@ -799,10 +1145,11 @@ static int bpf_lost(struct tlob_backend *be, uint64_t *lost)
 	if (!v)
 		return -ENOMEM;
 	/*
-	 * Records the ring buffer had no room for. A START that found no free
-	 * window (TLOB_LOST_NOSLOT) is not lost: its dropped record says so.
+	 * Records this reader's rings had no room for. A START that found no
+	 * free window (TLOB_LOST_NOSLOT) is not lost: its dropped record says so.
 	 */
-	if (!bpf_map_lookup_elem(p->m.fd[TB_LOST], &(uint32_t){ TLOB_LOST_RINGBUF }, v))
+	if (p->rd.slot >= 0 &&
+	    !bpf_map_lookup_elem(p->m.fd[TB_LOST], &(uint32_t){ TLOB_LOST_READER(p->rd.slot) }, v))
 		for (int c = 0; c < p->nr_cpus; c++)
 			*lost += v[c];
 	free(v);
@@ -856,4 +1203,5 @@ const struct tlob_backend_ops tlob_backend_bpf = {
 	.stats = bpf_stats,
 	.poll = bpf_poll,
 	.lost = bpf_lost,
+	.session = bpf_session,
 };

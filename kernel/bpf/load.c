@@ -184,6 +184,7 @@ static const char *const map_names[TB_NR_MAPS] = {
 	[TB_LOST] = "tlob_lost",
 	[TB_META] = "tlob_meta",
 	[TB_URGENT] = "tlob_urgent",
+	[TB_READERS] = "tlob_readers",
 };
 
 const char *tb_map_name(enum tlob_bpf_map i)

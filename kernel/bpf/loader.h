@@ -28,7 +28,8 @@ enum tlob_bpf_map {
 	TB_STATS,
 	TB_LOST,
 	TB_META,
-	TB_URGENT,	/* optional: a monitor pinned by an older tlob has none */
+	TB_URGENT,
+	TB_READERS,
 	TB_NR_MAPS,
 };
 
@@ -82,6 +83,12 @@ void tb_describe(const struct bpf_mon *m, char *buf, size_t len);
 
 /* Pinning (pin.c). */
 bool tb_pinned_exists(void);
+/* TLOB_BPF_PIN_DIR made (on a BPF file system); 0 or -errno. */
+int tb_pin_dir(char *err, size_t len);
+/* Whether /sys/fs/bpf is a BPF file system, where the monitor can be shared. */
+bool tb_bpffs(void);
+/* The pin name of binding @id's START (end 0) or STOP (end 1) uprobe link. */
+void tb_link_name(char *buf, size_t len, uint32_t id, int end);
 int tb_pin(struct bpf_mon *m, char *err, size_t len);
 int tb_open_pinned(struct bpf_mon *m, char *err, size_t len);
 int tb_pin_fd(int fd, const char *name, char *err, size_t len);
@@ -95,5 +102,48 @@ int tb_teardown(char *err, size_t len);
  */
 int tb_attach_uprobe(int prog_fd, const char *path, uint64_t offset, bool ret,
 		     uint64_t cookie, char *err, size_t len);
+
+/*
+ * Sharing (share.c): one monitor for every tlob of the system, its lock,
+ * its readers and the holders of its bindings.
+ */
+/* The exclusive lock of the pinned set: an fd to tb_unlock(), or -errno. */
+int tb_lock(char *err, size_t len);
+void tb_unlock(int fd);
+
+/* A reader: its slot (-1: none) and its two rings (windows, urgent). */
+struct tb_reader {
+	int slot;
+	int ring_fd[2];
+};
+
+/* Take a free slot with rings of its own; all: the records of every binding. */
+int tb_reader_join(const struct bpf_mon *m, struct tb_reader *rd, bool all,
+		   char *err, size_t len);
+/* Free a slot: its references dropped (bindings freed with their last), its rings unhooked. */
+void tb_reader_leave(const struct bpf_mon *m, int slot);
+/* Free the slots of readers whose process is gone; how many were. */
+int tb_sweep(const struct bpf_mon *m);
+/* The mask of the slots in use. */
+uint32_t tb_readers_live(const struct bpf_mon *m);
+/* Append "PID:COMM" of each slot of @mask in use to buf, comma-separated. */
+void tb_readers_name(const struct bpf_mon *m, uint32_t mask, char *buf, size_t len);
+/*
+ * Drop the references of the reader slots in @readers (and the persistent
+ * holder's if @persist) from binding @id; *freed when that was the last
+ * and the binding went (tb_binding_free(), @percpu_stats as there).
+ * 0 or -errno.
+ */
+int tb_binding_drop(const struct bpf_mon *m, uint32_t id, uint32_t readers, bool persist,
+		    void *percpu_stats, bool *freed);
+/* The same for every binding. */
+void tb_drop_holders(const struct bpf_mon *m, uint32_t readers, bool persist);
+/*
+ * Free binding @id: its probes off, its open windows ended (their records
+ * to its readers), its map entries removed; its final per-CPU statistics
+ * into @percpu_stats first (one struct tlob_stats per possible CPU) if
+ * not NULL.
+ */
+int tb_binding_free(const struct bpf_mon *m, uint32_t id, void *percpu_stats);
 
 #endif /* TLOB_BPF_LOADER_H */

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The pinned monitor: with `tlob bind` (persist) the maps, the uprobe
- * program and every link are pinned under TLOB_BPF_PIN_DIR, so the
- * monitor runs on after the tool exits, and later tlob processes open it
- * by path: unbind, status and stats, and a reader of its ring buffer.
+ * The pinned monitor: the maps, the uprobe program and every link are
+ * pinned under TLOB_BPF_PIN_DIR by the first tlob that needs a monitor
+ * (share.c: one per system), so it runs on after that tlob exits and
+ * later tlob processes open it by path: other sessions, tlob bind and
+ * unbind, status and stats.
  *
- *   tlob_events tlob_windows ...   the maps (tb_map_name())
+ *   tlob_events tlob_windows ...   the maps (tb_map_name()); the readers'
+ *                                  rings are in tlob_events, tlob_urgent
  *   prog_uprobe                    the program bindings attach to
  *   prog_abort                     tlob_abort, which ends open windows
  *   link_<program>                 scheduler hooks and the detector
@@ -46,12 +48,23 @@ bool tb_pinned_exists(void)
 	return !access(p, F_OK);
 }
 
-static int ensure_dir(char *err, size_t len)
+bool tb_bpffs(void)
 {
 	struct statfs fs;
+
+	return !statfs("/sys/fs/bpf", &fs) && fs.f_type == BPF_FS_MAGIC;
+}
+
+void tb_link_name(char *buf, size_t len, uint32_t id, int end)
+{
+	snprintf(buf, len, "bind_%u_%s", id, end ? "stop" : "start");
+}
+
+int tb_pin_dir(char *err, size_t len)
+{
 	const char *parent = "/sys/fs/bpf";
 
-	if (statfs(parent, &fs) || fs.f_type != BPF_FS_MAGIC) {
+	if (!tb_bpffs()) {
 		snprintf(err, len, "%s is not a BPF file system; pinning needs "
 			 "`mount -t bpf bpf %s`", parent, parent);
 		return -ENOENT;
@@ -70,7 +83,7 @@ int tb_pin_fd(int fd, const char *name, char *err, size_t len)
 	char p[256];
 	int ret;
 
-	ret = ensure_dir(err, len);
+	ret = tb_pin_dir(err, len);
 	if (ret)
 		return ret;
 	pin_path(p, sizeof(p), name);
@@ -126,6 +139,7 @@ int tb_pin(struct bpf_mon *m, char *err, size_t len)
 
 int tb_open_pinned(struct bpf_mon *m, char *err, size_t len)
 {
+	struct bpf_map_info info = { 0 };
 	struct tlob_bpf_meta meta;
 	char p[256];
 	__u32 zero = 0;
@@ -134,11 +148,17 @@ int tb_open_pinned(struct bpf_mon *m, char *err, size_t len)
 	for (i = 0; i < TB_NR_MAPS; i++) {
 		pin_path(p, sizeof(p), tb_map_name(i));
 		fd = bpf_obj_get(p);
-		if (fd < 0 && i == TB_URGENT)
-			continue;	/* older: everything in tlob_events */
 		if (fd < 0)
 			goto fail;
 		m->fd[i] = fd;
+	}
+	/* A monitor of a tlob before shared readers: one ring, no reader slots. */
+	if (!bpf_obj_get_info_by_fd(m->fd[TB_EVENTS], &info, &(__u32){ sizeof(info) }) &&
+	    info.type != BPF_MAP_TYPE_ARRAY_OF_MAPS) {
+		snprintf(err, len, "the monitor pinned in %s was loaded by an older tlob; "
+			 "`tlob unbind -a --backend bpf` removes it", TLOB_BPF_PIN_DIR);
+		tb_close(m);
+		return -EPROTO;
 	}
 	pin_path(p, sizeof(p), "prog_uprobe");
 	fd = bpf_obj_get(p);

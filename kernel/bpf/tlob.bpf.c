@@ -104,19 +104,25 @@ static __always_inline void tlob_start_dropped(const struct tlob_bpf_binding *b,
 					       __u32 tid, __u32 tgid)
 {
 	struct tlob_stats *st = bpf_map_lookup_elem(&tlob_stats, &id);
-	struct tlob_record *r;
+	__u32 readers = tlob_readers_of(b);
 	__u64 now = bpf_ktime_get_ns();
+	struct tlob_record *r;
+	void *rb;
 
 	tlob_count_lost(TLOB_LOST_NOSLOT);
 	if (st)
 		__sync_fetch_and_add(&st->dropped, 1);
-	r = tlob_reserve_urgent();
-	if (!r)
-		return;
-	tlob_record_dropped(r, now, b->budget_ns, tid, tgid, id);
-	bpf_get_current_comm(r->comm, sizeof(r->comm));
-	__builtin_memcpy(r->tag, b->tag, sizeof(r->tag));
-	bpf_ringbuf_submit(r, BPF_RB_FORCE_WAKEUP);
+	for (__u32 i = 0; i < TLOB_BPF_READERS; i++) {
+		if (!(readers & (1U << i)))
+			continue;
+		r = tlob_reserve(&tlob_urgent, i, &rb);
+		if (!r)
+			continue;
+		tlob_record_dropped(r, now, b->budget_ns, tid, tgid, id);
+		bpf_get_current_comm(r->comm, sizeof(r->comm));
+		__builtin_memcpy(r->tag, b->tag, sizeof(r->tag));
+		bpf_ringbuf_submit(r, BPF_RB_FORCE_WAKEUP);
+	}
 }
 
 /* START: open a window in a free slot, or feed `start` to the open one. */

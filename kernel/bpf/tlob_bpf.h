@@ -38,14 +38,27 @@
 #define TLOB_BPF_PATH_MAX	4096
 #define TLOB_BPF_RINGBUF	(1024 * 1024)	/* windows */
 #define TLOB_BPF_RINGBUF_URGENT	(256 * 1024)	/* violations, dropped STARTs */
+/*
+ * Readers: the tlob processes reading records (tlob mon). One set of
+ * programs and maps serves every reader of the system; each reader has
+ * rings of its own (a BPF ring buffer has one consumer position, so two
+ * readers of one ring would each get part of it), at its slot in the
+ * arrays of rings, and gets the records of the bindings it holds (a bit
+ * in struct tlob_bpf_binding.readers) or of every binding (a bit in
+ * struct tlob_bpf_meta.all_readers).
+ */
+#define TLOB_BPF_READERS	16
 
 /* Binding flags. */
 #define TLOB_BIND_STOP_RET	1U	/* STOP = return of the START function */
+#define TLOB_BIND_PERSIST	2U	/* held by the persistent holder (tlob bind) */
 
 /*
  * The bindings map value, keyed by binding id. The programs read only the
- * first members; the rest is there so that a later `tlob` process (unbind,
- * list, a second reader) finds the binding of a pinned monitor.
+ * first members and the readers; the rest is there so that a later `tlob`
+ * process (unbind, list, another session) finds the binding of a pinned
+ * monitor. A binding is held by the persistent holder (TLOB_BIND_PERSIST)
+ * and by reader sessions (their bits in readers), and goes with the last.
  */
 struct tlob_bpf_binding {
 	__u64 budget_ns;
@@ -55,7 +68,7 @@ struct tlob_bpf_binding {
 	__u64 start;		/* ELF file offsets */
 	__u64 stop;
 	__u32 flags;		/* TLOB_BIND_* */
-	__u32 pad;
+	__u32 readers;		/* reader slots holding it (1 << slot) */
 	char path[TLOB_BPF_PATH_MAX];
 };
 
@@ -68,13 +81,18 @@ struct tlob_bpf_abort {
 	__u32 reason;		/* enum tlob_abort_reason */
 };
 
-/* Index of the tlob_lost map (per-CPU counters). */
+/*
+ * Index of the tlob_lost map (per-CPU counters); after TLOB_LOST_MAX, one
+ * per reader slot: records that did not fit in that reader's rings.
+ */
 enum tlob_lost_kind {
-	TLOB_LOST_RINGBUF,	/* a record did not fit in the ring buffer */
+	TLOB_LOST_RINGBUF,	/* a record did not fit (a ring of a reader gone: none) */
 	TLOB_LOST_NOSLOT,	/* a START found no free window (a dropped record says so) */
 	TLOB_LOST_NOTIMER,	/* a window got no bpf_timer (the timers map full) */
 	TLOB_LOST_MAX,
 };
+#define TLOB_LOST_READER(slot)	(TLOB_LOST_MAX + (slot))
+#define TLOB_LOST_NR		(TLOB_LOST_MAX + TLOB_BPF_READERS)
 
 /*
  * The metadata map (one element): how the monitor detects overruns, so a
@@ -84,6 +102,20 @@ struct tlob_bpf_meta {
 	__u32 next_id;		/* last binding id handed out */
 	__u32 detector;		/* TLOB_DETECT_BPF_TIMER or TLOB_DETECT_SAMPLE */
 	__u64 sample_period_ns;	/* sampling path: period of the sampler */
+	__u32 all_readers;	/* reader slots reading every binding (tlob mon without -b) */
+	__u32 pad;
+};
+
+/*
+ * The tlob_readers map value, at a reader's slot: who reads there, so
+ * that a slot whose process is gone (SIGKILL) is found and freed by the
+ * next tlob process. The programs never read it. pid 0: a free slot.
+ */
+struct tlob_bpf_reader {
+	__u32 pid;		/* the reader's process (tgid) */
+	__u32 pad;
+	__u64 start_time;	/* its start time (/proc/PID/stat): the pid not reused */
+	char comm[16];
 };
 
 #endif /* TLOB_BPF_H */

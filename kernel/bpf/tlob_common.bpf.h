@@ -66,23 +66,49 @@ struct tlob_task {
 };
 
 /*
- * Two ring buffers, so that a violation wakes the reader at once while it
- * reads windows in batches: windows go to tlob_events, submitted with the
- * ring buffer's own rule (wake the reader only when it has read
- * everything before: the first window after it emptied the ring, not the
- * ones that follow while it waits out its flush interval), or forced when
- * the ring is over half full (the watermark); violations and dropped
- * STARTs go to tlob_urgent, each forcing a wakeup.
+ * Two ring buffers per reader (TLOB_BPF_READERS, tlob_bpf.h), so that a
+ * violation wakes the reader at once while it reads windows in batches:
+ * windows go to its ring in tlob_events, submitted with the ring buffer's
+ * own rule (wake the reader only when it has read everything before: the
+ * first window after it emptied the ring, not the ones that follow while
+ * it waits out its flush interval), or forced when the ring is over half
+ * full (the watermark); violations and dropped STARTs go to its ring in
+ * tlob_urgent, each forcing a wakeup. The rings are the readers' own: a
+ * reader creates them (at the size it wants: the templates' sizes are
+ * the defaults) and puts them at its slot; a slot without rings is a
+ * reader that is not there.
  */
-struct {
+struct tlob_ring_windows {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, TLOB_BPF_RINGBUF);
+};
+
+struct tlob_ring_urgent {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, TLOB_BPF_RINGBUF_URGENT);
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__uint(max_entries, TLOB_BPF_READERS);
+	__type(key, __u32);
+	__array(values, struct tlob_ring_windows);
 } tlob_events SEC(".maps");
 
 struct {
-	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, TLOB_BPF_RINGBUF_URGENT);
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__uint(max_entries, TLOB_BPF_READERS);
+	__type(key, __u32);
+	__array(values, struct tlob_ring_urgent);
 } tlob_urgent SEC(".maps");
+
+/* Who reads at each slot (struct tlob_bpf_reader); for the tool only. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, TLOB_BPF_READERS);
+	__type(key, __u32);
+	__type(value, struct tlob_bpf_reader);
+} tlob_readers SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -115,7 +141,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, TLOB_LOST_MAX);
+	__uint(max_entries, TLOB_LOST_NR);
 	__type(key, __u32);
 	__type(value, __u64);
 } tlob_lost SEC(".maps");
@@ -158,44 +184,75 @@ static __always_inline __u64 tlob_now(void)
 	return bpf_ktime_get_ns();
 }
 
-/* A window's submit flags: the ring's own rule, or forced past the watermark. */
-static __always_inline __u64 tlob_window_wakeup(void)
+/* The reader slots a record of binding @b goes to: its holders, and the readers of all. */
+static __always_inline __u32 tlob_readers_of(const struct tlob_bpf_binding *b)
 {
-	return bpf_ringbuf_query(&tlob_events, BPF_RB_AVAIL_DATA) > TLOB_BPF_RINGBUF / 2 ?
-	       BPF_RB_FORCE_WAKEUP : 0;
+	__u32 zero = 0;
+	struct tlob_bpf_meta *m = bpf_map_lookup_elem(&tlob_meta, &zero);
+
+	return (b ? READ_ONCE(b->readers) : 0) | (m ? READ_ONCE(m->all_readers) : 0);
 }
 
-/* A record the reader needs at once (violation, dropped START). */
-static __always_inline struct tlob_record *tlob_reserve_urgent(void)
+static __always_inline __u32 tlob_readers_of_id(__u32 id)
 {
-	struct tlob_record *r = bpf_ringbuf_reserve(&tlob_urgent, sizeof(*r), 0);
-
-	if (!r)
-		tlob_count_lost(TLOB_LOST_RINGBUF);
-	return r;
+	return tlob_readers_of(bpf_map_lookup_elem(&tlob_bindings, &id));
 }
 
-static __always_inline void tlob_emit(struct tlob_core *c, unsigned int kind,
-				      unsigned int event, __u64 now)
+/*
+ * A record in the ring of reader @slot in @rings (tlob_events or
+ * tlob_urgent), its ring in *rb; NULL when the reader has no ring there
+ * (it left meanwhile: nothing to count) or no room (counted for it).
+ */
+static __always_inline struct tlob_record *tlob_reserve(void *rings, __u32 slot, void **rb)
 {
 	struct tlob_record *r;
 
-	/* kind is a constant at each of the engine's calls: one path each. */
-	if (kind != TLOB_REC_WINDOW) {
-		r = tlob_reserve_urgent();
+	*rb = bpf_map_lookup_elem(rings, &slot);
+	if (!*rb)
+		return NULL;
+	r = bpf_ringbuf_reserve(*rb, sizeof(*r), 0);
+	if (!r)
+		tlob_count_lost(TLOB_LOST_READER(slot));
+	return r;
+}
+
+/* A window's submit flags: the ring's own rule, or forced past the watermark. */
+static __always_inline __u64 tlob_window_wakeup(void *rb)
+{
+	return bpf_ringbuf_query(rb, BPF_RB_AVAIL_DATA) >
+	       bpf_ringbuf_query(rb, BPF_RB_RING_SIZE) / 2 ? BPF_RB_FORCE_WAKEUP : 0;
+}
+
+/*
+ * Each reader of the window's binding gets the record in its own ring:
+ * filled once per reader (a handful), never on a scheduler event that
+ * ends nothing, so N readers cost the scheduler path what one does.
+ */
+static __always_inline void tlob_emit(struct tlob_core *c, unsigned int kind,
+				      unsigned int event, __u64 now)
+{
+	__u32 readers = tlob_readers_of_id(c->binding_id);
+	struct tlob_record *r;
+	void *rb;
+
+	for (__u32 i = 0; i < TLOB_BPF_READERS; i++) {
+		if (!(readers & (1U << i)))
+			continue;
+		/* kind is a constant at each of the engine's calls: one path each. */
+		if (kind != TLOB_REC_WINDOW) {
+			r = tlob_reserve(&tlob_urgent, i, &rb);
+			if (!r)
+				continue;
+			tlob_record_fill(r, c, kind, event, now);
+			bpf_ringbuf_submit(r, BPF_RB_FORCE_WAKEUP);
+			continue;
+		}
+		r = tlob_reserve(&tlob_events, i, &rb);
 		if (!r)
-			return;
+			continue;
 		tlob_record_fill(r, c, kind, event, now);
-		bpf_ringbuf_submit(r, BPF_RB_FORCE_WAKEUP);
-		return;
+		bpf_ringbuf_submit(r, tlob_window_wakeup(rb));
 	}
-	r = bpf_ringbuf_reserve(&tlob_events, sizeof(*r), 0);
-	if (!r) {
-		tlob_count_lost(TLOB_LOST_RINGBUF);
-		return;
-	}
-	tlob_record_fill(r, c, kind, event, now);
-	bpf_ringbuf_submit(r, tlob_window_wakeup());
 }
 
 /* Per-binding statistics of an ended window, as the module counts them. */

@@ -89,82 +89,14 @@ exec 3>&-
 nothing_left "the device"
 
 # --- three tlob mon sessions ------------------------------------------------
-N=3	# windows per section per workload run (-n 3 two 1 1: section 1, then 2)
-M1="-b $W:tlob_section_begin,tlob_section_end,1s"
-M2="-b $W:tlob_section_begin,tlob_section_end,1s -b $W:tlob_section2_begin,tlob_section2_end,1s"
-M3="-b $W:tlob_section_begin,tlob_section_end,2s"
-# windows of one workload run for each session
-P1=$N P2=$((2 * N)) P3=$N
+SESSION_BACKEND=kmod
+. /opt/tlob/tests/lib/sessions.sh
+SEC1=$x1 SEC2=$x2
+windows_of() { stat_of "$1" windows; }
+nbind() { nstats; }
+round_started() { :; }
 
-# mon_start I: session I in the background
-mon_start() {
-	: >"$T/m$1.err"
-	eval "_a=\$M$1"
-	# shellcheck disable=SC2086
-	tlob mon --json --backend kmod $_a >"$T/m$1" 2>"$T/m$1.err" &
-	eval "pid$1=$!"
-	mon_wait "$T/m$1.err"
-}
-# workload: one run; every live session's expected count grows
-workload() {
-	"$W" -n $N two 1 1 >/dev/null
-	for _i in 1 2 3; do
-		eval "[ -n \"\$pid$_i\" ] && exp$_i=\$((exp$_i + P$_i))"
-	done
-	sleep 0.5
-}
-# mon_stop I SIG ROUND: stop session I; check what it reported
-mon_stop() {
-	eval "_p=\$pid$1 _e=\$exp$1"
-	kill -"$2" "$_p"
-	wait "$_p"
-	_rc=$?
-	eval "pid$1="
-	if [ "$2" = KILL ]; then
-		is "$_rc" 137 "$3: m$1 SIGKILLed"
-		return
-	fi
-	is "$_rc" 0 "$3: m$1 exits 0"
-	is "$(jlines "$T/m$1" record kind_name window | wc -l)" "$_e" \
-		"$3: m$1 reports exactly its $_e windows"
-	grep -q "^{\"type\":\"summary\",\"records\":$_e,\"windows\":$_e," "$T/m$1"
-	ok $? "$3: m$1's summary counts $_e" || sed -n '/summary/s/^/# /p' "$T/m$1"
-	eval "_b=\$B$1"
-	_bad=$(jlines "$T/m$1" record | grep -v "\"budget_ns\":$_b," | wc -l)
-	_bad=$((_bad + $(jlines "$T/m$1" record | grep -vc '"verdict_name":"ok"')))
-	is "$_bad" 0 "$3: m$1: every record is of its own bindings' budget, in budget"
-}
-B1=1000000000 B2=1000000000 B3=2000000000
-
-# round ORDER [KILL-WHICH]: start all three, one run, then stop in ORDER
-# with a run between stops; KILL-WHICH (1..3) is SIGKILLed instead.
-round() {
-	_r="order $1${2:+, m$2 killed}"
-	exp1=0 exp2=0 exp3=0
-	mon_start 1 && mon_start 2 && mon_start 3 || { fail "$_r: a session did not start"; return; }
-	workload
-	is "$(nstats)" 3 "$_r: three bindings for four sections asked (one shared)"
-	is "$(stat_of "$(id_of $x1 1000000000)" windows) $(stat_of "$(id_of $x2 1000000000)" windows) $(stat_of "$(id_of $x1 2000000000)" windows)" \
-		"$N $N $N" "$_r: each binding counts each window once"
-	is "$(holders_of $x1 1000000000 | tr ',' '\n' | grep -c ':tlob$')" 2 "$_r: the shared binding has two holders"
-	for _s in $(echo "$1" | sed 's/./& /g'); do
-		mon_stop "$_s" "$([ "$_s" = "${2:-}" ] && echo KILL || echo INT)" "$_r"
-		[ -z "$pid1$pid2$pid3" ] && break
-		# what the others hold is still monitored
-		_before=$(stat_of "$(id_of $x1 $([ -n "$pid1$pid2" ] && echo 1000000000 || echo 2000000000))" windows)
-		workload
-		_after=$(stat_of "$(id_of $x1 $([ -n "$pid1$pid2" ] && echo 1000000000 || echo 2000000000))" windows)
-		is "$((_after - _before))" "$N" "$_r: after m$_s, the others still monitor section 1"
-	done
-	[ -z "${2:-}" ] || tlob status --backend kmod >/dev/null
-	nothing_left "$_r"
-}
-
-for o in 123 132 213 231 312 321; do
-	round $o
-done
-round 213 2
-round 123 3
+every_round
 
 tool_module_down
 tool_cleanup

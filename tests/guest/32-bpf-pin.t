@@ -6,29 +6,13 @@
 # leaving no pinned object, program, map or link behind (34-bpf-cycles.t
 # does that 100 times).
 . /opt/tlob/tests/lib/tap.sh
+. /opt/tlob/tests/lib/bpfobj.sh
 
 W=/opt/tlob/bin/tlob-workload
 S1="$W:tlob_section_begin,tlob_section_end"
 PIN=/sys/fs/bpf/tlob
 OUT=/tmp/32-bpf
 mkdir -p $OUT
-
-# The kernel frees a released program or map after an RCU grace period
-# (longer on PREEMPT_RT): wait up to 10 s for the counts to settle.
-settled() {
-	i=0
-	while [ "$(objects)" != "$1" ] && [ $i -lt 100 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	objects
-}
-
-objects() {
-	echo "progs=$(bpftool prog show | grep -c '^[0-9]*:')" \
-		"maps=$(bpftool map show | grep -c '^[0-9]*:')" \
-		"links=$(bpftool link show | grep -c '^[0-9]*:')"
-}
 
 field() { sed -n "s/.*\"$1\":\"\{0,1\}\([^,\"}]*\).*/\1/p"; }
 

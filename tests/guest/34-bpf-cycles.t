@@ -4,27 +4,11 @@
 # soak) (tlob bind, tlob unbind -a) leaves no pinned object, program, map
 # or link behind.
 . /opt/tlob/tests/lib/tap.sh
+. /opt/tlob/tests/lib/bpfobj.sh
 
 W=/opt/tlob/bin/tlob-workload
 S1="$W:tlob_section_begin,tlob_section_end"
 PIN=/sys/fs/bpf/tlob
-
-objects() {
-	echo "progs=$(bpftool prog show | grep -c '^[0-9]*:')" \
-		"maps=$(bpftool map show | grep -c '^[0-9]*:')" \
-		"links=$(bpftool link show | grep -c '^[0-9]*:')"
-}
-
-# The kernel frees a released program or map after an RCU grace period
-# (longer on PREEMPT_RT): wait up to 10 s for the counts to settle.
-settled() {
-	i=0
-	while [ "$(objects)" != "$1" ] && [ $i -lt 100 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	objects
-}
 
 # What the scripts before left is still being freed (a program that used
 # a sleepable one's maps frees them after an RCU tasks-trace grace period,

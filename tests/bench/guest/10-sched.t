@@ -7,7 +7,8 @@
 # ping-pong runs outside any window), and with the ping-pong tasks
 # themselves inside windows (bound through the monitor file, then through
 # 1 and 3 /dev/tlob sessions sharing the binding: the same cost within
-# 3 points); the same for the BPF backend. Each backend is measured
+# 3 points); the same for the BPF backend (1 and 3 tlob mon sessions on
+# the one shared set of programs). Each backend is measured
 # against the floor that attaches what it attaches: empty
 # probes on the module's four scheduler tracepoints (tlob_test_floor.ko),
 # empty tp_btf programs on the same four for BPF (bench-bpffloor sched).
@@ -144,6 +145,15 @@ while [ "$r" -le "$ROUNDS" ]; do
 			park_stop
 		done
 		m bpf_inwin $r -w
+		# Two more sessions on the same section share the one set of
+		# programs and the binding: the same cost.
+		bpf_more 2 -q -b "$PP_BIN:bench_start,bench_stop,600s"
+		rc=$?
+		[ $r = 1 ] && ok $rc "two more BPF sessions join the ping-pong's binding"
+		[ $r = 1 ] && is "$(bpftool prog show | grep -c 'name tlob_switch')" 1 \
+			"... three sessions, one scheduler program"
+		m bpf_s3_inwin $r -w
+		bpf_more_stop
 		bpf_stop
 	fi
 	r=$((r + 1))
@@ -169,10 +179,11 @@ bpf_park1|BPF: 1 task parked in a window||bpf_floor
 bpf_park64|BPF: 64 tasks parked in windows|floor:3|bpf_floor
 bpf_park1024|BPF: 1024 tasks parked in windows||bpf_floor
 bpf_inwin|BPF: ping-pong tasks inside windows||bpf_floor
+bpf_s3_inwin|BPF: ping-pong inside windows, 3 sessions on the same section|same:bpf_inwin:3|bpf_floor
 L
 order="absent absent2 floor kmod_loaded kmod_bound kmod_park1 kmod_park64 kmod_park1024 kmod_inwin kmod_s1_inwin kmod_s3_inwin"
 [ $churn = 1 ] && order="$order absent_churn kmod_inwin_churn"
-[ $bpf = 1 ] && order="$order bpf_floor bpf_bound bpf_park1 bpf_park64 bpf_park1024 bpf_inwin"
+[ $bpf = 1 ] && order="$order bpf_floor bpf_bound bpf_park1 bpf_park64 bpf_park1024 bpf_inwin bpf_s3_inwin"
 for t in pp2 pp16; do
 	case $t in
 	pp2) what="2 tasks (1 pair)" ;;

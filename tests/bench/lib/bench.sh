@@ -141,6 +141,27 @@ bpf_stop() {
 	stop_proc "$BPF_PID" INT "tlob mon --backend bpf"
 	BPF_PID=
 }
+# bpf_more N ARGS...: N more tlob mon --backend bpf sessions (ARGS each)
+# on the one shared monitor, until bpf_more_stop
+BPF_MORE=
+bpf_more() {
+	_n=$1
+	shift
+	_i=1
+	while [ $_i -le "$_n" ]; do
+		"$BIN/bench-sigdfl" tlob mon --backend bpf "$@" >"$DATA/bpf-more$_i.out" \
+			2>"$DATA/bpf-more$_i.err" &
+		BPF_MORE="$BPF_MORE $!"
+		wait_for 600 "grep -q 'monitoring' $DATA/bpf-more$_i.err" || return 1
+		_i=$((_i + 1))
+	done
+}
+bpf_more_stop() {
+	for _p in $BPF_MORE; do
+		stop_proc "$_p" INT "tlob mon --backend bpf (another session)"
+	done
+	BPF_MORE=
+}
 have_bpf() { tlob list 2>/dev/null | awk '$1 == "bpf" && $2 == "yes" { f = 1 } END { exit !f }'; }
 
 # wait_for SECONDS 'shell condition': poll every 0.1 s, at most SECONDS
