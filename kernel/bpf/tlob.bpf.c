@@ -95,6 +95,37 @@ static __always_inline struct tlob_task *tlob_task_of(__u32 tid)
 	return bpf_map_lookup_elem(&tlob_windows, &tid);
 }
 
+/* What tlob_drop_one() needs of the dropped START. */
+struct tlob_drop {
+	const struct tlob_bpf_binding *b;
+	__u64 now;
+	__u32 readers;
+	__u32 id;
+	__u32 tid;
+	__u32 tgid;
+};
+
+/* Reader @i's dropped record, if it reads the binding (as tlob_deliver_one()). */
+static long tlob_drop_one(__u32 i, void *data)
+{
+	struct tlob_drop *d = data;
+	struct tlob_record *r;
+	void *rb;
+
+	if (i >= TLOB_BPF_READERS)
+		return 1;
+	if (!(d->readers & (1U << i)))
+		return 0;
+	r = tlob_reserve(&tlob_urgent, i, &rb);
+	if (r) {
+		tlob_record_dropped(r, d->now, d->b->budget_ns, d->tid, d->tgid, d->id);
+		bpf_get_current_comm(r->comm, sizeof(r->comm));
+		__builtin_memcpy(r->tag, d->b->tag, sizeof(r->tag));
+		bpf_ringbuf_submit(r, BPF_RB_FORCE_WAKEUP);
+	}
+	return !(d->readers >> i >> 1);
+}
+
 /*
  * A START found no free window (the windows map full, or the task's
  * TLOB_BPF_NEST slots taken). Not a window, but never silent, as in the
@@ -104,25 +135,20 @@ static __always_inline void tlob_start_dropped(const struct tlob_bpf_binding *b,
 					       __u32 tid, __u32 tgid)
 {
 	struct tlob_stats *st = bpf_map_lookup_elem(&tlob_stats, &id);
-	__u32 readers = tlob_readers_of(b);
-	__u64 now = bpf_ktime_get_ns();
-	struct tlob_record *r;
-	void *rb;
+	struct tlob_drop d = {
+		.b = b,
+		.now = bpf_ktime_get_ns(),
+		.readers = tlob_readers_of(b),
+		.id = id,
+		.tid = tid,
+		.tgid = tgid,
+	};
 
 	tlob_count_lost(TLOB_LOST_NOSLOT);
 	if (st)
 		__sync_fetch_and_add(&st->dropped, 1);
-	for (__u32 i = 0; i < TLOB_BPF_READERS; i++) {
-		if (!(readers & (1U << i)))
-			continue;
-		r = tlob_reserve(&tlob_urgent, i, &rb);
-		if (!r)
-			continue;
-		tlob_record_dropped(r, now, b->budget_ns, tid, tgid, id);
-		bpf_get_current_comm(r->comm, sizeof(r->comm));
-		__builtin_memcpy(r->tag, b->tag, sizeof(r->tag));
-		bpf_ringbuf_submit(r, BPF_RB_FORCE_WAKEUP);
-	}
+	if (d.readers)
+		bpf_loop(TLOB_BPF_READERS, tlob_drop_one, &d, 0);
 }
 
 /* START: open a window in a free slot, or feed `start` to the open one. */

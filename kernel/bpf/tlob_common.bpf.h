@@ -223,6 +223,49 @@ static __always_inline __u64 tlob_window_wakeup(void *rb)
 	       bpf_ringbuf_query(rb, BPF_RB_RING_SIZE) / 2 ? BPF_RB_FORCE_WAKEUP : 0;
 }
 
+/* What tlob_deliver_one() needs of the record to hand out. */
+struct tlob_deliver {
+	struct tlob_core *c;
+	__u64 now;
+	__u32 readers;
+	__u32 kind;
+	__u32 event;
+};
+
+/*
+ * Reader @i's copy of the record, if it is one of the binding's readers.
+ * A bpf_loop() callback: the verifier checks it once per call of
+ * tlob_emit(), where a loop of TLOB_BPF_READERS iterations would be
+ * checked once per iteration at each of the engine's calls (and every
+ * load of the programs would take that much longer).
+ */
+static long tlob_deliver_one(__u32 i, void *data)
+{
+	struct tlob_deliver *d = data;
+	struct tlob_record *r;
+	void *rb;
+
+	if (i >= TLOB_BPF_READERS)
+		return 1;
+	if (!(d->readers & (1U << i)))
+		return 0;
+	if (d->kind != TLOB_REC_WINDOW) {
+		r = tlob_reserve(&tlob_urgent, i, &rb);
+		if (r) {
+			tlob_record_fill(r, d->c, d->kind, d->event, d->now);
+			bpf_ringbuf_submit(r, BPF_RB_FORCE_WAKEUP);
+		}
+	} else {
+		r = tlob_reserve(&tlob_events, i, &rb);
+		if (r) {
+			tlob_record_fill(r, d->c, d->kind, d->event, d->now);
+			bpf_ringbuf_submit(r, tlob_window_wakeup(rb));
+		}
+	}
+	/* No reader above this one: done. */
+	return !(d->readers >> i >> 1);
+}
+
 /*
  * Each reader of the window's binding gets the record in its own ring:
  * filled once per reader (a handful), never on a scheduler event that
@@ -231,28 +274,16 @@ static __always_inline __u64 tlob_window_wakeup(void *rb)
 static __always_inline void tlob_emit(struct tlob_core *c, unsigned int kind,
 				      unsigned int event, __u64 now)
 {
-	__u32 readers = tlob_readers_of_id(c->binding_id);
-	struct tlob_record *r;
-	void *rb;
+	struct tlob_deliver d = {
+		.c = c,
+		.now = now,
+		.readers = tlob_readers_of_id(c->binding_id),
+		.kind = kind,
+		.event = event,
+	};
 
-	for (__u32 i = 0; i < TLOB_BPF_READERS; i++) {
-		if (!(readers & (1U << i)))
-			continue;
-		/* kind is a constant at each of the engine's calls: one path each. */
-		if (kind != TLOB_REC_WINDOW) {
-			r = tlob_reserve(&tlob_urgent, i, &rb);
-			if (!r)
-				continue;
-			tlob_record_fill(r, c, kind, event, now);
-			bpf_ringbuf_submit(r, BPF_RB_FORCE_WAKEUP);
-			continue;
-		}
-		r = tlob_reserve(&tlob_events, i, &rb);
-		if (!r)
-			continue;
-		tlob_record_fill(r, c, kind, event, now);
-		bpf_ringbuf_submit(r, tlob_window_wakeup(rb));
-	}
+	if (d.readers)
+		bpf_loop(TLOB_BPF_READERS, tlob_deliver_one, &d, 0);
 }
 
 /* Per-binding statistics of an ended window, as the module counts them. */

@@ -5,8 +5,9 @@
 #   session itself prints and counts: aborted/disable when mon enabled the
 #   monitor, aborted/unbind when the monitor was on before it (a second,
 #   persistent binding keeps it on: the module's enable, the BPF pinned
-#   monitor), and on the module's /dev/tlob sessions (which never touch
-#   enable) aborted/unbind by the session's own removal;
+#   monitor), and on sessions (the module's /dev/tlob, BPF's shared
+#   monitor: they never touch enable) aborted/unbind by the session's own
+#   removal;
 # - a START that finds no free window (the module loaded with pool_size=2,
 #   the BPF backend with --bpf-tasks 2) is a DROPPED line in the stream, in
 #   the summary, in the binding's statistics, and a line on stderr.
@@ -50,9 +51,11 @@ for B in $BACKENDS; do
 	backend_begin "$B" || continue
 
 	# --- open at the end, mon enabled the monitor: aborted/disable (a
-	# module session: aborted/unbind, its removal ends them)
+	# session, the module's through /dev/tlob or BPF's on the shared
+	# monitor in bpffs: aborted/unbind, its removal ends them)
 	why=disable
 	[ "$B" = kmod ] && [ -c /dev/tlob ] && why=unbind
+	[ "$B" = bpf ] && grep -q ' /sys/fs/bpf bpf ' /proc/mounts && why=unbind
 	mon_bg --json -b "$SEC"
 	hp=
 	holders 2
