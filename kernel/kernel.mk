@@ -45,7 +45,7 @@ CHECK_DEPS += $(BUILD)/kmod/$(firstword $(filter stock,$(BUILT_LANES)) $(BUILT_L
 # checkpatch --strict (from Debian's linux-source, see tests/unit/kmod/)
 # and sparse through kbuild (C=2: check every file, built or not).
 CHECKPATCH ?= /root/.cache/tlob/checkpatch/checkpatch.pl
-KMOD_STYLE_SRCS = $(filter-out $(KMOD_GENERATED),$(wildcard kernel/*.c kernel/*.h kernel/module/compat/*.c))
+KMOD_STYLE_SRCS = $(filter-out $(KMOD_GENERATED) %/tlob_host_shim.h,$(wildcard kernel/module/*.[ch] kernel/module/compat/*.c kernel/shared/*.[ch]))
 
 .PHONY: kmod-style kmod-sparse
 kmod-style:

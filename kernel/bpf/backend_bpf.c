@@ -122,6 +122,28 @@ static int load_shared(struct tlob_backend *be)
 }
 
 /*
+ * Under the lock, for a tlob without a reader slot (it does not hold the
+ * set): its last session may have removed the set it opened, or another
+ * tlob made a new one, since then. The one pinned now is the system's.
+ */
+static int refresh_shared(struct tlob_backend *be)
+{
+	struct bpf_priv *p = be->priv;
+	int ret = 0;
+
+	if (p->m.pinned && !tb_still_pinned(&p->m)) {
+		tlob_verbose("the monitor this tlob opened was removed meanwhile");
+		tb_close(&p->m);
+		p->m.pinned = false;
+	}
+	if (!p->m.pinned && tb_pinned_exists())
+		ret = tb_open_pinned(&p->m, be->err, sizeof(be->err));
+	if (!ret && p->m.pinned)
+		p->shared = true;
+	return ret;
+}
+
+/*
  * Under the lock: the system's monitor opened, or loaded and pinned if
  * there is none (tlob bind is the first to need it).
  */
@@ -130,12 +152,12 @@ static int ensure_shared(struct tlob_backend *be)
 	struct bpf_priv *p = be->priv;
 	int ret;
 
-	if (p->m.pinned)
-		return 0;
-	ret = tb_pinned_exists() ? tb_open_pinned(&p->m, be->err, sizeof(be->err)) :
-	      load_shared(be);
-	if (!ret)
-		p->shared = true;
+	ret = refresh_shared(be);
+	if (!ret && !p->m.pinned) {
+		ret = load_shared(be);
+		if (!ret)
+			p->shared = true;
+	}
 	return ret;
 }
 
@@ -145,8 +167,6 @@ static int ensure_loaded(struct tlob_backend *be, bool locked)
 	struct bpf_priv *p = be->priv;
 	int lock, ret;
 
-	if (p->m.skel || p->m.pinned)
-		return 0;
 	if (p->persist && tb_bpffs()) {
 		if (locked)
 			return ensure_shared(be);
@@ -157,6 +177,8 @@ static int ensure_loaded(struct tlob_backend *be, bool locked)
 		tb_unlock(lock);
 		return ret;
 	}
+	if (p->m.skel || p->m.pinned)
+		return 0;
 	if (p->persist)
 		return load_shared(be);	/* fails, saying there is no BPF file system */
 	/* A monitor of its own (no BPF file system to share one in). */
@@ -463,6 +485,11 @@ static int disable_shared(struct tlob_backend *be)
 	lock = tb_lock(be->err, sizeof(be->err));
 	if (lock < 0)
 		return lock;
+	ret = is_session(p) ? 0 : refresh_shared(be);
+	if (ret || !p->m.pinned) {
+		tb_unlock(lock);
+		return ret;	/* removed meanwhile: nothing to switch off */
+	}
 	tb_sweep(&p->m);
 	others = tb_readers_live(&p->m) & ~my_bit(p);
 	if (others) {
@@ -903,6 +930,11 @@ static int bpf_unbind(struct tlob_backend *be, const struct tlob_binding_spec *s
 		lock = tb_lock(be->err, sizeof(be->err));
 		if (lock < 0)
 			return lock;
+		ret = is_session(p) ? 0 : refresh_shared(be);
+		if (ret) {
+			tb_unlock(lock);
+			return ret;
+		}
 	}
 	ret = unbind_locked(be, spec);
 	tb_unlock(lock);

@@ -83,6 +83,11 @@ void tb_describe(const struct bpf_mon *m, char *buf, size_t len);
 
 /* Pinning (pin.c). */
 bool tb_pinned_exists(void);
+/*
+ * Whether the monitor @m opened is still the one pinned (a set torn down
+ * by its last user, or replaced, while a tlob without a reader held it).
+ */
+bool tb_still_pinned(const struct bpf_mon *m);
 /* TLOB_BPF_PIN_DIR made (on a BPF file system); 0 or -errno. */
 int tb_pin_dir(char *err, size_t len);
 /* Whether /sys/fs/bpf is a BPF file system, where the monitor can be shared. */

@@ -183,6 +183,26 @@ fail:
 	return -ENOENT;
 }
 
+bool tb_still_pinned(const struct bpf_mon *m)
+{
+	struct bpf_map_info a = { 0 }, b = { 0 };
+	__u32 la = sizeof(a), lb = sizeof(b);
+	char p[256];
+	int fd;
+	bool same;
+
+	if (!m->pinned)
+		return false;
+	pin_path(p, sizeof(p), tb_map_name(TB_META));
+	fd = bpf_obj_get(p);
+	if (fd < 0)
+		return false;
+	same = !bpf_obj_get_info_by_fd(fd, &a, &la) &&
+	       !bpf_obj_get_info_by_fd(m->fd[TB_META], &b, &lb) && a.id == b.id;
+	close(fd);
+	return same;
+}
+
 /* The pinned monitor's tlob_abort, for every window; nothing if it has none. */
 static void abort_pinned(void)
 {
