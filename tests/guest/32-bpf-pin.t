@@ -16,7 +16,7 @@ mkdir -p $OUT
 
 field() { sed -n "s/.*\"$1\":\"\{0,1\}\([^,\"}]*\).*/\1/p"; }
 
-before=$(objects)
+before=$(quiet)
 diag "before: $before"
 
 ok_cmd "tlob bind --backend bpf" sh -c "tlob bind --backend bpf -b '$S1,10ms,tag=p' >$OUT/bind.out 2>$OUT/bind.err" ||

@@ -10,22 +10,6 @@ W=/opt/tlob/bin/tlob-workload
 S1="$W:tlob_section_begin,tlob_section_end"
 PIN=/sys/fs/bpf/tlob
 
-# What the scripts before left is still being freed (a program that used
-# a sleepable one's maps frees them after an RCU tasks-trace grace period,
-# seconds under emulation): the baseline is the count once it has held
-# still for 2 s (30 s at most).
-quiet() {
-	_prev= _same=0 _i=0
-	while [ $_i -lt 300 ] && [ $_same -lt 20 ]; do
-		_now=$(objects)
-		if [ "$_now" = "$_prev" ]; then _same=$((_same + 1)); else _same=0; fi
-		_prev=$_now
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	echo "$_prev"
-}
-
 CYCLES=$(soak 100 10)
 before=$(quiet)
 t0=$(cut -d. -f1 /proc/uptime)

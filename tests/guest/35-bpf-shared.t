@@ -25,7 +25,7 @@ if ! why=$(backend_usable bpf); then
 fi
 tlob unbind -a --backend bpf >/dev/null 2>&1
 
-before=$(objects)
+before=$(quiet)
 diag "before: $before"
 
 b1=$(off tlob_section_begin)

@@ -17,3 +17,18 @@ settled() {
 	done
 	objects
 }
+# quiet: the counts to compare with at the end. What the scripts before
+# left may still be being freed (a program that used a sleepable one's
+# maps frees them after an RCU tasks-trace grace period, seconds under
+# emulation): the counts once they have held still for 2 s (30 s at most).
+quiet() {
+	_prev= _same=0 _i=0
+	while [ $_i -lt 300 ] && [ $_same -lt 20 ]; do
+		_now=$(objects)
+		if [ "$_now" = "$_prev" ]; then _same=$((_same + 1)); else _same=0; fi
+		_prev=$_now
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	echo "$_prev"
+}
