@@ -197,14 +197,16 @@ struct tlob_backend_ops {
 	int (*lost)(struct tlob_backend *be, uint64_t *lost);
 
 	/*
-	 * Whether this handle is a session (kmod: TLOB_SESSION_DEV open): its
+	 * Whether this handle is a session (kmod: TLOB_SESSION_DEV open;
+	 * BPF: a reader slot of the shared monitor in bpffs): its
 	 * bind() takes a reference on a binding shared with every holder of
 	 * the same binding, its unbind() drops only that reference (the
 	 * binding goes with its last one), the bindings are monitored
 	 * whatever enable says, and they go when the handle closes, however
 	 * the process ends. stats() lists only the session's bindings, and
 	 * after unbind() still the final statistics of those it freed (their
-	 * windows ended by the unbind counted). NULL or false: bind() and
+	 * windows ended by the unbind counted; BPF also those of the ones
+	 * others still hold, as they were at the drop). NULL or false: bind() and
 	 * unbind() change the bindings themselves.
 	 */
 	bool (*session)(struct tlob_backend *be);
