@@ -196,6 +196,12 @@ grep -q '^| 1 | 2 |$' "$tmp/md"
 ok $? "the tables the guest printed" || diag <"$tmp/md"
 awk '/^## Lane rt/ { f = 1 } f && /did not boot/ { d = 1 } END { exit !d }' "$tmp/md"
 ok $? "a boot of the run that left nothing says so" || diag <"$tmp/md"
+# --prove (make bench's verdict): the lanes' report script over the run's TAP
+"$top/tests/bench/results" --prove "$run" >"$tmp/prove" 2>&1
+rc=$?
+! grep -q 'Could not execute' "$tmp/prove" && grep -q '^stock:10-x.t' "$tmp/prove" && [ $rc -ne 0 ]
+ok $? "--prove runs the report (tests/harness/report) over the run; its failed check fails it" ||
+	diag <"$tmp/prove"
 rm "$run/run.info"
 "$top/tests/bench/results" "$run" >"$tmp/md2" 2>"$tmp/err"
 rc=$?
