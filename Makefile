@@ -86,16 +86,17 @@ all: $(ALL)
 # (deps, which installs what is missing and nothing when everything is
 # there, is the first pass's: above.)
 
-# The debug lane joins when its kernel is cached (README: "The debug lane"
-# says why it is not built here: a cold build plus the lane would more
-# than double the time of make check).
-DEBUG_CACHED := $(shell tests/harness/debug/build-kernel --check 2>/dev/null)
+# The debug lane is not part of make check, cached kernel or not: CI runs
+# .ci/run on the machine of the session that submitted, where a developer
+# who ran the lane left its kernel cached, and the lane (17-25 min) then
+# took CI's run past its 75-minute budget (5257 s, issue #20's landing).
+# make check-debug runs it; make check-all adds it when the kernel is cached.
 check: all
 	$(Q)$(MAKE) --no-print-directory check-unit
 	$(Q)$(MAKE) --no-print-directory check-pkg
 	$(Q)$(MAKE) --no-print-directory check-dkms-lanes
-	$(Q)$(if $(DEBUG_CACHED),,echo "make check: debug lane skipped: no cached debug kernel ('make debug-kernel' builds it)")
-	$(Q)$(MAKE) --no-print-directory check-vm $(if $(DEBUG_CACHED),LANES="$(LANES) debug")
+	$(Q)echo "make check: the debug lane is not part of it ('make check-debug' runs it)"
+	$(Q)$(MAKE) --no-print-directory check-vm
 
 endif
 

@@ -142,6 +142,64 @@ struct tlob_record {
 };
 
 /*
+ * Why a window overran: what a backend captures at the deadline (the
+ * timer, the sampler or the late check), without allocating and in a
+ * bounded size, and hands to its readers as one struct tlob_diag after
+ * the violation record of the same window (same pid, binding_id and
+ * start_ns). The module emits it as the tlob:violation_detail trace event
+ * (one field per member, the stacks as dynamic arrays of their nr_*
+ * entries), the BPF backend writes the struct into its urgent ring, whose
+ * reader tells it from a struct tlob_record by its size.
+ */
+#define TLOB_DIAG_USTACK	16	/* user frames kept, innermost first */
+#define TLOB_DIAG_KSTACK	16	/* kernel frames kept, innermost first */
+#define TLOB_DIAG_RAN		4	/* tasks that ran instead, most time first */
+
+/* When the user stack was taken. */
+enum tlob_stack_when {
+	TLOB_STACK_NONE = 0,		/* not taken (say why: the backend could not) */
+	TLOB_STACK_DEADLINE = 1,	/* at the deadline, the task on a CPU in user mode or in a syscall */
+	/*
+	 * Later, the first time the task was current after the deadline
+	 * (its return to user mode, its next switch-out or its STOP): a task
+	 * that slept or waited has not moved in user space since it left the
+	 * CPU, so it is the same stack; a task running elsewhere may have.
+	 */
+	TLOB_STACK_DEFERRED = 2,
+};
+
+/* A task that had the CPU while the window waited on it. */
+struct tlob_ran {
+	__u64 ns;		/* how long, inside the window up to the deadline */
+	__u32 pid;
+	__u32 prio;		/* task_struct::prio: 0..99 real-time, 100..139 normal */
+	__u8 policy;		/* SCHED_NORMAL, SCHED_FIFO, ... */
+	__u8 pad[7];
+	char comm[TLOB_COMM_LEN];
+};
+
+struct tlob_diag {
+	__u64 start_ns;		/* the window's START: with pid and binding_id, which violation */
+	__u64 capture_ns;	/* when the user stack was taken (the deadline's check if at once) */
+	__u32 pid;
+	__u32 tgid;
+	__u32 binding_id;
+	__u32 cpu;		/* the CPU the task was last on */
+	__u32 migrations;	/* CPU changes inside the window up to the deadline */
+	__u32 waker_pid;	/* the task that last woke it inside the window; 0: none */
+	__u8 state;		/* model state at the deadline (enum states_tlob) */
+	__u8 ustack_when;	/* enum tlob_stack_when */
+	__u8 nr_ustack;
+	__u8 nr_kstack;		/* 0 unless sleeping or waiting at the deadline */
+	__u8 nr_ran;
+	__u8 pad[3];
+	char waker_comm[TLOB_COMM_LEN];
+	__u64 ustack[TLOB_DIAG_USTACK];	/* user return addresses; [0] the IP */
+	__u64 kstack[TLOB_DIAG_KSTACK];	/* where it blocks or was preempted */
+	struct tlob_ran ran[TLOB_DIAG_RAN];
+};
+
+/*
  * Per-binding statistics of ended windows: the one layout the module
  * (per CPU, tlob_stats.c), the BPF programs (a per-CPU map) and the tool
  * share, updated by tlob_stats_add() and summed by tlob_stats_merge().
