@@ -81,6 +81,11 @@ struct tlob_sink {
 	int (*record)(const struct tlob_record *rec, void *ctx);
 	/* NULL: the caller does not want transitions (no -t). */
 	int (*transition)(const struct tlob_transition *tr, void *ctx);
+	/*
+	 * Why a window overran (tlob_abi.h), after its violation record;
+	 * NULL: the caller does not want it.
+	 */
+	int (*diag)(const struct tlob_diag *d, void *ctx);
 	void *ctx;
 };
 
