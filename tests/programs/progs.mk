@@ -7,6 +7,10 @@ PROGS_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -static -pthread
 PROGS := $(patsubst tests/programs/%.c,$(BUILD)/progs/%,$(wildcard tests/programs/*.c))
 WORKLOAD_SYMS := tlob_section_begin tlob_section_end tlob_section2_begin \
 	tlob_section2_end tlob_section_ret
+# tlob-diag's section and the functions its diagnosis must name; built
+# with frame pointers, as the user-stack walk of a violation needs them.
+DIAG_SYMS := diag_begin diag_end diag_spin_leaf diag_spin_caller main
+$(BUILD)/progs/tlob-diag: PROGS_CFLAGS += -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer
 
 $(BUILD)/progs/%: tests/programs/%.c
 	$(Q)mkdir -p $(@D)
@@ -15,7 +19,11 @@ $(BUILD)/progs/%: tests/programs/%.c
 $(BUILD)/progs/tlob-workload.offsets: $(BUILD)/progs/tlob-workload tests/programs/elf-offsets
 	$(Q)tests/programs/elf-offsets $< $(WORKLOAD_SYMS) >$@.tmp && mv $@.tmp $@
 
+$(BUILD)/progs/tlob-diag.offsets: $(BUILD)/progs/tlob-diag tests/programs/elf-offsets
+	$(Q)tests/programs/elf-offsets $< $(DIAG_SYMS) >$@.tmp && mv $@.tmp $@
+
+PROGS_OFFSETS := $(BUILD)/progs/tlob-workload.offsets $(BUILD)/progs/tlob-diag.offsets
 .PHONY: progs
-progs: $(PROGS) $(BUILD)/progs/tlob-workload.offsets
-ALL += $(PROGS) $(BUILD)/progs/tlob-workload.offsets
-VM_DEPS += $(PROGS) $(BUILD)/progs/tlob-workload.offsets
+progs: $(PROGS) $(PROGS_OFFSETS)
+ALL += $(PROGS) $(PROGS_OFFSETS)
+VM_DEPS += $(PROGS) $(PROGS_OFFSETS)

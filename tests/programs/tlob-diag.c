@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tlob-diag: windows that overrun for a known reason, so that the
+ * diagnosis of a violation (issue #18: where the code was, who took the
+ * CPU, who woke the task) can be checked against what really happened.
+ *
+ * Section: diag_begin() ... diag_end() (noinline, global; their ELF file
+ * offsets are written beside the program at build time, tlob-diag.offsets,
+ * as the guest has no nm). Built with frame pointers (progs.mk), so a
+ * frame-pointer walk of the user stack sees the callers below.
+ *
+ * usage: tlob-diag [-n WINDOWS] [-c CPU] MODE MS
+ *   spin MS   the window busy-loops MS ms in diag_spin_leaf(), called by
+ *             diag_spin_caller(): the user stack at the deadline is
+ *             diag_spin_leaf <- diag_spin_caller <- main
+ *   wait MS   pinned to one CPU (-c, default 0): a SCHED_FIFO 50 thread
+ *             named "diag-hog" on the same CPU is woken right after START
+ *             and spins MS ms; the window's task stays runnable (it spins
+ *             in diag_spin_leaf too), so it waits behind diag-hog
+ *   pipe MS   the window blocks in read() on a pipe; a thread named
+ *             "diag-writer" sleeps MS ms, then writes: the task sleeps in
+ *             the kernel's pipe_read() and diag-writer wakes it
+ * Prints "windows=N" at the end. Before the first window it calls
+ * diag_end() once: the first uprobe hit of a process sets up its XOL page
+ * (tens of ms under emulation), which must not land in a window.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define NOINLINE __attribute__((noinline, used))
+
+static long ms, windows = 1, cpu;
+static int go[2], data[2];
+
+NOINLINE void diag_begin(void)
+{
+	__asm__ volatile("" ::: "memory");
+}
+
+NOINLINE void diag_end(void)
+{
+	__asm__ volatile("" ::: "memory");
+}
+
+static unsigned long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static void die(const char *what)
+{
+	fprintf(stderr, "tlob-diag: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+NOINLINE void diag_spin_leaf(long spin_ms)
+{
+	unsigned long long end = now_ns() + spin_ms * 1000000ULL;
+
+	while (now_ns() < end)
+		__asm__ volatile("" ::: "memory");
+}
+
+NOINLINE void diag_spin_caller(long spin_ms)
+{
+	diag_spin_leaf(spin_ms);
+	__asm__ volatile("" ::: "memory");
+}
+
+static void pin(pid_t tid, long c)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(c, &set);
+	if (sched_setaffinity(tid, sizeof(set), &set))
+		die("sched_setaffinity");
+}
+
+/* wait: woken by the window's task, then hogs the shared CPU. */
+static void *hog(void *arg)
+{
+	char c;
+
+	(void)arg;
+	pin(0, cpu);
+	while (read(go[0], &c, 1) == 1)
+		diag_spin_leaf(ms);
+	return NULL;
+}
+
+/* pipe: sleeps, then wakes the window's task with a write. */
+static void *writer(void *arg)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+	char c = 'x';
+	long i;
+
+	(void)arg;
+	for (i = 0; i < windows; i++) {
+		if (read(go[0], &c, 1) != 1)
+			break;
+		nanosleep(&ts, NULL);
+		if (write(data[1], &c, 1) != 1)
+			die("write");
+	}
+	return NULL;
+}
+
+static void start_thread(void *(*fn)(void *), const char *name, int fifo_prio)
+{
+	pthread_attr_t attr;
+	pthread_t t;
+
+	pthread_attr_init(&attr);
+	if (fifo_prio) {
+		struct sched_param sp = { .sched_priority = fifo_prio };
+
+		pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
+		pthread_attr_setschedpolicy(&attr, SCHED_FIFO);
+		pthread_attr_setschedparam(&attr, &sp);
+	}
+	errno = pthread_create(&t, &attr, fn, NULL);
+	if (errno)
+		die("pthread_create");
+	pthread_setname_np(t, name);
+	pthread_attr_destroy(&attr);
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode;
+	long i;
+	int opt;
+	char c = 'g';
+
+	while ((opt = getopt(argc, argv, "n:c:")) != -1) {
+		switch (opt) {
+		case 'n':
+			windows = atol(optarg);
+			break;
+		case 'c':
+			cpu = atol(optarg);
+			break;
+		default:
+			goto usage;
+		}
+	}
+	if (argc - optind != 2)
+		goto usage;
+	mode = argv[optind];
+	ms = atol(argv[optind + 1]);
+	if (ms <= 0 || windows <= 0)
+		goto usage;
+	if (pipe(go) || pipe(data))
+		die("pipe");
+
+	if (!strcmp(mode, "wait")) {
+		pin(0, cpu);
+		start_thread(hog, "diag-hog", 50);
+	} else if (!strcmp(mode, "pipe")) {
+		start_thread(writer, "diag-writer", 0);
+	} else if (strcmp(mode, "spin")) {
+		goto usage;
+	}
+
+	diag_end();	/* the XOL page, outside any window */
+	for (i = 0; i < windows; i++) {
+		diag_begin();
+		if (!strcmp(mode, "spin")) {
+			diag_spin_caller(ms);
+		} else if (!strcmp(mode, "wait")) {
+			/* The hog preempts us at once: we wait behind it. */
+			if (write(go[1], &c, 1) != 1)
+				die("write");
+			diag_spin_caller(1);
+		} else {
+			if (write(go[1], &c, 1) != 1)
+				die("write");
+			if (read(data[0], &c, 1) != 1)
+				die("read");
+		}
+		diag_end();
+		usleep(20000);
+	}
+	printf("windows=%ld\n", windows);
+	return 0;
+usage:
+	fprintf(stderr, "usage: tlob-diag [-n WINDOWS] [-c CPU] spin|wait|pipe MS\n");
+	return 2;
+}
