@@ -12,6 +12,14 @@ $(BUILD)/unit/engine/engine-test: tests/unit/engine/engine-test.c kernel/shared/
 		-fno-sanitize-recover=all -Ikernel/shared -o $@ $<
 CHECK_DEPS += $(BUILD)/unit/engine/engine-test
 
+# The diagnosis steps both backends share (kernel/shared/tlob_diag.h).
+$(BUILD)/unit/engine/diag-test: tests/unit/engine/diag-test.c kernel/shared/tlob_diag.h \
+		kernel/shared/tlob_abi.h kernel/shared/tlob_model.h
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -std=gnu11 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined \
+		-fno-sanitize-recover=all -Ikernel/shared -o $@ $<
+CHECK_DEPS += $(BUILD)/unit/engine/diag-test
+
 .PHONY: check-unit
 check-unit: $(CHECK_DEPS)
 	$(Q)BUILD=$(BUILD) prove -r tests/unit

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The diagnosis of a violation (struct tlob_diag, tlob_abi.h): the steps
+ * the module (../module/) and the BPF programs (../bpf/) both take to fill
+ * one, written once. Plain C on the struct: no lock, no kernel or BPF
+ * call, loops with constant bounds the BPF verifier can follow. The
+ * caller keeps the struct to itself while it calls these (the module
+ * under the window's lock; a BPF program on the window it has claimed).
+ *
+ * The includer provides __always_inline (the kernel's; the BPF programs
+ * and the unit tests define it).
+ */
+#ifndef TLOB_DIAG_H
+#define TLOB_DIAG_H
+
+#include "tlob_abi.h"
+
+/* An index the BPF verifier must see bounded (as in tlob_engine.h). */
+#ifndef barrier_var
+#define barrier_var(var)	((void)(var))
+#endif
+
+/* A new window: nothing seen yet, the task starts on @cpu. */
+static __always_inline void tlob_diag_open(struct tlob_diag *d, __u32 cpu)
+{
+	__builtin_memset(d, 0, sizeof(*d));
+	d->cpu = cpu;
+}
+
+/*
+ * The task was put on @cpu (switch-in): a CPU other than the one it was
+ * last on is a migration. Counting at switch-in, not at the scheduler's
+ * migration event, sees every move that made the task run elsewhere and
+ * costs no extra tracepoint.
+ */
+static __always_inline void tlob_diag_on_cpu(struct tlob_diag *d, __u32 cpu)
+{
+	if (d->cpu != cpu)
+		d->migrations++;
+	d->cpu = cpu;
+}
+
+/* A comm into @dst: up to its NUL, zero-filled, never read past it. */
+static __always_inline void tlob_diag_comm(char *dst, const char *src)
+{
+	char c = 1;
+	int i;
+
+	for (i = 0; i < TLOB_COMM_LEN - 1; i++) {
+		if (c)
+			c = src[i];
+		dst[i] = c;
+	}
+	dst[TLOB_COMM_LEN - 1] = '\0';
+}
+
+/* The task was woken by @pid (@comm): the last waker is the one kept. */
+static __always_inline void tlob_diag_woken(struct tlob_diag *d, __u32 pid,
+					    const char *comm)
+{
+	d->waker_pid = pid;
+	tlob_diag_comm(d->waker_comm, comm);
+}
+
+/*
+ * Task @pid ran @ns on the CPU the window's task waited on. The table
+ * keeps the TLOB_DIAG_RAN tasks with the most time: a task already in it
+ * adds up; a new one takes a free entry, or the entry with the least
+ * time when it has more than that (the evicted task's time is dropped:
+ * the table answers "who took the CPU", it is not a full account, and
+ * its size stays fixed). Entries are not sorted here:
+ * tlob_diag_ran_sort() does it once, when the diagnosis is sent.
+ */
+static __always_inline void tlob_diag_ran_add(struct tlob_diag *d, __u32 pid,
+					      __u32 prio, __u8 policy,
+					      const char *comm, __u64 ns)
+{
+	unsigned int i, min = 0;
+	struct tlob_ran *r;
+
+	for (i = 0; i < TLOB_DIAG_RAN; i++) {
+		if (i < d->nr_ran && d->ran[i].pid == pid) {
+			d->ran[i].ns += ns;
+			d->ran[i].prio = prio;
+			d->ran[i].policy = policy;
+			return;
+		}
+	}
+	if (d->nr_ran < TLOB_DIAG_RAN) {
+		min = d->nr_ran++;
+	} else {
+		for (i = 1; i < TLOB_DIAG_RAN; i++)
+			if (d->ran[i].ns < d->ran[min].ns)
+				min = i;
+		if (d->ran[min].ns >= ns)
+			return;
+	}
+	barrier_var(min);
+	if (min >= TLOB_DIAG_RAN)
+		return;
+	r = &d->ran[min];
+	r->ns = ns;
+	r->pid = pid;
+	r->prio = prio;
+	r->policy = policy;
+	tlob_diag_comm(r->comm, comm);
+}
+
+/* Most time first: the order readers print. */
+static __always_inline void tlob_diag_ran_sort(struct tlob_diag *d)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < TLOB_DIAG_RAN; i++) {
+		for (j = 0; j + 1 < TLOB_DIAG_RAN - i; j++) {
+			struct tlob_ran t;
+
+			if (j + 1 >= d->nr_ran || d->ran[j].ns >= d->ran[j + 1].ns)
+				continue;
+			t = d->ran[j];
+			d->ran[j] = d->ran[j + 1];
+			d->ran[j + 1] = t;
+		}
+	}
+}
+
+#endif /* TLOB_DIAG_H */
