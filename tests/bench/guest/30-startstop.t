@@ -12,6 +12,15 @@
 # backend (reloaded every round) in the first BPF_ROUNDS rounds. bpftrace
 # (slow to start under emulation) stays attached for the whole run, to a
 # copy of the program (another inode), which only its own variant runs.
+#
+# The cost of a violation (issue #18: its diagnosis is captured at the
+# deadline): the same loop with a 1 us budget, so that every window
+# overruns (START and STOP alone take longer than that) and is detected,
+# reported and diagnosed, against the same binding with a budget no window
+# reaches, both with what a reader enables: for the module the tlob
+# events of a violation (violation, violation_detail, window) into a trace
+# instance with its buffer on, for the BPF backend tlob mon reading its
+# ring. The difference per window is the cost of one violation.
 . /opt/tlob/tests/lib/tap.sh
 . /opt/tlob/bin/bench.sh
 
@@ -24,6 +33,20 @@ BUDGET=600000000000
 # most twice that.
 COST_KMOD=20
 COST_BPF=40
+# Per violation, above the same binding in budget: the module's at most
+# 200 us (12 500 instructions: two stack walks, five trace events), the
+# BPF backend's at most 400.
+COST_KMOD_VIOL=200
+COST_BPF_VIOL=400
+INST=/sys/kernel/tracing/instances/bench-viol
+# events_on: the module's events a reader of violations enables
+events_on() {
+	mkdir -p $INST || return 1
+	for e in violation violation_detail window; do
+		echo 1 >$INST/events/tlob/$e/enable || return 1
+	done
+}
+events_off() { [ -d $INST ] && rmdir $INST; }
 
 BTWIN=/tmp/bench-windows-bt
 cp "$WIN" "$BTWIN"
@@ -65,12 +88,47 @@ while [ "$r" -le "$ROUNDS" ]; do
 	[ $r = 1 ] && diag "module stats: $(cat $TLOB_SYS/stats)"
 	mod_out
 
+	mod_in && mod_bind bench-windows $BUDGET && mod_enable && events_on
+	rc=$?
+	[ $r = 1 ] && ok $rc "module bound, violation events on (budget never reached)"
+	sample ss kmod_ev $r "$(rate)"
+	events_off
+	mod_out
+
+	mod_in && mod_bind bench-windows 1000 && mod_enable && events_on
+	rc=$?
+	[ $r = 1 ] && ok $rc "module bound with a 1 us budget, violation events on"
+	sample ss kmod_viol $r "$(rate)"
+	if [ $r = 1 ]; then
+		st=$(cat $TLOB_SYS/stats)
+		w=$(echo "$st" | kv windows)
+		v=$(echo "$st" | kv violations)
+		d=$(grep -c 'violation_detail:' $INST/trace)
+		ok $([ -n "$w" ] && [ "$w" -gt 0 ] && [ "$v" = "$w" ]; echo $?) \
+			"every window of the 1 us binding overran (windows=$w violations=$v)"
+		ok $([ "$d" -gt 0 ]; echo $?) "violations were diagnosed (violation_detail events: $d)"
+	fi
+	events_off
+	mod_out
+
 	if [ $bpf = 1 ] && [ $r -le $BPF_ROUNDS ]; then
 		bpf_mon -q -b "$WIN:bench_start,bench_stop,600s"
 		rc=$?
 		[ $r = 1 ] && ok $rc "BPF backend bound to bench-windows"
 		sample ss bpf $r "$(rate)"
 		bpf_stop
+
+		bpf_mon -q -j -b "$WIN:bench_start,bench_stop,1us"
+		rc=$?
+		[ $r = 1 ] && ok $rc "BPF backend bound with a 1 us budget"
+		sample ss bpf_viol $r "$(rate)"
+		bpf_stop
+		if [ $r = 1 ]; then
+			v=$(grep -c '"kind_name":"violation"' "$DATA/bpf.out")
+			d=$(grep -c '"kind_name":"diag"' "$DATA/bpf.out")
+			ok $([ "$v" -gt 0 ] && [ "$d" = "$v" ]; echo $?) \
+				"BPF: every violation diagnosed (violations=$v diags=$d)"
+		fi
 	fi
 
 	[ $btok = 1 ] && sample ss bt $r "$(rate "$BTWIN")"
@@ -82,14 +140,17 @@ none|no probe||-
 tfloor|module floor: tracefs uprobe pair, buffer off||tfloor
 bfloor|BPF floor: empty BPF uprobe pair||bfloor
 kmod|module|cost:COST_KMOD|tfloor
+kmod_ev|module, violation events on||kmod
+kmod_viol|module, every window a violation|cost:COST_KMOD_VIOL|kmod_ev
 bpf|BPF backend|cost:COST_BPF|bfloor
+bpf_viol|BPF backend, every window a violation|cost:COST_BPF_VIOL|bpf
 bt|bpftrace uprobe pair, check at STOP||bfloor
 L
-sed -i "s/COST_KMOD/$COST_KMOD/; s/COST_BPF/$COST_BPF/" "$DATA/labels"
+sed -i "s/COST_KMOD_VIOL/$COST_KMOD_VIOL/; s/COST_BPF_VIOL/$COST_BPF_VIOL/; s/COST_KMOD/$COST_KMOD/; s/COST_BPF/$COST_BPF/" "$DATA/labels"
 {
 	echo "#### Start/stop cost: windows per second through a uprobe pair ($TLOB_LANE, $CLOCK clock)"
 	echo
-	awk -v table=ss -v base=none -v floor=- -v order="none tfloor bfloor kmod bpf bt" \
+	awk -v table=ss -v base=none -v floor=- -v order="none tfloor bfloor kmod kmod_ev kmod_viol bpf bpf_viol bt" \
 		-v labels="$DATA/labels" -v unit="windows/s" -v cost=window \
 		-v verdicts="$DATA/ss.verdicts" -f $BIN/bench-ratio.awk "$DATA/samples"
 	echo
