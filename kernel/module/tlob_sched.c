@@ -26,7 +26,11 @@
 
 struct linux_binprm;
 
-/* Two model events, one for each task, at one time: one clock read. */
+/*
+ * Two model events, one for each task, at one time: one clock read; then
+ * prev's time on this CPU for the windows waiting here (tlob_diag.c: one
+ * per-CPU load when none does).
+ */
 static void tlob_on_switch(void *data, bool preempt, struct task_struct *prev,
 			   struct task_struct *next, unsigned int prev_state)
 {
@@ -37,7 +41,8 @@ static void tlob_on_switch(void *data, bool preempt, struct task_struct *prev,
 	now = tlob_task_event(prev, tlob_switch_out_event(preempt, prev_state,
 							  tlob_task_blocked(prev)),
 			      0);
-	tlob_task_event(next, switch_in_tlob, now);
+	now = tlob_task_event(next, switch_in_tlob, now);
+	tlob_wdiag_switch(prev, next, now);
 }
 
 static void tlob_on_wakeup(void *data, struct task_struct *p)
