@@ -27,6 +27,7 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/path.h>
+#include <linux/smp.h>
 #include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
@@ -202,13 +203,16 @@ struct tlob_wdiag {
 	struct tlob_diag d;
 	/* The user stack, taken on the task's CPU once it is current again. */
 	struct irq_work work;
+	/* ... or at once, on the other CPU it runs on at the deadline. */
+	call_single_data_t csd;
 	bool pending;		/* reported, its detail not yet emitted */
 	bool frozen;		/* the deadline passed: cpu, migrations, ran kept */
 	int wait_cpu;		/* the CPU whose wait list holds it; -1: none */
 	unsigned int wait_slot;
 };
 
-void tlob_wdiag_init(struct tlob_wdiag *wd, void (*fn)(struct irq_work *));
+void tlob_wdiag_init(struct tlob_wdiag *wd, void (*fn)(struct irq_work *),
+		     smp_call_func_t on_cpu, void *info);
 void tlob_wdiag_open(struct tlob_wdiag *wd);
 void tlob_wdiag_event(struct tlob_wdiag *wd, struct task_struct *t,
 		      unsigned int event, unsigned int state, u64 now);
@@ -216,11 +220,14 @@ void tlob_wdiag_violation(struct tlob_wdiag *wd, struct task_struct *t,
 			  const struct tlob_record *r, unsigned int event);
 void tlob_wdiag_end(struct tlob_wdiag *wd, struct task_struct *t,
 		    unsigned int event, u64 now);
-void tlob_wdiag_current(struct tlob_wdiag *wd, struct task_struct *t);
+void tlob_wdiag_current(struct tlob_wdiag *wd, struct task_struct *t,
+			bool ipi);
 void tlob_wdiag_sync(struct tlob_wdiag *wd);
 u64 tlob_wdiag_switch(struct task_struct *prev, struct task_struct *next,
 		      u64 now);
 void tlob_diag_init(void);
+void tlob_diag_exit(void);
+void tlob_wdiag_ipi_done(void);
 
 /* tlob_pool.c */
 struct tlob_bucket {

@@ -19,15 +19,18 @@
  * if it ran in user mode, the ones saved at kernel entry if it was in a
  * syscall). Otherwise it is deferred to the first moment the task is
  * current again, with no allocation and nothing that outlives the window:
+ * - a task running on another CPU than the one that saw the deadline:
+ *   an IPI to that CPU (smp_call_function_single_async(), the window's
+ *   csd) takes it there at once, if the task is still current there
+ *   (ustack_when deadline: the deadline's own capture, an IPI later);
  * - at its switch-in, an irq_work of the window is queued on that CPU: it
  *   runs as soon as the CPU enables interrupts after the context switch,
  *   the task then current, still in the kernel where it blocked or was
  *   preempted, its user registers those it left user mode with (the
  *   stack it slept or waited on);
  * - at its next switch-out (sched_switch runs with prev == current) or
- *   its STOP, whichever comes first (a task that runs on another CPU
- *   than its timer at the deadline is caught there; its stack may have
- *   moved on since, capture_ns says when);
+ *   its STOP, whichever comes first (if the IPI found it gone; its stack
+ *   may have moved on since, capture_ns says when);
  * - a window that ends otherwise first (exit, exec, unbind, disable, a
  *   model error) emits what it has, ustack_when none: a violation's
  *   diagnosis is never lost and is emitted exactly once.
@@ -37,9 +40,9 @@
  * sleep for ever, and TWA_SIGNAL, the only way to run it soon on a task
  * running elsewhere, interrupts the task's sleeps. An irq_work of the
  * window is synced at unload (tlob_wdiag_sync()) and does nothing when
- * it runs for a window that ended. Why not an IPI to the CPU the task runs
- * on at the deadline: irq_work_queue_on() is not exported; that case
- * waits for the switch-out or STOP above.
+ * it runs for a window that ended; the IPIs in flight are counted and
+ * waited for at unload (tlob_diag_exit()). (irq_work_queue_on(), an
+ * irq_work on another CPU, is not exported: the IPI is a csd.)
  *
  * The kernel stack is taken with the x86 unwinder (ORC), exported on
  * every kernel tlob is built for; stack_trace_save_tsk(), which wraps it,
@@ -72,7 +75,10 @@
  *   also on PREEMPT_RT) and control writes (process context, IRQs off).
  * - tlob_wdiag_switch(): sched_switch, rq lock held, IRQs off; takes only
  *   this CPU's wait-list lock.
- * - tlob_wdiag_sync(): process context, module exit, no lock.
+ * - The IPI's function (tlob_monitor.c): hard IRQ on the target CPU, the
+ *   window lock. It is sent under the window lock to another CPU only
+ *   (on this CPU it would run at once, under the lock it takes).
+ * - tlob_wdiag_sync(), tlob_diag_exit(): process context, module exit.
  * Nothing here allocates, sleeps, prints or wakes a task;
  * copy_from_user_nofault() does not fault pages in (it fails instead).
  *
@@ -83,11 +89,15 @@
  * event: a few stores (cpu, migrations, waker's comm), a wait-list entry
  * taken or given back. Per violation: up to TLOB_DIAG_KSTACK unwinder
  * steps (sleeping or waiting tasks only), up to TLOB_DIAG_USTACK
- * 16-byte copy_from_user_nofault() reads, one irq_work when deferred,
- * one trace event.
+ * 16-byte copy_from_user_nofault() reads, one irq_work or IPI when
+ * deferred, one trace event.
  */
+#include <linux/atomic.h>
+#include <linux/delay.h>
 #include <linux/irq_work.h>
 #include <linux/percpu.h>
+#include <linux/rcupdate.h>
+#include <linux/smp.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
 #include <linux/sched/task_stack.h>
@@ -130,6 +140,8 @@ struct tlob_cpu_wait {
 };
 
 static DEFINE_PER_CPU(struct tlob_cpu_wait, tlob_cpu_waits);
+/* IPIs sent and whose function has not finished: waited for at exit. */
+static atomic_t tlob_diag_ipis = ATOMIC_INIT(0);
 
 void tlob_diag_init(void)
 {
@@ -328,11 +340,25 @@ static void tlob_wdiag_take(struct tlob_wdiag *wd, unsigned int when)
 	tlob_wdiag_emit(wd, when, ktime_get_ns());
 }
 
-/* Module load: each window's irq_work (@fn locks the window). */
-void tlob_wdiag_init(struct tlob_wdiag *wd, void (*fn)(struct irq_work *))
+/*
+ * Module load: each window's irq_work (@fn) and IPI (@on_cpu, @info);
+ * both lock the window and call tlob_wdiag_current().
+ */
+void tlob_wdiag_init(struct tlob_wdiag *wd, void (*fn)(struct irq_work *),
+		     smp_call_func_t on_cpu, void *info)
 {
 	wd->work = IRQ_WORK_INIT_HARD(fn);
+	INIT_CSD(&wd->csd, on_cpu, info);
 	wd->wait_cpu = -1;
+}
+
+/* Module exit, process context: no IPI's function runs on. */
+void tlob_diag_exit(void)
+{
+	while (atomic_read(&tlob_diag_ipis))
+		usleep_range(50, 200);
+	/* Its last instructions (unlock, return): IRQs off, an RCU reader. */
+	synchronize_rcu();
 }
 
 /* START opened the window on this CPU; window lock held. */
@@ -398,8 +424,17 @@ void tlob_wdiag_violation(struct tlob_wdiag *wd, struct task_struct *t,
 		d->nr_kstack = tlob_kstack(t, d->kstack, TLOB_DIAG_KSTACK);
 	wd->pending = true;
 	/* exit: no user memory left; exec: another image's. */
-	if (t == current && event != abort_tlob)
+	if (event == abort_tlob)
+		return;
+	if (t == current) {
 		tlob_wdiag_take(wd, TLOB_STACK_DEADLINE);
+	} else if (r->state == running_tlob &&
+		   task_cpu(t) != smp_processor_id()) {
+		/* Busy (an IPI of a window this slot held): the fallbacks. */
+		atomic_inc(&tlob_diag_ipis);
+		if (smp_call_function_single_async(task_cpu(t), &wd->csd))
+			atomic_dec(&tlob_diag_ipis);
+	}
 }
 
 /*
@@ -418,11 +453,23 @@ void tlob_wdiag_end(struct tlob_wdiag *wd, struct task_struct *t,
 		tlob_wdiag_emit(wd, TLOB_STACK_NONE, now);
 }
 
-/* The window's irq_work, on a CPU where @t may be current (window lock held). */
-void tlob_wdiag_current(struct tlob_wdiag *wd, struct task_struct *t)
+/*
+ * The window's irq_work (at the switch-in) or IPI (@ipi: sent at the
+ * deadline), on a CPU where @t may be current; window lock held, or
+ * @wd no longer open (the caller checks).
+ */
+void tlob_wdiag_current(struct tlob_wdiag *wd, struct task_struct *t,
+			bool ipi)
 {
 	if (wd->pending && t == current)
-		tlob_wdiag_take(wd, TLOB_STACK_DEFERRED);
+		tlob_wdiag_take(wd, ipi ? TLOB_STACK_DEADLINE :
+				TLOB_STACK_DEFERRED);
+}
+
+/* The IPI's function is done with the window (its lock released next). */
+void tlob_wdiag_ipi_done(void)
+{
+	atomic_dec(&tlob_diag_ipis);
 }
 
 /* Module exit, process context: no irq_work of the window runs on. */

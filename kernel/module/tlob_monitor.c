@@ -368,7 +368,22 @@ static void tlob_window_current(struct irq_work *work)
 
 	raw_spin_lock(&w->lock);
 	if (tlob_core_active(&w->core))
-		tlob_wdiag_current(&w->diag, READ_ONCE(w->slot.task));
+		tlob_wdiag_current(&w->diag, READ_ONCE(w->slot.task), false);
+	raw_spin_unlock(&w->lock);
+}
+
+/*
+ * The IPI sent at the deadline to the CPU the window's task ran on (hard
+ * IRQ, also on PREEMPT_RT): it may still be current there. As above.
+ */
+static void tlob_window_on_cpu(void *info)
+{
+	struct tlob_window *w = info;
+
+	raw_spin_lock(&w->lock);
+	if (tlob_core_active(&w->core))
+		tlob_wdiag_current(&w->diag, READ_ONCE(w->slot.task), true);
+	tlob_wdiag_ipi_done();
 	raw_spin_unlock(&w->lock);
 }
 
@@ -387,7 +402,8 @@ int tlob_monitor_init(void)
 
 		raw_spin_lock_init(&w->lock);
 		tlob_timer_init(&w->timer, tlob_window_expired);
-		tlob_wdiag_init(&w->diag, tlob_window_current);
+		tlob_wdiag_init(&w->diag, tlob_window_current,
+				tlob_window_on_cpu, w);
 	}
 	return 0;
 }
@@ -406,5 +422,6 @@ void tlob_monitor_exit(void)
 		tlob_timer_sync(&w->timer);
 		tlob_wdiag_sync(&w->diag);
 	}
+	tlob_diag_exit();
 	tlob_pool_exit();
 }
