@@ -183,6 +183,7 @@ void tlob_sched_detach(void);
 void tlob_window_start(struct tlob_binding *b, struct task_struct *t);
 void tlob_window_stop(struct tlob_binding *b, struct task_struct *t);
 u64 tlob_task_event(struct task_struct *t, enum events_tlob event, u64 now);
+void tlob_task_waking(struct task_struct *t);
 void tlob_task_abort(struct task_struct *t, enum tlob_abort_reason why);
 void tlob_abort_binding(struct tlob_binding *b, enum tlob_abort_reason why);
 int tlob_monitor_init(void);
@@ -220,6 +221,7 @@ void tlob_wdiag_violation(struct tlob_wdiag *wd, struct task_struct *t,
 			  const struct tlob_record *r, unsigned int event);
 void tlob_wdiag_end(struct tlob_wdiag *wd, struct task_struct *t,
 		    unsigned int event, u64 now);
+void tlob_wdiag_waking(struct tlob_wdiag *wd);
 void tlob_wdiag_current(struct tlob_wdiag *wd, struct task_struct *t,
 			bool ipi);
 void tlob_wdiag_sync(struct tlob_wdiag *wd);

@@ -4,11 +4,12 @@
  * carries a preallocated struct tlob_diag (struct tlob_wdiag, tlob.h) that
  * the shared steps of ../shared/tlob_diag.h fill while the window is open:
  * the CPU it was last on and its migrations (at switch-in), its last waker
- * (at sched_wakeup, where current is the waker), and the tasks that ran on
- * its CPU while it waited there. At the deadline it gets the model state,
- * the kernel stack when the task sleeps or waits (where it blocks) and the
- * user stack, and goes out as the trace event tlob:violation_detail, once
- * per violation, after tlob:violation.
+ * (at sched_waking, where current is the waker: sched_wakeup of a task
+ * queued to an idle CPU runs there, under its idle task), and the tasks
+ * that ran on its CPU while it waited there. At the deadline it gets the
+ * model state, the kernel stack when the task sleeps or waits (where it
+ * blocks) and the user stack, and goes out as the trace event
+ * tlob:violation_detail, once per violation, after tlob:violation.
  *
  * The user stack is a frame-pointer walk of the task's user memory
  * (what the kernel's stack_trace_save_user() does; it is not exported),
@@ -392,15 +393,21 @@ void tlob_wdiag_event(struct tlob_wdiag *wd, struct task_struct *t,
 		if (wd->pending)
 			tlob_wdiag_take(wd, TLOB_STACK_DEFERRED);
 		break;
-	case wakeup_tlob:
-		/* Until the detail goes out: the wakeup after a deadline counts. */
-		if (wd->pending || !wd->frozen)
-			tlob_diag_woken(&wd->d, current->pid, current->comm);
-		break;
 	}
 	/* Preempted, or woken onto a runqueue: it waits on task_cpu(). */
 	if (state == waiting_tlob && !wd->frozen && wd->wait_cpu < 0)
 		tlob_wait_begin(wd, t->pid, task_cpu(t), now);
+}
+
+/*
+ * current wakes the window's task (sched_waking; window lock held). Until
+ * the detail goes out: the wakeup that ends a sleep past the deadline
+ * counts.
+ */
+void tlob_wdiag_waking(struct tlob_wdiag *wd)
+{
+	if (wd->pending || !wd->frozen)
+		tlob_diag_woken(&wd->d, current->pid, current->comm);
 }
 
 /*

@@ -304,6 +304,33 @@ u64 tlob_task_event(struct task_struct *t, enum events_tlob event, u64 now)
 	return tlob_task_feed(t, event, TLOB_ABORT_NONE, now);
 }
 
+/*
+ * sched_waking (the waker's context, @t's pi_lock held, IRQs off): current
+ * wakes @t; its windows' diagnoses note the waker. A task outside any
+ * window costs the same bucket pre-check as tlob_task_feed().
+ */
+void tlob_task_waking(struct task_struct *t)
+{
+	struct tlob_bucket *bkt = tlob_bucket_of(t);
+	struct tlob_slot *s;
+	unsigned long flags;
+
+	if (hlist_empty(&bkt->head))
+		return;
+	raw_spin_lock_irqsave(&bkt->lock, flags);
+	hlist_for_each_entry(s, &bkt->head, hnode) {
+		struct tlob_window *w = to_window(s);
+
+		if (s->task != t)
+			continue;
+		raw_spin_lock(&w->lock);
+		if (tlob_core_active(&w->core))
+			tlob_wdiag_waking(&w->diag);
+		raw_spin_unlock(&w->lock);
+	}
+	raw_spin_unlock_irqrestore(&bkt->lock, flags);
+}
+
 /* Exit or exec of @t (task context): its windows end without STOP. */
 void tlob_task_abort(struct task_struct *t, enum tlob_abort_reason why)
 {
