@@ -437,7 +437,8 @@ int tlob_monitor_init(void)
 
 /*
  * Module exit, in process context, after every window ended and no probe
- * is left: make sure no timer callback still runs, then free the pool.
+ * is left: make sure no timer callback, diagnosis irq_work or IPI still
+ * runs, then free the pool.
  */
 void tlob_monitor_exit(void)
 {
