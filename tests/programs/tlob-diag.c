@@ -66,17 +66,9 @@ static void die(const char *what)
 NOINLINE void diag_spin_leaf(long spin_ms)
 {
 	unsigned long long end = now_ns() + spin_ms * 1000000ULL;
-	int i;
 
-	/*
-	 * Mostly in its own code, the clock read once per 2^18 turns: a
-	 * frame-pointer walk that starts inside clock_gettime() (the libc's
-	 * keeps no frame pointer) skips this frame, and under emulation a
-	 * loop that reads the clock at every turn is nearly always there.
-	 */
 	while (now_ns() < end)
-		for (i = 0; i < (1 << 18); i++)
-			__asm__ volatile("" ::: "memory");
+		__asm__ volatile("" ::: "memory");
 }
 
 NOINLINE void diag_spin_caller(long spin_ms)
