@@ -646,3 +646,281 @@ void tlob_stats_emit(const struct tlob_binding_stats *st, bool json)
 	else if (tlob_stats_json(st, buf, sizeof(buf)) > 0)
 		puts(buf);
 }
+
+/*
+ * A violation's diagnosis. Written with the same writer as the records
+ * (no printf per field): a diagnosis comes with every violation, and a
+ * burst of violations is when the reader has the least time.
+ */
+
+const char *tlob_policy_name(unsigned int policy)
+{
+	/* The kernel's SCHED_* values (uapi/linux/sched.h): 4 is unused. */
+	static const char *const n[] = {
+		[0] = "other", [1] = "fifo", [2] = "rr", [3] = "batch",
+		[5] = "idle", [6] = "deadline",
+	};
+
+	return policy < sizeof(n) / sizeof(n[0]) && n[policy] ? n[policy] : "?";
+}
+
+const char *tlob_stack_when_name(unsigned int when)
+{
+	return when == TLOB_STACK_DEADLINE ? "deadline" :
+	       when == TLOB_STACK_DEFERRED ? "deferred" : "none";
+}
+
+/* "0x" and v in lowercase hex. */
+static void jhex(struct jbuf *j, uint64_t v)
+{
+	static const char hex[] = "0123456789abcdef";
+	char d[18], *p = d + sizeof(d);
+
+	do {
+		*--p = hex[v & 15];
+		v >>= 4;
+	} while (v);
+	*--p = 'x';
+	*--p = '0';
+	jmem(j, p, (size_t)(d + sizeof(d) - p));
+}
+
+/* "s" escaped, or null. */
+static void json_str_or_null(struct jbuf *j, const char *s)
+{
+	if (!s) {
+		jstr(j, "null");
+		return;
+	}
+	jc(j, '"');
+	json_chars(j, s, strlen(s));
+	jc(j, '"');
+}
+
+/* [{"ip":"0x..","sym":"name+0xoff"|null,...}...] of n frames */
+static void json_frames(struct jbuf *j, const __u64 *ips, unsigned int n,
+			const struct tlob_frame *fr, bool user)
+{
+	jc(j, '[');
+	for (unsigned int i = 0; i < n; i++) {
+		const struct tlob_frame *f = fr ? &fr[i] : NULL;
+
+		if (i)
+			jc(j, ',');
+		jstr(j, "{\"ip\":\"");
+		jhex(j, ips[i]);
+		jstr(j, "\",\"sym\":");
+		if (f && f->name) {
+			/* A symbol name is bytes from an ELF file: escaped as any string. */
+			jc(j, '"');
+			json_chars(j, f->name, strlen(f->name));
+			jc(j, '+');
+			jhex(j, f->off);
+			jc(j, '"');
+		} else {
+			jstr(j, "null");
+		}
+		if (!user) {
+			jc(j, '}');
+			continue;
+		}
+		jstr(j, ",\"file\":");
+		json_str_or_null(j, f ? f->file : NULL);
+		jstr(j, ",\"build_id\":");
+		json_str_or_null(j, f ? f->build_id : NULL);
+		if (f && f->note) {
+			jstr(j, ",\"note\":");
+			json_str_or_null(j, f->note);
+		}
+		jc(j, '}');
+	}
+	jc(j, ']');
+}
+
+/* A count of the diagnosis, never past its array (the kernel's word is not trusted). */
+#define DIAG_NR(n, max)		((n) < (max) ? (unsigned int)(n) : (unsigned int)(max))
+
+int tlob_diag_json(const struct tlob_diag *d, const struct tlob_diag_syms *syms,
+		   char *buf, size_t len)
+{
+	struct jbuf j = { buf, len, 0, false };
+	unsigned int nu = DIAG_NR(d->nr_ustack, TLOB_DIAG_USTACK);
+	unsigned int nk = DIAG_NR(d->nr_kstack, TLOB_DIAG_KSTACK);
+	unsigned int nr = DIAG_NR(d->nr_ran, TLOB_DIAG_RAN);
+
+	/* The contract's object (user/README.md "JSON"), its keys in its order. */
+	jstr(&j, "{\"kind_name\":\"diag\"");
+	json_u64(&j, "pid", d->pid);
+	json_u64(&j, "tgid", d->tgid);
+	json_u64(&j, "binding_id", d->binding_id);
+	json_u64(&j, "start_ns", d->start_ns);
+	json_u64(&j, "cpu", d->cpu);
+	json_u64(&j, "migrations", d->migrations);
+	json_str(&j, "state", tlob_state_name(d->state), 32);
+	json_u64(&j, "waker_pid", d->waker_pid);
+	json_str(&j, "waker_comm", d->waker_comm, sizeof(d->waker_comm));
+	json_str(&j, "ustack_when", tlob_stack_when_name(d->ustack_when), 16);
+	json_key(&j, "ustack");
+	json_frames(&j, d->ustack, nu, syms ? syms->ustack : NULL, true);
+	json_key(&j, "kstack");
+	json_frames(&j, d->kstack, nk, syms ? syms->kstack : NULL, false);
+	json_key(&j, "ran");
+	jc(&j, '[');
+	for (unsigned int i = 0; i < nr; i++) {
+		const struct tlob_ran *r = &d->ran[i];
+
+		jstr(&j, i ? ",{\"pid\":" : "{\"pid\":");
+		ju64(&j, r->pid);
+		json_str(&j, "comm", r->comm, sizeof(r->comm));
+		json_str(&j, "policy", tlob_policy_name(r->policy), 16);
+		json_u64(&j, "prio", r->prio);
+		json_u64(&j, "ns", r->ns);
+		jc(&j, '}');
+	}
+	jc(&j, ']');
+	/* Beyond the contract, after it: when the stack was taken, and why it has no names. */
+	json_u64(&j, "capture_ns", d->capture_ns);
+	if (syms && syms->unote)
+		json_str(&j, "ustack_note", syms->unote, strlen(syms->unote));
+	return json_end(&j);
+}
+
+/*
+ * At most max bytes of s, control bytes and DEL as \xNN (as messages show
+ * them, utils.h), alt when empty: a comm, path or symbol name with a
+ * newline must not make a line of its own under the VIOLATION line.
+ */
+static void text_shown(struct jbuf *j, const char *s, size_t max, const char *alt)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t n = strnlen(s, max), i = 0, run;
+
+	if (!n)
+		jstr(j, alt);
+	while (i < n) {
+		for (run = i; run < n && (unsigned char)s[run] >= 0x20 && s[run] != 0x7f; run++)
+			;
+		jmem(j, s + i, run - i);
+		if (run == n)
+			break;
+		{
+			unsigned char c = (unsigned char)s[run];
+			char e[4] = { '\\', 'x', hex[c >> 4], hex[c & 15] };
+
+			jmem(j, e, 4);
+		}
+		i = run + 1;
+	}
+}
+
+#define TEXT_SHOWN(j, s)	text_shown((j), (s), strlen(s), "?")
+
+/* "    at NAME+0xOFF (FILE)", "    at 0xIP (FILE: NOTE)", "    at 0xIP" */
+static void text_frame(struct jbuf *j, uint64_t ip, const struct tlob_frame *f)
+{
+	jstr(j, "    at ");
+	if (f && f->name) {
+		TEXT_SHOWN(j, f->name);
+		jc(j, '+');
+		jhex(j, f->off);
+	} else {
+		jhex(j, ip);
+	}
+	if (f && f->file) {
+		jstr(j, " (");
+		TEXT_SHOWN(j, f->file);
+		if (f->note) {
+			jstr(j, ": ");
+			jstr(j, f->note);
+		}
+		jc(j, ')');
+	}
+	jc(j, '\n');
+}
+
+/* "    module FILE build-id HEX", once per file of the user stack. */
+static void text_modules(struct jbuf *j, const struct tlob_frame *f, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++) {
+		bool seen = false;
+
+		if (!f[i].file || !f[i].build_id)
+			continue;
+		for (unsigned int k = 0; k < i && !seen; k++)
+			seen = f[k].file && f[k].build_id && !strcmp(f[k].file, f[i].file);
+		if (seen)
+			continue;
+		jstr(j, "    module ");
+		TEXT_SHOWN(j, f[i].file);
+		jstr(j, " build-id ");
+		jstr(j, f[i].build_id);
+		jc(j, '\n');
+	}
+}
+
+int tlob_diag_text(const struct tlob_diag *d, const struct tlob_diag_syms *syms,
+		   char *buf, size_t len)
+{
+	struct jbuf j = { buf, len, 0, false };
+	unsigned int nu = DIAG_NR(d->nr_ustack, TLOB_DIAG_USTACK);
+	unsigned int nk = DIAG_NR(d->nr_kstack, TLOB_DIAG_KSTACK);
+	unsigned int nr = DIAG_NR(d->nr_ran, TLOB_DIAG_RAN);
+
+	/* where: the state at the deadline, then the user stack, innermost first */
+	jstr(&j, "  where: ");
+	jstr(&j, tlob_state_name(d->state));
+	if (d->ustack_when == TLOB_STACK_NONE || !nu) {
+		jstr(&j, ", no user stack (the backend took none)\n");
+	} else {
+		jstr(&j, d->ustack_when == TLOB_STACK_DEADLINE ?
+		     ", user stack at the deadline" :
+		     ", user stack after the deadline (the task's next time on a CPU)");
+		if (syms && syms->unote) {
+			jstr(&j, " (");
+			jstr(&j, syms->unote);
+			jc(&j, ')');
+		}
+		jc(&j, '\n');
+		for (unsigned int i = 0; i < nu; i++)
+			text_frame(&j, d->ustack[i], syms ? &syms->ustack[i] : NULL);
+		if (syms)
+			text_modules(&j, syms->ustack, nu);
+	}
+	if (nk) {
+		jstr(&j, "  kernel:\n");
+		for (unsigned int i = 0; i < nk; i++)
+			text_frame(&j, d->kstack[i], syms ? &syms->kstack[i] : NULL);
+	}
+	jstr(&j, "  last cpu: ");
+	ju64(&j, d->cpu);
+	jstr(&j, "\n  migrations: ");
+	ju64(&j, d->migrations);
+	jstr(&j, "\n  woken by: ");
+	if (d->waker_pid) {
+		ju64(&j, d->waker_pid);
+		jc(&j, ':');
+		text_shown(&j, d->waker_comm, sizeof(d->waker_comm), "?");
+	} else {
+		jstr(&j, "none");
+	}
+	jstr(&j, "\n  ran instead: ");
+	if (!nr)
+		jstr(&j, "none");
+	for (unsigned int i = 0; i < nr; i++) {
+		const struct tlob_ran *r = &d->ran[i];
+
+		if (i)
+			jstr(&j, ", ");
+		text_shown(&j, r->comm, sizeof(r->comm), "?");
+		jc(&j, '-');
+		ju64(&j, r->pid);
+		jc(&j, ' ');
+		jstr(&j, tlob_policy_name(r->policy));
+		jc(&j, '/');
+		ju64(&j, r->prio);
+		jc(&j, ' ');
+		text_ns(&j, r->ns);
+	}
+	jc(&j, '\n');
+	return jend(&j);
+}

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "backend.h"
@@ -41,6 +42,43 @@ int tlob_record_text(const struct tlob_record *rec, char *buf, size_t len);
 int tlob_transition_text(const struct tlob_transition *tr, char *buf, size_t len);
 void tlob_record_print(FILE *f, const struct tlob_record *rec);
 void tlob_transition_print(FILE *f, const struct tlob_transition *tr);
+
+/*
+ * One frame of a diagnosis' stack, as the symbolizer (symbolize.h)
+ * resolved it. The strings belong to whoever filled the frame and must
+ * outlive the formatting only.
+ */
+struct tlob_frame {
+	uint64_t ip;
+	const char *name;	/* the function; NULL: not known (raw address) */
+	uint64_t off;		/* ip - the function's address */
+	const char *file;	/* the ELF file mapped there (user frames); NULL: none */
+	const char *build_id;	/* that file's GNU build-id in hex; NULL: none */
+	const char *note;	/* why a name is missing where a file is known; NULL */
+};
+
+/* A diagnosis' stacks resolved (frames parallel to ustack[]/kstack[]). */
+struct tlob_diag_syms {
+	struct tlob_frame ustack[TLOB_DIAG_USTACK];
+	struct tlob_frame kstack[TLOB_DIAG_KSTACK];
+	const char *unote;	/* about the user stack as a whole ("process gone"); NULL */
+};
+
+/*
+ * A violation's diagnosis (struct tlob_diag): the JSON object of the
+ * contract ({"kind_name":"diag",...}, user/README.md), no newline; or the
+ * indented lines printed under its VIOLATION line, each with a newline.
+ * syms NULL: raw addresses only. The length, or -ENOSPC. No printf-family
+ * call, as for records.
+ */
+int tlob_diag_json(const struct tlob_diag *d, const struct tlob_diag_syms *syms,
+		   char *buf, size_t len);
+int tlob_diag_text(const struct tlob_diag *d, const struct tlob_diag_syms *syms,
+		   char *buf, size_t len);
+/* SCHED_* policy -> "other", "fifo", ... ("?" unknown). */
+const char *tlob_policy_name(unsigned int policy);
+/* enum tlob_stack_when -> "none", "deadline", "deferred". */
+const char *tlob_stack_when_name(unsigned int when);
 
 /* The per-binding summary and its log2 histogram. */
 void tlob_stats_print(FILE *f, const struct tlob_binding_stats *st);

@@ -25,6 +25,8 @@
 
 /* How long the exit drain may take when the kernel keeps producing. */
 #define DRAIN_LIMIT_S	2
+/* A diagnosis' text or JSON: 32 frames, each a symbol and a path at most. */
+#define DIAG_BUF	(64 * 1024)
 
 static const char *const mon_usage[] = {
 	"usage: tlob mon [-b SECTION]... [-d DURATION] [--stop-on-violation] [-t]",
@@ -74,6 +76,8 @@ struct mon_ctx {
 	uint64_t violations;
 	uint64_t dropped;		/* STARTs that opened no window */
 	uint64_t transitions;
+	uint64_t diags;			/* violations' diagnoses */
+	char *dbuf;			/* a diagnosis' lines (DIAG_BUF) */
 	uint64_t violation_seen_ns;	/* detection time of the stopping violation */
 	uint64_t violation_read_ns;	/* when tlob had read it */
 	bool stop;
@@ -142,6 +146,24 @@ static int on_transition(const struct tlob_transition *tr, void *data)
 		return 0;
 	out_line(buf, ctx->params->json ? tlob_transition_json(tr, buf, sizeof(buf) - 1) :
 		 tlob_transition_text(tr, buf, sizeof(buf)), sizeof(buf));
+	return 0;
+}
+
+/* A violation's diagnosis: its lines under the VIOLATION line (or one JSON object). */
+static int on_diag(const struct tlob_diag *d, void *data)
+{
+	struct mon_ctx *ctx = data;
+	struct tlob_record r = { .binding_id = d->binding_id };
+	int n;
+
+	if (!wanted(ctx, &r))
+		return 0;
+	ctx->diags++;
+	if (ctx->params->quiet)
+		return 0;
+	n = ctx->params->json ? tlob_diag_json(d, NULL, ctx->dbuf, DIAG_BUF - 1) :
+	    tlob_diag_text(d, NULL, ctx->dbuf, DIAG_BUF);
+	out_line(ctx->dbuf, n, DIAG_BUF);
 	return 0;
 }
 
@@ -231,13 +253,18 @@ static void mon_summary(struct tlob_backend *be, const struct tlob_params *param
 	if (params->json)
 		printf("{\"type\":\"summary\",\"records\":%" PRIu64 ",\"windows\":%" PRIu64
 		       ",\"violations\":%" PRIu64 ",\"dropped\":%" PRIu64 ",\"transitions\":%"
-		       PRIu64 ",\"lost\":%" PRIu64 "}\n", ctx->records, ctx->windows,
-		       ctx->violations, ctx->dropped, ctx->transitions, lost);
+		       PRIu64 ",\"lost\":%" PRIu64 ",\"diags\":%" PRIu64 "}\n", ctx->records,
+		       ctx->windows, ctx->violations, ctx->dropped, ctx->transitions, lost,
+		       ctx->diags);
 	else
 		printf("records: %" PRIu64 " (windows %" PRIu64 ", violations %" PRIu64
 		       ", dropped %" PRIu64 ", transitions %" PRIu64 "), lost: %" PRIu64 "\n",
 		       ctx->records, ctx->windows, ctx->violations, ctx->dropped,
 		       ctx->transitions, lost);
+	/* A line of its own: scripts read the line above as it always was. */
+	if (!params->json && (ctx->violations || ctx->diags))
+		printf("diagnoses: %" PRIu64 " of %" PRIu64 " violation(s)\n", ctx->diags,
+		       ctx->violations);
 	if (ctx->dropped)
 		fprintf(stderr, "tlob: %" PRIu64 " START(s) opened no window: every window "
 			"was in use (%s)\n", ctx->dropped,
@@ -296,6 +323,7 @@ int tlob_mon_session(struct tlob_backend *be, const struct tlob_params *params,
 	struct tlob_sink sink = {
 		.record = on_record,
 		.transition = params->trace ? on_transition : NULL,
+		.diag = on_diag,
 		.ctx = &ctx,
 	};
 	struct tlob_binding_stats *st = NULL;
@@ -305,6 +333,11 @@ int tlob_mon_session(struct tlob_backend *be, const struct tlob_params *params,
 	int was_enabled, ret = TLOB_EXIT_ERROR;
 
 	memset(stop, 0, sizeof(*stop));
+	ctx.dbuf = malloc(DIAG_BUF);
+	if (!ctx.dbuf) {
+		fprintf(stderr, "tlob: out of memory\n");
+		return TLOB_EXIT_ERROR;
+	}
 	was_enabled = be->ops->get_enable(be);
 	if (was_enabled < 0) {
 		tlob_print_error(be, was_enabled, "reading enable");
@@ -391,6 +424,7 @@ out_unbind:
 		mon_summary(be, params, &ctx, st, nst);
 	}
 	free(st);
+	free(ctx.dbuf);
 	if (old_reactor[0] && be->ops->set_reactor(be, old_reactor)) {
 		tlob_print_error(be, -EIO, "restoring the reactor");
 		ret = TLOB_EXIT_ERROR;

@@ -12,6 +12,13 @@
  *   output_drv -c         the printf-family calls the formatter made for
  *                         each kind of line: it makes none (user.mk links
  *                         this driver with --wrap for each of them)
+ *   output_drv -d         violations' diagnoses (tlob_diag), JSON then text:
+ *                         running with a symbolized user stack, sleeping with
+ *                         a kernel stack and a waker, waiting behind tasks
+ *                         that ran instead (every policy), a process gone,
+ *                         a file changed on disk, no stack at all, tricky
+ *                         comms and symbol names (16-diag-output.t)
+ *   output_drv -dc        the printf-family calls of the diagnoses' lines
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -126,6 +133,82 @@ static void fill(struct tlob_record *r, unsigned int i)
 			       sizeof(r->tag)));
 }
 
+/* Diagnosis i of the set -d prints, its symbols in syms (NULL: raw). */
+static const struct tlob_diag_syms *diag_fill(struct tlob_diag *d, unsigned int i,
+					      struct tlob_diag_syms *syms)
+{
+	static const char *const files[] = {
+		"/opt/tlob/bin/tlob-diag", "/usr/lib/x86_64-linux-gnu/libc.so.6",
+		"/opt/a \"q\"\\b\x01/app",
+	};
+	static const char *const names[] = {
+		"diag_spin_leaf", "diag_spin_caller", "main", "__libc_start_call_main",
+		"_ZN3foo3barEv\"x", "caf\xc3\xa9\xff",
+	};
+	static const char *const knames[] = {
+		"pipe_read", "vfs_read", "ksys_read", "do_syscall_64",
+		"entry_SYSCALL_64_after_hwframe",
+	};
+	const char *c = comms[i % (sizeof(comms) / sizeof(comms[0]))];
+	unsigned int k;
+
+	memset(d, 0, sizeof(*d));
+	memset(syms, 0, sizeof(*syms));
+	d->start_ns = times[i % (sizeof(times) / sizeof(times[0]))];
+	d->capture_ns = d->start_ns + 10000000;
+	d->pid = 812 + i;
+	d->tgid = 812;
+	d->binding_id = 1 + i % 3;
+	d->cpu = i % 4;
+	d->migrations = i * 3 % 5;
+	d->state = (uint8_t)(1 + i % 3);	/* running, sleeping, waiting */
+	d->ustack_when = (uint8_t)(i % 3);
+	if (i % 3) {
+		d->waker_pid = 900 + i;
+		memcpy(d->waker_comm, c, strnlen(c, sizeof(d->waker_comm)));
+	}
+	d->nr_ustack = (uint8_t)(i == 7 ? TLOB_DIAG_USTACK : i % 5);
+	for (k = 0; k < d->nr_ustack; k++) {
+		struct tlob_frame *f = &syms->ustack[k];
+
+		d->ustack[k] = 0x55d4c3a1b000ULL + i * 0x1000 + k * 0x123;
+		f->ip = d->ustack[k];
+		if (i % 6 == 4)
+			continue;		/* the process was gone: raw */
+		f->file = files[(i + k) % 3];
+		f->build_id = (i + k) % 3 == 1 ? NULL : "4f3a0c9e1d2b5a6e7f8091a2b3c4d5e6f7081920";
+		if (i % 6 == 5 && (i + k) % 3 == 0) {
+			f->note = "not the file the process mapped (build-id differs)";
+			continue;
+		}
+		f->name = names[(i + k) % 6];
+		f->off = k * 0x11 + i;
+	}
+	if (i % 6 == 4)
+		syms->unote = "process gone: raw addresses";
+	d->nr_kstack = (uint8_t)(d->state == running_tlob ? 0 : i == 8 ? TLOB_DIAG_KSTACK : 1 + i % 5);
+	for (k = 0; k < d->nr_kstack; k++) {
+		d->kstack[k] = 0xffffffff81000000ULL + i * 0x10000 + k * 0x4321;
+		syms->kstack[k].ip = d->kstack[k];
+		if (k == 3 && i % 2)
+			continue;		/* no kernel symbol there */
+		syms->kstack[k].name = knames[k % 5];
+		syms->kstack[k].off = 0x2a3 + k;
+	}
+	d->nr_ran = (uint8_t)(i % (TLOB_DIAG_RAN + 1));
+	for (k = 0; k < d->nr_ran; k++) {
+		struct tlob_ran *r = &d->ran[k];
+		const char *rc = comms[(i + k) % (sizeof(comms) / sizeof(comms[0]))];
+
+		r->pid = 1000 + k;
+		r->prio = k ? 120 : 49;
+		r->policy = (uint8_t)((i + k) % 8);	/* 4 and 7 are no policy */
+		r->ns = times[(i + k) % (sizeof(times) / sizeof(times[0]))];
+		memcpy(r->comm, rc, strnlen(rc, sizeof(r->comm)));
+	}
+	return i % 7 == 6 ? NULL : syms;
+}
+
 int main(int argc, char **argv)
 {
 	char buf[4096];
@@ -164,6 +247,50 @@ int main(int argc, char **argv)
 		fclose(null);
 		printf("record json %lu\nrecord text %lu\ntransition json %lu\n"
 		       "transition text %lu\n", c[0], c[1], c[2], c[3]);
+		return 0;
+	}
+	if (argc == 2 && (!strcmp(argv[1], "-d") || !strcmp(argv[1], "-dc"))) {
+		static char dbuf[65536];
+		struct tlob_diag_syms syms;
+		const struct tlob_diag_syms *sp;
+		struct tlob_diag d;
+		unsigned long c[2] = { 0 };
+
+		for (unsigned int i = 0; i < 14; i++) {
+			sp = diag_fill(&d, i, &syms);
+			counting = argv[1][2] == 'c';
+			calls = 0;
+			if (tlob_diag_json(&d, sp, dbuf, sizeof(dbuf)) < 0)
+				return 1;
+			c[0] += calls;
+			counting = false;
+			if (!argv[1][2])
+				printf("%s\n", dbuf);
+			counting = argv[1][2] == 'c';
+			calls = 0;
+			if (tlob_diag_text(&d, sp, dbuf, sizeof(dbuf)) < 0)
+				return 1;
+			c[1] += calls;
+			counting = false;
+			if (!argv[1][2])
+				fputs(dbuf, stdout);
+		}
+		/* Too small a buffer fails, at every length short of the whole. */
+		diag_fill(&d, 8, &syms);
+		{
+			int whole = tlob_diag_json(&d, &syms, dbuf, sizeof(dbuf)), fails = 0;
+			int twhole = tlob_diag_text(&d, &syms, dbuf, sizeof(dbuf)), tfails = 0;
+
+			for (int len = 0; len <= whole; len++)
+				fails += tlob_diag_json(&d, &syms, dbuf, (size_t)len) < 0;
+			for (int len = 0; len <= twhole; len++)
+				tfails += tlob_diag_text(&d, &syms, dbuf, (size_t)len) < 0;
+			if (!argv[1][2])
+				printf("short buffers: json %d of %d fail, text %d of %d fail\n",
+				       fails, whole + 1, tfails, twhole + 1);
+		}
+		if (argv[1][2])
+			printf("diag json %lu\ndiag text %lu\n", c[0], c[1]);
 		return 0;
 	}
 	if (argc == 3 && !strcmp(argv[1], "-n")) {
