@@ -782,6 +782,8 @@ int tlob_diag_json(const struct tlob_diag *d, const struct tlob_diag_syms *syms,
 	json_u64(&j, "capture_ns", d->capture_ns);
 	if (syms && syms->unote)
 		json_str(&j, "ustack_note", syms->unote, strlen(syms->unote));
+	if (syms && syms->knote && nk)
+		json_str(&j, "kstack_note", syms->knote, strlen(syms->knote));
 	return json_end(&j);
 }
 
@@ -887,7 +889,13 @@ int tlob_diag_text(const struct tlob_diag *d, const struct tlob_diag_syms *syms,
 			text_modules(&j, syms->ustack, nu);
 	}
 	if (nk) {
-		jstr(&j, "  kernel:\n");
+		jstr(&j, "  kernel:");
+		if (syms && syms->knote) {
+			jstr(&j, " (");
+			jstr(&j, syms->knote);
+			jc(&j, ')');
+		}
+		jc(&j, '\n');
 		for (unsigned int i = 0; i < nk; i++)
 			text_frame(&j, d->kstack[i], syms ? &syms->kstack[i] : NULL);
 	}

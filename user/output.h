@@ -62,6 +62,7 @@ struct tlob_diag_syms {
 	struct tlob_frame ustack[TLOB_DIAG_USTACK];
 	struct tlob_frame kstack[TLOB_DIAG_KSTACK];
 	const char *unote;	/* about the user stack as a whole ("process gone"); NULL */
+	const char *knote;	/* about the kernel stack (addresses hidden); NULL */
 };
 
 /*

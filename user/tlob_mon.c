@@ -19,6 +19,7 @@
 
 #include "monline.h"
 #include "output.h"
+#include "symbolize.h"
 #include "tlob.h"
 #include "units.h"
 #include "utils.h"
@@ -78,6 +79,8 @@ struct mon_ctx {
 	uint64_t transitions;
 	uint64_t diags;			/* violations' diagnoses */
 	char *dbuf;			/* a diagnosis' lines (DIAG_BUF) */
+	struct tlob_symbolizer *sym;	/* names for the diagnoses' stacks */
+	struct tlob_diag_syms syms;	/* the last diagnosis' */
 	uint64_t violation_seen_ns;	/* detection time of the stopping violation */
 	uint64_t violation_read_ns;	/* when tlob had read it */
 	bool stop;
@@ -161,8 +164,13 @@ static int on_diag(const struct tlob_diag *d, void *data)
 	ctx->diags++;
 	if (ctx->params->quiet)
 		return 0;
-	n = ctx->params->json ? tlob_diag_json(d, NULL, ctx->dbuf, DIAG_BUF - 1) :
-	    tlob_diag_text(d, NULL, ctx->dbuf, DIAG_BUF);
+	tlob_symbolize(ctx->sym, d, &ctx->syms);
+	n = ctx->params->json ? tlob_diag_json(d, &ctx->syms, ctx->dbuf, DIAG_BUF - 1) :
+	    tlob_diag_text(d, &ctx->syms, ctx->dbuf, DIAG_BUF);
+	/* Names too long for the buffer (C++): the addresses, rather than nothing. */
+	if (n < 0)
+		n = ctx->params->json ? tlob_diag_json(d, NULL, ctx->dbuf, DIAG_BUF - 1) :
+		    tlob_diag_text(d, NULL, ctx->dbuf, DIAG_BUF);
 	out_line(ctx->dbuf, n, DIAG_BUF);
 	return 0;
 }
@@ -333,11 +341,6 @@ int tlob_mon_session(struct tlob_backend *be, const struct tlob_params *params,
 	int was_enabled, ret = TLOB_EXIT_ERROR;
 
 	memset(stop, 0, sizeof(*stop));
-	ctx.dbuf = malloc(DIAG_BUF);
-	if (!ctx.dbuf) {
-		fprintf(stderr, "tlob: out of memory\n");
-		return TLOB_EXIT_ERROR;
-	}
 	was_enabled = be->ops->get_enable(be);
 	if (was_enabled < 0) {
 		tlob_print_error(be, was_enabled, "reading enable");
@@ -354,6 +357,12 @@ int tlob_mon_session(struct tlob_backend *be, const struct tlob_params *params,
 			old_reactor[0] = '\0';
 			return TLOB_EXIT_ERROR;
 		}
+	}
+	ctx.dbuf = malloc(DIAG_BUF);
+	ctx.sym = tlob_symbolizer_new();
+	if (!ctx.dbuf || !ctx.sym) {
+		fprintf(stderr, "tlob: out of memory\n");
+		goto out_unbind;
 	}
 	tlob_verbose("backend open, adding %zu binding(s)", params->nr_specs);
 	for (; bound < params->nr_specs; bound++) {
@@ -425,6 +434,7 @@ out_unbind:
 	}
 	free(st);
 	free(ctx.dbuf);
+	tlob_symbolizer_free(ctx.sym);
 	if (old_reactor[0] && be->ops->set_reactor(be, old_reactor)) {
 		tlob_print_error(be, -EIO, "restoring the reactor");
 		ret = TLOB_EXIT_ERROR;
