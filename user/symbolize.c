@@ -433,6 +433,12 @@ static void ksyms_read(struct tlob_symbolizer *s)
 	free(buf);
 }
 
+void tlob_symbolizer_kernel(struct tlob_symbolizer *s)
+{
+	if (!s->ksyms_read)
+		ksyms_read(s);
+}
+
 static void resolve_kernel(struct tlob_symbolizer *s, const struct tlob_diag *d,
 			   struct tlob_frame *f, unsigned int n)
 {
@@ -474,8 +480,7 @@ void tlob_symbolize(struct tlob_symbolizer *s, const struct tlob_diag *d,
 			syms->unote = "process gone: raw addresses";
 	}
 	if (nk) {
-		if (!s->ksyms_read)
-			ksyms_read(s);
+		tlob_symbolizer_kernel(s);
 		resolve_kernel(s, d, syms->kstack, nk);
 		syms->knote = s->knote;
 	}

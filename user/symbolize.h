@@ -31,6 +31,13 @@ struct tlob_symbolizer *tlob_symbolizer_new(void);
 void tlob_symbolizer_free(struct tlob_symbolizer *s);
 
 /*
+ * Read /proc/kallsyms now rather than at the first kernel frame (a
+ * second or more under emulation, which the first violation should not
+ * wait for).
+ */
+void tlob_symbolizer_kernel(struct tlob_symbolizer *s);
+
+/*
  * d's stacks into syms: every frame gets its ip, and a name, file,
  * build-id or note where known. The strings stay valid until the next
  * call or tlob_symbolizer_free().
