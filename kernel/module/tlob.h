@@ -13,6 +13,7 @@
  *   tlob_sched.c    scheduler tracepoints -> model events
  *   tlob_monitor.c  the windows: locking, and the engine's hooks (tlob_engine.h)
  *   tlob_timer.c    the hard hrtimer that detects an overrun at the deadline
+ *   tlob_diag.c     a violation's diagnosis (stacks, waker, who ran instead)
  *   tlob_pool.c     preallocated windows, hashed by task
  *   tlob_stats.c    per-binding, per-CPU statistics
  *   tlob_reactor.c  nop/printk/panic/signal, run from irq_work
@@ -22,9 +23,11 @@
 #define TLOB_H
 
 #include <linux/hrtimer.h>
+#include <linux/irq_work.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/path.h>
+#include <linux/smp.h>
 #include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
@@ -121,7 +124,9 @@ struct tlob_slot {
  *   sysfs:    listing, control, pool, reactor
  *   control:  binding, uprobe, sched, monitor
  *   uprobe, sched: monitor (sched: pool too)
- *   monitor:  pool, timer, trace, stats, reactor
+ *   monitor:  pool, timer, trace, stats, reactor, diag
+ *   sched:    diag too (the tasks that ran on a CPU a window waits on)
+ *   diag:     trace
  */
 
 /* tlob_control.c */
@@ -178,6 +183,7 @@ void tlob_sched_detach(void);
 void tlob_window_start(struct tlob_binding *b, struct task_struct *t);
 void tlob_window_stop(struct tlob_binding *b, struct task_struct *t);
 u64 tlob_task_event(struct task_struct *t, enum events_tlob event, u64 now);
+void tlob_task_waking(struct task_struct *t);
 void tlob_task_abort(struct task_struct *t, enum tlob_abort_reason why);
 void tlob_abort_binding(struct tlob_binding *b, enum tlob_abort_reason why);
 int tlob_monitor_init(void);
@@ -189,6 +195,41 @@ void tlob_timer_init(struct hrtimer *timer,
 void tlob_timer_arm(struct hrtimer *timer, u64 deadline_ns);
 void tlob_timer_try_cancel(struct hrtimer *timer);
 void tlob_timer_sync(struct hrtimer *timer);
+
+/*
+ * tlob_diag.c: a window's diagnosis (struct tlob_diag, tlob_abi.h), part
+ * of the window and under its lock, like the engine's core.
+ */
+struct tlob_wdiag {
+	struct tlob_diag d;
+	/* The user stack, taken on the task's CPU once it is current again. */
+	struct irq_work work;
+	/* ... or at once, on the other CPU it runs on at the deadline. */
+	call_single_data_t csd;
+	bool pending;		/* reported, its detail not yet emitted */
+	bool frozen;		/* the deadline passed: cpu, migrations, ran kept */
+	int wait_cpu;		/* the CPU whose wait list holds it; -1: none */
+	unsigned int wait_slot;
+};
+
+void tlob_wdiag_init(struct tlob_wdiag *wd, void (*fn)(struct irq_work *),
+		     smp_call_func_t on_cpu, void *info);
+void tlob_wdiag_open(struct tlob_wdiag *wd);
+void tlob_wdiag_event(struct tlob_wdiag *wd, struct task_struct *t,
+		      unsigned int event, unsigned int state, u64 now);
+void tlob_wdiag_violation(struct tlob_wdiag *wd, struct task_struct *t,
+			  const struct tlob_record *r, unsigned int event);
+void tlob_wdiag_end(struct tlob_wdiag *wd, struct task_struct *t,
+		    unsigned int event, u64 now);
+void tlob_wdiag_waking(struct tlob_wdiag *wd);
+void tlob_wdiag_current(struct tlob_wdiag *wd, struct task_struct *t,
+			bool ipi);
+void tlob_wdiag_sync(struct tlob_wdiag *wd);
+u64 tlob_wdiag_switch(struct task_struct *prev, struct task_struct *next,
+		      u64 now);
+void tlob_diag_init(void);
+void tlob_diag_exit(void);
+void tlob_wdiag_ipi_done(void);
 
 /* tlob_pool.c */
 struct tlob_bucket {

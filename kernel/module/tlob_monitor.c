@@ -16,11 +16,14 @@
  * - Order: hash bucket lock -> window lock, then (the window lock
  *   released) hash bucket lock -> a CPU's free-list lock (tlob_pool.c),
  *   all raw spinlocks (a spinlock_t sleeps on PREEMPT_RT, and the
- *   scheduler probes cannot sleep). The timer callback takes only the
- *   window lock.
+ *   scheduler probes cannot sleep); under the window lock, a CPU's
+ *   wait-list lock (tlob_diag.c). The timer callback and the diagnosis'
+ *   irq_work (hard IRQ, also on PREEMPT_RT) take only the window lock
+ *   (and that wait-list lock).
  * - Under them only: trace events, per-CPU stats, hrtimer_start() and
  *   hrtimer_try_to_cancel() (never hrtimer_cancel(): it would wait for a
- *   callback that waits for our lock) and irq_work_queue() for reactors.
+ *   callback that waits for our lock) and irq_work_queue() for reactors
+ *   and the diagnosis.
  *   Nothing here allocates, sleeps, prints or wakes a task: a wakeup
  *   could need the runqueue lock that sched_switch already holds.
  */
@@ -38,6 +41,7 @@ struct tlob_window {
 	raw_spinlock_t lock;		/* the core, and every engine call */
 	struct tlob_core core;		/* automaton, times, identity: tlob_engine.h */
 	struct hrtimer timer;
+	struct tlob_wdiag diag;		/* why it overran: tlob_diag.c */
 };
 
 static inline struct tlob_window *to_window(struct tlob_slot *s)
@@ -128,8 +132,11 @@ static void tlob_emit(struct tlob_core *c, unsigned int kind,
 	tlob_record_fill(&r, c, kind, event, now);
 	if (kind == TLOB_REC_VIOLATION) {
 		tlob_emit_violation(w, &r);
+		tlob_wdiag_violation(&w->diag, w->slot.task, &r, event);
 		return;
 	}
+	/* A violation's detail still pending goes out before the window. */
+	tlob_wdiag_end(&w->diag, w->slot.task, event, now);
 	trace_window(&r);
 	if (r.verdict == TLOB_VERDICT_MODEL_ERROR)
 		tlob_react(w->slot.task, &r);
@@ -163,6 +170,8 @@ static void __tlob_feed(struct tlob_bucket *bkt, struct tlob_slot *s,
 
 	raw_spin_lock(&w->lock);
 	ret = tlob_step(&w->core, event, now, late, why);
+	if (ret == TLOB_STEP_OPEN)
+		tlob_wdiag_event(&w->diag, s->task, event, w->core.state, now);
 	raw_spin_unlock(&w->lock);
 	if (ret == TLOB_STEP_ENDED)
 		__tlob_pool_put(bkt, s);
@@ -181,6 +190,7 @@ static void __tlob_open(struct tlob_window *w, struct tlob_binding *b,
 	memcpy(c->comm, t->comm, TLOB_COMM_LEN);
 	c->comm[TLOB_COMM_LEN - 1] = '\0';
 	memcpy(c->tag, b->tag, TLOB_TAG_LEN);
+	tlob_wdiag_open(&w->diag);
 	tlob_open(c, b->budget_ns, now);
 	raw_spin_unlock(&w->lock);
 }
@@ -294,6 +304,33 @@ u64 tlob_task_event(struct task_struct *t, enum events_tlob event, u64 now)
 	return tlob_task_feed(t, event, TLOB_ABORT_NONE, now);
 }
 
+/*
+ * sched_waking (the waker's context, @t's pi_lock held, IRQs off): current
+ * wakes @t; its windows' diagnoses note the waker. A task outside any
+ * window costs the same bucket pre-check as tlob_task_feed().
+ */
+void tlob_task_waking(struct task_struct *t)
+{
+	struct tlob_bucket *bkt = tlob_bucket_of(t);
+	struct tlob_slot *s;
+	unsigned long flags;
+
+	if (hlist_empty(&bkt->head))
+		return;
+	raw_spin_lock_irqsave(&bkt->lock, flags);
+	hlist_for_each_entry(s, &bkt->head, hnode) {
+		struct tlob_window *w = to_window(s);
+
+		if (s->task != t)
+			continue;
+		raw_spin_lock(&w->lock);
+		if (tlob_core_active(&w->core))
+			tlob_wdiag_waking(&w->diag);
+		raw_spin_unlock(&w->lock);
+	}
+	raw_spin_unlock_irqrestore(&bkt->lock, flags);
+}
+
 /* Exit or exec of @t (task context): its windows end without STOP. */
 void tlob_task_abort(struct task_struct *t, enum tlob_abort_reason why)
 {
@@ -345,6 +382,38 @@ static enum hrtimer_restart tlob_window_expired(struct hrtimer *timer)
 	return HRTIMER_NORESTART;
 }
 
+/*
+ * The window's irq_work (hard IRQ, also on PREEMPT_RT), queued at its
+ * task's switch-in while its violation waits for the user stack: the
+ * task may be current now. The slot may hold another window by then:
+ * only an open window is looked at, and only its own pending detail.
+ */
+static void tlob_window_current(struct irq_work *work)
+{
+	struct tlob_window *w = container_of(work, struct tlob_window,
+					     diag.work);
+
+	raw_spin_lock(&w->lock);
+	if (tlob_core_active(&w->core))
+		tlob_wdiag_current(&w->diag, READ_ONCE(w->slot.task), false);
+	raw_spin_unlock(&w->lock);
+}
+
+/*
+ * The IPI sent at the deadline to the CPU the window's task ran on (hard
+ * IRQ, also on PREEMPT_RT): it may still be current there. As above.
+ */
+static void tlob_window_on_cpu(void *info)
+{
+	struct tlob_window *w = info;
+
+	raw_spin_lock(&w->lock);
+	if (tlob_core_active(&w->core))
+		tlob_wdiag_current(&w->diag, READ_ONCE(w->slot.task), true);
+	tlob_wdiag_ipi_done();
+	raw_spin_unlock(&w->lock);
+}
+
 /* Module load: the pool's windows, each with its lock and hard timer. */
 int tlob_monitor_init(void)
 {
@@ -354,24 +423,33 @@ int tlob_monitor_init(void)
 	ret = tlob_pool_init(sizeof(struct tlob_window));
 	if (ret)
 		return ret;
+	tlob_diag_init();
 	for (i = 0; i < tlob_pool_size(); i++) {
 		struct tlob_window *w = to_window(tlob_pool_slot(i));
 
 		raw_spin_lock_init(&w->lock);
 		tlob_timer_init(&w->timer, tlob_window_expired);
+		tlob_wdiag_init(&w->diag, tlob_window_current,
+				tlob_window_on_cpu, w);
 	}
 	return 0;
 }
 
 /*
  * Module exit, in process context, after every window ended and no probe
- * is left: make sure no timer callback still runs, then free the pool.
+ * is left: make sure no timer callback, diagnosis irq_work or IPI still
+ * runs, then free the pool.
  */
 void tlob_monitor_exit(void)
 {
 	unsigned int i;
 
-	for (i = 0; i < tlob_pool_size(); i++)
-		tlob_timer_sync(&to_window(tlob_pool_slot(i))->timer);
+	for (i = 0; i < tlob_pool_size(); i++) {
+		struct tlob_window *w = to_window(tlob_pool_slot(i));
+
+		tlob_timer_sync(&w->timer);
+		tlob_wdiag_sync(&w->diag);
+	}
+	tlob_diag_exit();
 	tlob_pool_exit();
 }

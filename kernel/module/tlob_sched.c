@@ -2,8 +2,8 @@
 /*
  * Scheduler tracepoints -> model events.
  *
- * sched_switch, sched_wakeup, sched_process_exit and sched_process_exec
- * are not exported to modules: they are found by name with
+ * sched_switch, sched_wakeup, sched_waking, sched_process_exit and
+ * sched_process_exec are not exported to modules: they are found by name with
  * for_each_kernel_tracepoint() and attached with
  * tracepoint_probe_register(). They are attached only while the monitor
  * is enabled and has a binding (tlob_main.c), so an unused monitor costs
@@ -13,7 +13,9 @@
  * none is. A sched_switch reads the clock at most once for both tasks.
  *
  * Context: sched_switch runs inside __schedule() with the runqueue lock
- * held and IRQs off; sched_wakeup under the woken task's pi_lock/rq lock.
+ * held and IRQs off; sched_wakeup under the woken task's rq lock, on the
+ * wakee's CPU when the wakeup was queued there; sched_waking in the
+ * waker's context under the woken task's pi_lock, IRQs off.
  * The handlers only translate; tlob_monitor.c does the rest under its own
  * raw spinlocks and never wakes, prints or allocates.
  */
@@ -26,7 +28,11 @@
 
 struct linux_binprm;
 
-/* Two model events, one for each task, at one time: one clock read. */
+/*
+ * Two model events, one for each task, at one time: one clock read; then
+ * prev's time on this CPU for the windows waiting here (tlob_diag.c: one
+ * per-CPU load when none does).
+ */
 static void tlob_on_switch(void *data, bool preempt, struct task_struct *prev,
 			   struct task_struct *next, unsigned int prev_state)
 {
@@ -37,13 +43,24 @@ static void tlob_on_switch(void *data, bool preempt, struct task_struct *prev,
 	now = tlob_task_event(prev, tlob_switch_out_event(preempt, prev_state,
 							  tlob_task_blocked(prev)),
 			      0);
-	tlob_task_event(next, switch_in_tlob, now);
+	now = tlob_task_event(next, switch_in_tlob, now);
+	tlob_wdiag_switch(prev, next, now);
 }
 
 static void tlob_on_wakeup(void *data, struct task_struct *p)
 {
 	if (tlob_windows_open())
 		tlob_task_event(p, wakeup_tlob, 0);
+}
+
+/*
+ * Not a model event: who wakes the task (current here; at sched_wakeup,
+ * queued to an idle CPU since 6.0, current is that CPU's idle task).
+ */
+static void tlob_on_waking(void *data, struct task_struct *p)
+{
+	if (tlob_windows_open())
+		tlob_task_waking(p);
 }
 
 static void tlob_on_exit(void *data, struct task_struct *p)
@@ -67,6 +84,7 @@ static struct tlob_tp {
 } tlob_tps[] = {
 	{ "sched_switch", tlob_on_switch },
 	{ "sched_wakeup", tlob_on_wakeup },
+	{ "sched_waking", tlob_on_waking },
 	{ "sched_process_exit", tlob_on_exit },
 	{ "sched_process_exec", tlob_on_exec },
 };

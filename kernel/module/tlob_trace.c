@@ -19,5 +19,11 @@ static_assert(state_max_tlob == 4 && event_max_tlob == 7,
 static_assert(offsetof(struct tlob_record, tag) + TLOB_TAG_LEN ==
 	      sizeof(struct tlob_record));
 
+/* violation_detail prints TLOB_DIAG_RAN entries, one by one. */
+static_assert(TLOB_DIAG_RAN == 4,
+	      "tlob_abi.h changed TLOB_DIAG_RAN: print that many in violation_detail");
+/* Its frame counts are u8 and its ran_* arrays hold each entry. */
+static_assert(TLOB_DIAG_USTACK <= 255 && TLOB_DIAG_KSTACK <= 255);
+
 #define CREATE_TRACE_POINTS
 #include "tlob_trace.h"

@@ -7,7 +7,7 @@
  * tools written for upstream's tlob read them unchanged. violation,
  * window and dropped carry a whole struct tlob_record, field for field
  * with the same names, so one decoder serves the module's events and the
- * BPF ring.
+ * BPF ring. violation_detail carries a struct tlob_diag the same way.
  * All of them may be emitted from hard-IRQ context (the deadline timer).
  */
 #undef TRACE_SYSTEM
@@ -176,6 +176,86 @@ DEFINE_EVENT(tlob_record_class, window,
 DEFINE_EVENT(tlob_record_class, dropped,
 	     TP_PROTO(const struct tlob_record *r),
 	     TP_ARGS(r)
+);
+
+/*
+ * Why a window overran (struct tlob_diag, tlob_abi.h): once per
+ * violation, after its tlob:violation (same pid, binding_id, start_ns),
+ * when the user stack was taken (ustack_when: 1 at the deadline, 2 later,
+ * 0 not taken). The stacks are the frames taken, innermost first; the
+ * ran_* arrays hold nr_ran entries, most time first (zero beyond).
+ * ran_comm is TLOB_DIAG_RAN comms of TLOB_COMM_LEN bytes each.
+ */
+TRACE_EVENT(violation_detail,
+	    TP_PROTO(const struct tlob_diag *d),
+	    TP_ARGS(d),
+	    TP_STRUCT__entry(__field(u64, start_ns)
+			     __field(u64, capture_ns)
+			     __field(u32, pid)
+			     __field(u32, tgid)
+			     __field(u32, binding_id)
+			     __field(u32, cpu)
+			     __field(u32, migrations)
+			     __field(u32, waker_pid)
+			     __field(u8, state)
+			     __field(u8, ustack_when)
+			     __field(u8, nr_ran)
+			     __array(char, waker_comm, TLOB_COMM_LEN)
+			     __dynamic_array(u64, ustack, d->nr_ustack)
+			     __dynamic_array(u64, kstack, d->nr_kstack)
+			     __array(u32, ran_pid, TLOB_DIAG_RAN)
+			     __array(u32, ran_prio, TLOB_DIAG_RAN)
+			     __array(u8, ran_policy, TLOB_DIAG_RAN)
+			     __array(u64, ran_ns, TLOB_DIAG_RAN)
+			     __array(char, ran_comm, TLOB_DIAG_RAN * TLOB_COMM_LEN)),
+	    TP_fast_assign(__entry->start_ns = d->start_ns;
+			   __entry->capture_ns = d->capture_ns;
+			   __entry->pid = d->pid;
+			   __entry->tgid = d->tgid;
+			   __entry->binding_id = d->binding_id;
+			   __entry->cpu = d->cpu;
+			   __entry->migrations = d->migrations;
+			   __entry->waker_pid = d->waker_pid;
+			   __entry->state = d->state;
+			   __entry->ustack_when = d->ustack_when;
+			   __entry->nr_ran = d->nr_ran;
+			   memcpy(__entry->waker_comm, d->waker_comm, TLOB_COMM_LEN);
+			   memcpy(__get_dynamic_array(ustack), d->ustack,
+				  d->nr_ustack * sizeof(u64));
+			   memcpy(__get_dynamic_array(kstack), d->kstack,
+				  d->nr_kstack * sizeof(u64));
+				for (unsigned int i = 0; i < TLOB_DIAG_RAN; i++) {
+					__entry->ran_pid[i] = d->ran[i].pid;
+					__entry->ran_prio[i] = d->ran[i].prio;
+					__entry->ran_policy[i] = d->ran[i].policy;
+					__entry->ran_ns[i] = d->ran[i].ns;
+					memcpy(__entry->ran_comm + i * TLOB_COMM_LEN,
+					       d->ran[i].comm, TLOB_COMM_LEN);
+				}),
+	    TP_printk("pid=%u tgid=%u binding_id=%u start_ns=%llu capture_ns=%llu state=%u cpu=%u migrations=%u waker=%u:%s ustack_when=%u ustack=%s kstack=%s nr_ran=%u ran=%u:%s:%u:%u:%llu,%u:%s:%u:%u:%llu,%u:%s:%u:%u:%llu,%u:%s:%u:%u:%llu",
+		      __entry->pid, __entry->tgid, __entry->binding_id,
+		      __entry->start_ns, __entry->capture_ns, __entry->state,
+		      __entry->cpu, __entry->migrations, __entry->waker_pid,
+		      __entry->waker_comm, __entry->ustack_when,
+		      __print_array(__get_dynamic_array(ustack),
+				    __get_dynamic_array_len(ustack) / sizeof(u64),
+				    sizeof(u64)),
+		      __print_array(__get_dynamic_array(kstack),
+				    __get_dynamic_array_len(kstack) / sizeof(u64),
+				    sizeof(u64)),
+		      __entry->nr_ran,
+		      __entry->ran_pid[0], __entry->ran_comm,
+		      __entry->ran_policy[0], __entry->ran_prio[0],
+		      __entry->ran_ns[0],
+		      __entry->ran_pid[1], __entry->ran_comm + TLOB_COMM_LEN,
+		      __entry->ran_policy[1], __entry->ran_prio[1],
+		      __entry->ran_ns[1],
+		      __entry->ran_pid[2], __entry->ran_comm + 2 * TLOB_COMM_LEN,
+		      __entry->ran_policy[2], __entry->ran_prio[2],
+		      __entry->ran_ns[2],
+		      __entry->ran_pid[3], __entry->ran_comm + 3 * TLOB_COMM_LEN,
+		      __entry->ran_policy[3], __entry->ran_prio[3],
+		      __entry->ran_ns[3])
 );
 
 #endif /* _TLOB_TRACE_H */

@@ -158,7 +158,8 @@ struct tlob_record {
 /* When the user stack was taken. */
 enum tlob_stack_when {
 	TLOB_STACK_NONE = 0,		/* not taken (say why: the backend could not) */
-	TLOB_STACK_DEADLINE = 1,	/* at the deadline, the task on a CPU in user mode or in a syscall */
+	/* At the deadline, the task on a CPU in user mode or in a syscall. */
+	TLOB_STACK_DEADLINE = 1,
 	/*
 	 * Later, the first time the task was current after the deadline
 	 * (its return to user mode, its next switch-out or its STOP): a task
@@ -180,7 +181,8 @@ struct tlob_ran {
 
 struct tlob_diag {
 	__u64 start_ns;		/* the window's START: with pid and binding_id, which violation */
-	__u64 capture_ns;	/* when the user stack was taken (the deadline's check if at once) */
+	/* When the user stack was taken (the deadline's check if at once). */
+	__u64 capture_ns;
 	__u32 pid;
 	__u32 tgid;
 	__u32 binding_id;

@@ -63,11 +63,32 @@ static void die(const char *what)
 	exit(1);
 }
 
+/*
+ * The time goes to this function's own loop, not to clock_gettime(): the
+ * C library has no frame pointers, so a frame-pointer walk that starts
+ * inside it (or in the vDSO it calls) steps over its caller, this
+ * function, straight to diag_spin_caller(); under emulation a clock read
+ * (a syscall when the TSC is not trusted) took half the loop's time. So
+ * the loop reads the TSC inline, at the rate measured at start-up.
+ */
+static double tsc_per_ms;
+
+static void tsc_calibrate(void)
+{
+	unsigned long long t0 = now_ns(), c0 = __builtin_ia32_rdtsc(), t1;
+
+	do
+		t1 = now_ns();
+	while (t1 - t0 < 20000000ULL);
+	tsc_per_ms = (double)(__builtin_ia32_rdtsc() - c0) * 1e6 / (double)(t1 - t0);
+}
+
 NOINLINE void diag_spin_leaf(long spin_ms)
 {
-	unsigned long long end = now_ns() + spin_ms * 1000000ULL;
+	unsigned long long end = __builtin_ia32_rdtsc() +
+				 (unsigned long long)(spin_ms * tsc_per_ms);
 
-	while (now_ns() < end)
+	while (__builtin_ia32_rdtsc() < end)
 		__asm__ volatile("" ::: "memory");
 }
 
@@ -164,6 +185,7 @@ int main(int argc, char **argv)
 		goto usage;
 	if (pipe(go) || pipe(data))
 		die("pipe");
+	tsc_calibrate();
 
 	if (!strcmp(mode, "wait")) {
 		pin(0, cpu);

@@ -4,7 +4,8 @@
  * control-tree contract, kernel/shared/README.md), or an in-kernel RV tlob under /sys/kernel/tracing/rv/monitors/tlob/,
  * which has the same file names (minus stats). Records come from the
  * trace events through trace.c: system "tlob" for the module, "rv" for
- * in-kernel RV.
+ * in-kernel RV; the module's diagnosis of each violation
+ * (tlob:violation_detail) goes to the sink's diag callback, if it has one.
  *
  * A reader (tlob mon) on the module's own tree is a session when the
  * module has TLOB_SESSION_DEV: it binds through its open file, sharing

@@ -23,6 +23,7 @@ enum tlob_decoder tlob_decoder_for(const char *name)
 		{ "detail_env_tlob", TLOB_DEC_DETAIL_ENV },
 		{ "event_tlob", TLOB_DEC_TRANSITION },
 		{ "error_tlob", TLOB_DEC_ERROR },
+		{ "violation_detail", TLOB_DEC_DIAG },
 	};
 
 	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
@@ -37,20 +38,19 @@ static bool is_text(const struct tep_format_field *f)
 }
 
 /*
- * Copy a char array or __string field into buf[len]: NUL-terminated when
- * it fits, else all len bytes (struct tlob_record's comm/tag are fixed
- * arrays that need not end in NUL); "" if absent.
+ * Where a field's bytes are in rec: a fixed field or array in place, a
+ * __data_loc/__rel_loc one (a dynamic string or array) where its offset
+ * says, with the length it says. false if absent or outside the record.
  */
-static void field_str(const struct tep_format_field *f, const struct tep_record *rec,
-		      char *buf, size_t len)
+static bool field_bytes(const struct tep_format_field *f, const struct tep_record *rec,
+			const unsigned char **bytes, size_t *len)
 {
-	const char *p;
-	size_t n = 0, flen;
+	const unsigned char *p;
+	size_t flen;
 
-	memset(buf, 0, len);
 	if (!f || f->offset < 0 || (size_t)f->offset + (size_t)f->size > (size_t)rec->size)
-		return;
-	p = (const char *)rec->data + f->offset;
+		return false;
+	p = (const unsigned char *)rec->data + f->offset;
 	flen = (size_t)f->size;
 	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
 		/* __data_loc: offset in the low 16 bits, length in the high ones */
@@ -61,9 +61,28 @@ static void field_str(const struct tep_format_field *f, const struct tep_record 
 		if (f->flags & TEP_FIELD_IS_RELATIVE)	/* __rel_loc: from the field's end */
 			off += (size_t)f->offset + (size_t)f->size;
 		if (off + flen > (size_t)rec->size)
-			return;
-		p = (const char *)rec->data + off;
+			return false;
+		p = (const unsigned char *)rec->data + off;
 	}
+	*bytes = p;
+	*len = flen;
+	return true;
+}
+
+/*
+ * Copy a char array or __string field into buf[len]: NUL-terminated when
+ * it fits, else all len bytes (struct tlob_record's comm/tag are fixed
+ * arrays that need not end in NUL); "" if absent.
+ */
+static void field_str(const struct tep_format_field *f, const struct tep_record *rec,
+		      char *buf, size_t len)
+{
+	const unsigned char *p;
+	size_t n = 0, flen;
+
+	memset(buf, 0, len);
+	if (!field_bytes(f, rec, &p, &flen))
+		return;
 	while (n < flen && n < len && p[n])
 		n++;
 	memcpy(buf, p, n);
@@ -90,6 +109,8 @@ static bool field_num(const struct tep_format_field *f, const struct tep_record 
 	}
 	return !tep_read_number_field((struct tep_format_field *)f, rec->data, val);
 }
+
+static void diag_init(struct tlob_decode *d, struct tep_event *ev);
 
 struct num_member {
 	const char *field;
@@ -136,6 +157,8 @@ void tlob_decode_init(struct tlob_decode *d, enum tlob_decoder dec, struct tep_e
 	d->threshold_ns = tep_find_field(ev, "threshold_ns");
 	d->next_state = tep_find_field(ev, "next_state");
 	d->final_state = tep_find_field(ev, "final_state");
+	if (dec == TLOB_DEC_DIAG)
+		diag_init(d, ev);
 }
 
 static void store(void *dst, size_t size, unsigned long long v)
@@ -190,6 +213,106 @@ void tlob_decode_record(const struct tlob_decode *d, const struct tep_record *re
 	if (!out->kind)
 		out->kind = d->dec == TLOB_DEC_WINDOW ? TLOB_REC_WINDOW :
 			    d->dec == TLOB_DEC_DROPPED ? TLOB_REC_DROPPED : TLOB_REC_VIOLATION;
+}
+
+/*
+ * struct tlob_diag as violation_detail carries it (kernel/module/
+ * tlob_trace.h): each field by its name, its elements at @stride bytes
+ * in the struct from @offset, at most @max of them, and @count where the
+ * number of elements goes (the stacks: their dynamic arrays' lengths).
+ * Numbers are read element by element in the trace's byte order; char
+ * fields are copied (@elem 1).
+ */
+enum { DIAG_NUM, DIAG_STR };
+
+struct diag_member {
+	const char *field;
+	int kind;
+	size_t offset, size;	/* of one element in struct tlob_diag */
+	size_t stride;		/* between elements (arrays); 0: one value */
+	unsigned int max;
+	size_t count;		/* where the number of elements goes; 0: none */
+};
+
+#define DM(name) { #name, DIAG_NUM, offsetof(struct tlob_diag, name), \
+		   sizeof(((struct tlob_diag *)0)->name), 0, 1, 0 }
+#define DSTACK(name) { #name, DIAG_NUM, offsetof(struct tlob_diag, name), \
+		       sizeof(((struct tlob_diag *)0)->name[0]), \
+		       sizeof(((struct tlob_diag *)0)->name[0]), \
+		       sizeof(((struct tlob_diag *)0)->name) / \
+		       sizeof(((struct tlob_diag *)0)->name[0]), \
+		       offsetof(struct tlob_diag, nr_##name) }
+#define DRAN(field, member) { field, DIAG_NUM, \
+		offsetof(struct tlob_diag, ran) + offsetof(struct tlob_ran, member), \
+		sizeof(((struct tlob_ran *)0)->member), sizeof(struct tlob_ran), \
+		TLOB_DIAG_RAN, 0 }
+
+static const struct diag_member diag_members[TLOB_DEC_DIAG_MEMBERS] = {
+	DM(start_ns), DM(capture_ns), DM(pid), DM(tgid), DM(binding_id), DM(cpu),
+	DM(migrations), DM(waker_pid), DM(state), DM(ustack_when), DM(nr_ran),
+	{ "waker_comm", DIAG_STR, offsetof(struct tlob_diag, waker_comm),
+	  TLOB_COMM_LEN, 0, 1, 0 },
+	DSTACK(ustack), DSTACK(kstack),
+	DRAN("ran_pid", pid), DRAN("ran_prio", prio), DRAN("ran_policy", policy),
+	DRAN("ran_ns", ns),
+	{ "ran_comm", DIAG_STR, offsetof(struct tlob_diag, ran) + offsetof(struct tlob_ran, comm),
+	  TLOB_COMM_LEN, sizeof(struct tlob_ran), TLOB_DIAG_RAN, 0 },
+};
+
+static void diag_init(struct tlob_decode *d, struct tep_event *ev)
+{
+	for (size_t i = 0; i < TLOB_DEC_DIAG_MEMBERS; i++)
+		d->diag[i] = tep_find_field(ev, diag_members[i].field);
+}
+
+/*
+ * One table entry: its elements out of the field's bytes, in order. A
+ * number is as wide as the event says (a scalar's size, a fixed array's
+ * element size; a dynamic array's elements are the struct's), a char
+ * element is m->size bytes, kept NUL-terminated.
+ */
+static void diag_member(const struct diag_member *m, const struct tep_format_field *f,
+			const struct tep_record *rec, struct tlob_diag *out)
+{
+	const unsigned char *p;
+	size_t len, esz = m->size;
+	unsigned int n, i;
+
+	if (!field_bytes(f, rec, &p, &len))
+		return;
+	if (m->kind == DIAG_NUM && !(f->flags & TEP_FIELD_IS_DYNAMIC))
+		esz = (f->flags & TEP_FIELD_IS_ARRAY) ? (size_t)f->elementsize : (size_t)f->size;
+	if (!esz || (m->kind == DIAG_NUM && esz > 8))
+		return;
+	n = (unsigned int)(len / esz);
+	if (n > m->max)
+		n = m->max;
+	for (i = 0; i < n; i++) {
+		char *dst = (char *)out + m->offset + i * m->stride;
+		const unsigned char *src = p + i * esz;
+
+		if (m->kind == DIAG_STR) {
+			size_t k = 0;
+
+			while (k < m->size - 1 && k < esz && src[k])
+				k++;
+			memcpy(dst, src, k);
+		} else {
+			store(dst, m->size, tep_read_number(f->event->tep, src, (int)esz));
+		}
+	}
+	if (m->count)
+		*((uint8_t *)out + m->count) = (uint8_t)n;
+}
+
+void tlob_decode_diag(const struct tlob_decode *d, const struct tep_record *rec,
+		      struct tlob_diag *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < TLOB_DEC_DIAG_MEMBERS; i++)
+		diag_member(&diag_members[i], d->diag[i], rec, out);
+	if (out->nr_ran > TLOB_DIAG_RAN)
+		out->nr_ran = TLOB_DIAG_RAN;
 }
 
 int tlob_decode_transition(const struct tlob_decode *d, const struct tep_record *rec,

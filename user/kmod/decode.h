@@ -4,7 +4,8 @@
  * NAME through libtraceevent (never by parsing printed text). One decoder
  * serves the module's tlob:window, tlob:violation and tlob:dropped (fields named like
  * the struct's members), and upstream's detail_env_tlob, event_tlob and
- * error_tlob (the rv system of an in-kernel tlob).
+ * error_tlob (the rv system of an in-kernel tlob). tlob:violation_detail
+ * decodes the same way into a struct tlob_diag.
  */
 #ifndef TLOB_DECODE_H
 #define TLOB_DECODE_H
@@ -21,6 +22,7 @@ enum tlob_decoder {
 	TLOB_DEC_DETAIL_ENV,	/* detail_env_tlob: a violation, upstream's way */
 	TLOB_DEC_TRANSITION,	/* event_tlob */
 	TLOB_DEC_ERROR,		/* error_tlob */
+	TLOB_DEC_DIAG,		/* tlob:violation_detail: a violation's diagnosis */
 };
 
 /* Which decoder an event of this name needs. */
@@ -28,6 +30,8 @@ enum tlob_decoder tlob_decoder_for(const char *event_name);
 
 /* The struct tlob_record members the events carry as numbers (decode.c). */
 #define TLOB_DEC_MEMBERS	14
+/* The struct tlob_diag members violation_detail carries (decode.c). */
+#define TLOB_DEC_DIAG_MEMBERS	19
 
 /*
  * An event's fields, looked up by name once (tlob_decode_init()), so that
@@ -43,6 +47,8 @@ struct tlob_decode {
 	struct tep_format_field *comm, *tag;
 	/* upstream's: detail_env_tlob, event_tlob, error_tlob */
 	struct tep_format_field *id, *threshold_ns, *next_state, *final_state;
+	/* violation_detail: numbers, strings and arrays, decode.c's table */
+	struct tep_format_field *diag[TLOB_DEC_DIAG_MEMBERS];
 };
 
 void tlob_decode_init(struct tlob_decode *d, enum tlob_decoder dec, struct tep_event *ev);
@@ -50,6 +56,14 @@ void tlob_decode_init(struct tlob_decode *d, enum tlob_decoder dec, struct tep_e
 /* Fill out from rec (kind from the decoder if the event has no kind field). */
 void tlob_decode_record(const struct tlob_decode *d, const struct tep_record *rec,
 			struct tlob_record *out);
+
+/*
+ * A violation_detail into out: every member the event has; the stacks'
+ * lengths are their dynamic arrays' (at most TLOB_DIAG_USTACK/KSTACK),
+ * nr_ran at most TLOB_DIAG_RAN.
+ */
+void tlob_decode_diag(const struct tlob_decode *d, const struct tep_record *rec,
+		      struct tlob_diag *out);
 
 /* 0, or -EINVAL when a state/event name is not one of the model's. */
 int tlob_decode_transition(const struct tlob_decode *d, const struct tep_record *rec,

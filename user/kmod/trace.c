@@ -9,9 +9,10 @@
  *
  * Two instances, so that a violation wakes the reader at once while
  * windows are read in batches:
- * - "tlob_<pid>_now": violations, dropped STARTs (upstream's
- *   detail_env_tlob): buffer_percent 0, the first event wakes the reader,
- *   which then reads both instances.
+ * - "tlob_<pid>_now": violations, their details (violation_detail, the
+ *   diagnosis), dropped STARTs (upstream's detail_env_tlob):
+ *   buffer_percent 0, the first event wakes the reader, which then reads
+ *   both instances.
  * - "tlob_<pid>": windows (and -t's transitions). While nothing is
  *   pending its buffer_percent is 0 too, so the first window after a quiet
  *   spell wakes the reader; the reader then leaves it for up to the flush
@@ -83,6 +84,7 @@ static int instance_of(enum tlob_decoder dec)
 	case TLOB_DEC_VIOLATION:
 	case TLOB_DEC_DROPPED:
 	case TLOB_DEC_DETAIL_ENV:
+	case TLOB_DEC_DIAG:
 		return TI_NOW;
 	default:
 		return TI_BATCH;
@@ -263,6 +265,10 @@ struct tlob_trace *tlob_trace_open(const char *system, bool transitions,
 		if (!ret && enable_event(t, system, "dropped", buffer_kb, err, len))
 			tlob_verbose("no %s:dropped event: this module does not report "
 				     "STARTs that found no free window", system);
+		/* Read at once, beside the violation it follows. */
+		if (!ret && enable_event(t, system, "violation_detail", buffer_kb, err, len))
+			tlob_verbose("no %s:violation_detail event: this module does not "
+				     "diagnose violations", system);
 	}
 	if (ret) {
 		if (!err[0])
@@ -302,6 +308,7 @@ static int deliver(struct tlob_trace *t, struct tep_record *rec,
 	const struct tlob_decode *d = decoder_of(t, tep_data_type(t->tep, rec));
 	struct tlob_transition tr;
 	struct tlob_record r;
+	struct tlob_diag dg;
 	int ret = 0;
 
 	switch (d ? d->dec : TLOB_DEC_NONE) {
@@ -320,6 +327,14 @@ static int deliver(struct tlob_trace *t, struct tep_record *rec,
 			break;
 		(*delivered)++;
 		ret = sink->transition(&tr, sink->ctx);
+		break;
+	case TLOB_DEC_DIAG:
+		/* After its violation: the kernel emits it later, the merge keeps the order. */
+		if (!sink->diag)
+			break;
+		tlob_decode_diag(d, rec, &dg);
+		(*delivered)++;
+		ret = sink->diag(&dg, sink->ctx);
 		break;
 	case TLOB_DEC_NONE:
 		break;

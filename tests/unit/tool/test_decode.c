@@ -26,6 +26,17 @@ struct field {
 
 #define DATA_SIZE 512
 
+/* A format file's head: the event's name and id, the common fields. */
+static int format_head(char *fmt, size_t size, const char *name, int id)
+{
+	return snprintf(fmt, size,
+			"name: %s\nID: %d\nformat:\n"
+			"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+			"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+			"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+			"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n", name, id);
+}
+
 /* Lay fields out like the kernel (natural alignment after the 8-byte common header). */
 static int build(struct tep_handle *tep, const char *sys, const char *name, int id,
 		 struct field *f, int n, unsigned char *data)
@@ -35,12 +46,7 @@ static int build(struct tep_handle *tep, const char *sys, const char *name, int 
 	int off = 8, len, dyn;
 
 	memset(data, 0, DATA_SIZE);
-	len = snprintf(fmt, sizeof(fmt),
-		       "name: %s\nID: %d\nformat:\n"
-		       "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-		       "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-		       "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-		       "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n", name, id);
+	len = format_head(fmt, sizeof(fmt), name, id);
 	for (int i = 0; i < n; i++) {
 		int align = f[i].size >= 8 ? 8 : f[i].size;
 
@@ -339,6 +345,148 @@ static void test_transitions(struct tep_handle *tep)
 	       "a state name the model does not have is refused");
 }
 
+/*
+ * tlob:violation_detail as kernel/module/tlob_trace.h lays it out: the
+ * format written out whole (fixed arrays of numbers and chars, __data_loc
+ * arrays of u64), the bytes placed at its offsets.
+ */
+static void put(unsigned char *data, int off, const void *v, size_t n)
+{
+	memcpy(data + off, v, n);
+}
+
+static int diag_event(struct tep_handle *tep, int id, const char *name, unsigned int nu,
+		      unsigned char *data)
+{
+	static const char fields[] =
+		"\tfield:u64 start_ns;\toffset:8;\tsize:8;\tsigned:0;\n"
+		"\tfield:u64 capture_ns;\toffset:16;\tsize:8;\tsigned:0;\n"
+		"\tfield:u32 pid;\toffset:24;\tsize:4;\tsigned:0;\n"
+		"\tfield:u32 tgid;\toffset:28;\tsize:4;\tsigned:0;\n"
+		"\tfield:u32 binding_id;\toffset:32;\tsize:4;\tsigned:0;\n"
+		"\tfield:u32 cpu;\toffset:36;\tsize:4;\tsigned:0;\n"
+		"\tfield:u32 migrations;\toffset:40;\tsize:4;\tsigned:0;\n"
+		"\tfield:u32 waker_pid;\toffset:44;\tsize:4;\tsigned:0;\n"
+		"\tfield:u8 state;\toffset:48;\tsize:1;\tsigned:0;\n"
+		"\tfield:u8 ustack_when;\toffset:49;\tsize:1;\tsigned:0;\n"
+		"\tfield:u8 nr_ran;\toffset:50;\tsize:1;\tsigned:0;\n"
+		"\tfield:char waker_comm[16];\toffset:51;\tsize:16;\tsigned:0;\n"
+		"\tfield:__data_loc u64[] ustack;\toffset:68;\tsize:4;\tsigned:0;\n"
+		"\tfield:__data_loc u64[] kstack;\toffset:72;\tsize:4;\tsigned:0;\n"
+		"\tfield:u32 ran_pid[4];\toffset:76;\tsize:16;\tsigned:0;\n"
+		"\tfield:u32 ran_prio[4];\toffset:92;\tsize:16;\tsigned:0;\n"
+		"\tfield:u8 ran_policy[4];\toffset:108;\tsize:4;\tsigned:0;\n"
+		"\tfield:u64 ran_ns[4];\toffset:112;\tsize:32;\tsigned:0;\n"
+		"\tfield:char ran_comm[64];\toffset:144;\tsize:64;\tsigned:0;\n";
+	struct tep_event *ev = NULL;
+	uint64_t v64;
+	uint32_t v32, loc;
+	char fmt[4096];
+	int len, dyn = 208;
+
+	memset(data, 0, DATA_SIZE);
+	len = format_head(fmt, sizeof(fmt), name, id);
+	len += snprintf(fmt + len, sizeof(fmt) - (size_t)len, "%s\nprint fmt: \"x\"\n", fields);
+	*(unsigned short *)data = (unsigned short)id;
+	v64 = 5000000001ULL; put(data, 8, &v64, 8);
+	v64 = 5020000002ULL; put(data, 16, &v64, 8);
+	v32 = 4242; put(data, 24, &v32, 4);
+	v32 = 4240; put(data, 28, &v32, 4);
+	v32 = 9; put(data, 32, &v32, 4);
+	v32 = 1; put(data, 36, &v32, 4);
+	v32 = 3; put(data, 40, &v32, 4);
+	v32 = 77; put(data, 44, &v32, 4);
+	data[48] = waiting_tlob;
+	data[49] = TLOB_STACK_DEFERRED;
+	data[50] = 2;
+	put(data, 51, "diag-writer", 11);
+	/* nu user frames, then 2 kernel frames */
+	loc = (nu * 8) << 16 | (uint32_t)dyn;
+	put(data, 68, &loc, 4);
+	for (unsigned int i = 0; i < nu; i++) {
+		v64 = 0x401000 + i;
+		put(data, dyn, &v64, 8);
+		dyn += 8;
+	}
+	loc = 16u << 16 | (uint32_t)dyn;
+	put(data, 72, &loc, 4);
+	v64 = 0xffffffff81000010ULL; put(data, dyn, &v64, 8);
+	v64 = 0xffffffff81000020ULL; put(data, dyn + 8, &v64, 8);
+	dyn += 16;
+	v32 = 100; put(data, 76, &v32, 4);
+	v32 = 101; put(data, 80, &v32, 4);
+	v32 = 49; put(data, 92, &v32, 4);
+	v32 = 120; put(data, 96, &v32, 4);
+	data[108] = 1;
+	data[109] = 0;
+	v64 = 30000000; put(data, 112, &v64, 8);
+	v64 = 2000; put(data, 120, &v64, 8);
+	put(data, 144, "diag-hog", 8);
+	put(data, 160, "kworker/0:1-events", 16);	/* 16 bytes, no NUL */
+	if (tep_parse_format(tep, &ev, fmt, (unsigned long)len, "tlob")) {
+		printf("# cannot parse format of %s\n", name);
+		return -1;
+	}
+	return dyn;
+}
+
+static void test_diag(struct tep_handle *tep)
+{
+	unsigned char data[DATA_SIZE];
+	struct tlob_decode d;
+	struct tlob_diag g;
+	struct tep_record rec;
+	struct tep_event *ev;
+	int size = diag_event(tep, 510, "violation_detail", 3, data);
+
+	ev = event_of(tep, &rec, data, size);
+	if (!tap_ok(ev && tlob_decoder_for(ev->name) == TLOB_DEC_DIAG,
+		    "violation_detail: event found, diag decoder"))
+		return;
+	tlob_decode_init(&d, TLOB_DEC_DIAG, ev);
+	memset(&g, 0xa5, sizeof(g));
+	counting = 1;
+	tlob_decode_diag(&d, &rec, &g);
+	counting = 0;
+	tap_is_u64(g.start_ns, 5000000001ULL, "diag: start_ns");
+	tap_is_u64(g.capture_ns, 5020000002ULL, "diag: capture_ns");
+	tap_is_u64(g.pid, 4242, "diag: pid");
+	tap_is_u64(g.tgid, 4240, "diag: tgid");
+	tap_is_u64(g.binding_id, 9, "diag: binding_id");
+	tap_is_u64(g.cpu, 1, "diag: cpu");
+	tap_is_u64(g.migrations, 3, "diag: migrations");
+	tap_is_u64(g.waker_pid, 77, "diag: waker_pid");
+	tap_is_str(g.waker_comm, "diag-writer", "diag: waker_comm");
+	tap_is_u64(g.state, waiting_tlob, "diag: state");
+	tap_is_u64(g.ustack_when, TLOB_STACK_DEFERRED, "diag: ustack_when");
+	tap_is_u64(g.nr_ustack, 3, "diag: nr_ustack from the dynamic array's length");
+	tap_ok(g.ustack[0] == 0x401000 && g.ustack[1] == 0x401001 && g.ustack[2] == 0x401002,
+	       "diag: ustack, innermost first");
+	tap_is_u64(g.nr_kstack, 2, "diag: nr_kstack");
+	tap_ok(g.kstack[0] == 0xffffffff81000010ULL && g.kstack[1] == 0xffffffff81000020ULL,
+	       "diag: kstack");
+	tap_is_u64(g.nr_ran, 2, "diag: nr_ran");
+	tap_ok(g.ran[0].pid == 100 && g.ran[0].prio == 49 && g.ran[0].policy == 1 &&
+	       g.ran[0].ns == 30000000 && !strcmp(g.ran[0].comm, "diag-hog"),
+	       "diag: ran[0] pid, prio, policy, ns, comm");
+	tap_ok(g.ran[1].pid == 101 && g.ran[1].prio == 120 && g.ran[1].policy == 0 &&
+	       g.ran[1].ns == 2000 && !strcmp(g.ran[1].comm, "kworker/0:1-eve"),
+	       "diag: ran[1], a 16-byte comm cut to 15 and a NUL");
+	tap_ok(g.ran[2].pid == 0 && g.ran[3].ns == 0 && !g.ran[3].comm[0] && !g.pad[0],
+	       "diag: nothing left of what out held before");
+
+	/* More user frames than a diag holds: the first TLOB_DIAG_USTACK. */
+	size = diag_event(tep, 511, "violation_detail_long", 20, data);
+	ev = event_of(tep, &rec, data, size);
+	if (!tap_ok(ev != NULL, "diag: a 20-frame user stack"))
+		return;
+	tlob_decode_init(&d, TLOB_DEC_DIAG, ev);
+	tlob_decode_diag(&d, &rec, &g);
+	tap_ok(g.nr_ustack == TLOB_DIAG_USTACK && g.ustack[TLOB_DIAG_USTACK - 1] ==
+	       0x401000 + TLOB_DIAG_USTACK - 1 && g.nr_kstack == 2,
+	       "diag: ... kept to TLOB_DIAG_USTACK frames, the kernel stack unharmed");
+}
+
 int main(void)
 {
 	struct tep_handle *tep = tep_alloc();
@@ -351,6 +499,7 @@ int main(void)
 	test_dropped(tep);
 	test_detail_env(tep);
 	test_transitions(tep);
+	test_diag(tep);
 	tap_is_u64(lookups, 0, "no field looked up by name while decoding a record");
 	tep_free(tep);
 	return tap_done();
