@@ -106,6 +106,21 @@ static __always_inline void tlob_diag_ran_add(struct tlob_diag *d, __u32 pid,
 	tlob_diag_comm(r->comm, comm);
 }
 
+/*
+ * How much of a run from @from to @now counts for a window opened at
+ * @start whose deadline is @deadline: the part inside the window and
+ * before the deadline (the table says who took the CPU until the
+ * overrun, not after). 0 when they do not overlap.
+ */
+static __always_inline __u64 tlob_diag_ran_span(__u64 from, __u64 now, __u64 start,
+						__u64 deadline)
+{
+	__u64 lo = from > start ? from : start;
+	__u64 hi = now < deadline ? now : deadline;
+
+	return hi > lo ? hi - lo : 0;
+}
+
 /* Most time first: the order readers print. */
 static __always_inline void tlob_diag_ran_sort(struct tlob_diag *d)
 {

@@ -69,6 +69,14 @@ int main(void)
 	tlob_diag_ran_sort(&d);
 	ok(d.nr_ran == 2 && d.ran[0].pid == 4 && d.ran[1].pid == 3 && !d.ran[2].pid,
 	   "a table of two sorts without touching the free entries");
+
+	/* A run of [from, now) against a window [100, deadline 200). */
+	ok(tlob_diag_ran_span(120, 150, 100, 200) == 30, "span: a run inside the window");
+	ok(tlob_diag_ran_span(50, 150, 100, 200) == 50, "span: cut at the window's start");
+	ok(tlob_diag_ran_span(150, 250, 100, 200) == 50, "span: cut at the deadline");
+	ok(tlob_diag_ran_span(210, 250, 100, 200) == 0, "span: after the deadline, nothing");
+	ok(tlob_diag_ran_span(50, 90, 100, 200) == 0, "span: before the window, nothing");
+	ok(tlob_diag_ran_span(150, 140, 100, 200) == 0, "span: an empty run, nothing");
 	printf("1..%d\n", n);
 	return failed != 0;
 }
