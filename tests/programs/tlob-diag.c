@@ -88,6 +88,12 @@ NOINLINE void diag_spin_leaf(long spin_ms)
 	unsigned long long end = __builtin_ia32_rdtsc() +
 				 (unsigned long long)(spin_ms * tsc_per_ms);
 
+	/*
+	 * A function that calls nothing gets no frame from gcc 12, whatever
+	 * -mno-omit-leaf-frame-pointer says, and a walk from inside it would
+	 * skip its caller; asking for its frame address makes one.
+	 */
+	__asm__ volatile("" : : "r"(__builtin_frame_address(0)) : "memory");
 	while (__builtin_ia32_rdtsc() < end)
 		__asm__ volatile("" ::: "memory");
 }
