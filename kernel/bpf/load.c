@@ -15,7 +15,9 @@
  * libbpf's messages (the verifier log among them) are collected, not
  * printed: on a failure they go to TLOB_BPF_LOG (default
  * /tmp/tlob-bpf.log) and the error names that file; TLOB_BPF_VERBOSE=1
- * prints them as they come.
+ * prints them as they come; TLOB_BPF_VERBOSE=2 also has the verifier say
+ * what each program cost it (its time and the instructions it walked,
+ * BPF_LOG_STATS), which is how the load time is watched.
  */
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -40,6 +42,7 @@
 static char *lb_log;
 static size_t lb_len, lb_cap;
 static bool lb_verbose;
+static unsigned int lb_log_level;	/* the verifier's: 4 (BPF_LOG_STATS) or 0 */
 
 static int lb_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
@@ -74,7 +77,10 @@ static void lb_reset(void)
 	static bool set;
 
 	if (!set) {
-		lb_verbose = getenv("TLOB_BPF_VERBOSE") && *getenv("TLOB_BPF_VERBOSE") == '1';
+		const char *v = getenv("TLOB_BPF_VERBOSE");
+
+		lb_verbose = v && (*v == '1' || *v == '2');
+		lb_log_level = v && *v == '2' ? 4 : 0;
 		libbpf_set_print(lb_print);
 		set = true;
 	}
@@ -199,7 +205,9 @@ static int load_timer(struct bpf_mon *m)
 	struct bpf_map *map;
 	int ret;
 
-	t = tlob_timer_bpf__open();
+	LIBBPF_OPTS(bpf_object_open_opts, o, .kernel_log_level = lb_log_level);
+
+	t = tlob_timer_bpf__open_opts(&o);
 	if (!t)
 		return -errno;
 	/* One timer per window that can be open (tlob_timer.bpf.c). */
@@ -257,6 +265,7 @@ int tb_load(struct bpf_mon *m, char *err, size_t len)
 	const char *us = getenv("TLOB_BPF_SAMPLE_US");
 	struct tlob_bpf_meta meta = { 0 };
 	unsigned long long period_us = DEFAULT_SAMPLE_US;
+	LIBBPF_OPTS(bpf_object_open_opts, o);
 	__u32 zero = 0;
 	int ret, i;
 
@@ -275,7 +284,8 @@ int tb_load(struct bpf_mon *m, char *err, size_t len)
 		}
 	}
 	lb_reset();
-	m->skel = tlob_bpf__open();
+	o.kernel_log_level = lb_log_level;
+	m->skel = tlob_bpf__open_opts(&o);
 	if (!m->skel) {
 		ret = -errno;
 		lb_fail("opening the BPF object", ret, err, len);

@@ -534,11 +534,25 @@ SEC("perf_event")
 int tlob_sample(struct bpf_perf_event_data *ctx)
 {
 	struct tlob_scan scan;
+	struct tlob_task *t;
+	int i;
 
 	if (!READ_ONCE(tlob_nr_open))
 		return 0;
 	scan.now = bpf_ktime_get_ns();
 	scan.detector = TLOB_DETECT_SAMPLE;
 	bpf_for_each_map_elem(&tlob_windows, tlob_scan_one, &scan, 0);
+	/*
+	 * The task it interrupted is current: a diagnosis waiting for its
+	 * user stack (its overrun found from another CPU, e.g. at a context
+	 * switch there) takes it now, where a spinning task still is.
+	 */
+	t = tlob_task_of((__u32)bpf_get_current_pid_tgid());
+	if (!t)
+		return 0;
+#pragma unroll
+	for (i = 0; i < TLOB_BPF_NEST; i++)
+		if (READ_ONCE(t->win[i].dflags) & TLOB_DF_USTACK)
+			tlob_diag_ustack(&t->win[i]);
 	return 0;
 }

@@ -94,6 +94,7 @@ static __always_inline void tlob_runner_of(struct tlob_runner *r, struct task_st
 	r->pid = BPF_CORE_READ(p, pid);
 	r->prio = BPF_CORE_READ(p, prio);
 	r->policy = BPF_CORE_READ(p, policy);
+	r->pad = 0;	/* all of it initialised: a global function reads it */
 	bpf_core_read(r->comm, sizeof(r->comm), &p->comm);
 }
 
@@ -334,6 +335,45 @@ static __always_inline void tlob_diag_kstack(struct tlob_win *w, struct task_str
 }
 
 /*
+ * Window @w's task waits at its deadline @now: the task running on the
+ * CPU it waits for (noted there at that CPU's last switch) had it since
+ * the wait began or that switch, up to the deadline. A global function
+ * of its own: its paths do not multiply the verifier's walk of
+ * tlob_diag_detect().
+ */
+__noinline int tlob_diag_runner(struct tlob_win *w, __u64 now)
+{
+	struct tlob_runner r;
+	struct tlob_cpu_wait *cw;
+	struct task_struct *p;
+	struct tlob_task *t;
+	__u64 from = 0, ns;
+	__u32 tid;
+
+	if (!w)
+		return 0;
+	tid = w->core.pid;
+	t = bpf_map_lookup_elem(&tlob_windows, &tid);
+	if (!t || !READ_ONCE(t->wait_idx))
+		return 0;
+	cw = tlob_cpu_wait_of(t->wait_cpu);
+	if (!cw)
+		return 0;
+	/* Read with probes: it may have switched out (and exited) since. */
+	p = (struct task_struct *)READ_ONCE(cw->curr);
+	from = t->wait_ns;
+	if (READ_ONCE(cw->since) > from)
+		from = cw->since;
+	if (!p)
+		return 0;
+	tlob_runner_of(&r, p, now);
+	ns = tlob_diag_ran_span(from, now, tlob_core_start(&w->core), tlob_win_deadline(w));
+	if (ns && r.pid != tid)
+		tlob_diag_ran_add(&w->diag, r.pid, r.prio, r.policy, r.comm, ns);
+	return 0;
+}
+
+/*
  * Window @w overran (the engine's violation record is out, the report
  * claimed: nothing else writes the diagnosis now but the steps above).
  * @event: the model event being handled (abort_tlob: an exit or exec,
@@ -342,13 +382,8 @@ static __always_inline void tlob_diag_kstack(struct tlob_win *w, struct task_str
  */
 __noinline int tlob_diag_detect(struct tlob_win *w, __u32 event, __u64 now)
 {
-	struct tlob_runner r;
-	struct tlob_cpu_wait *cw;
-	struct task_struct *p;
 	struct tlob_diag *d;
-	struct tlob_task *t;
 	__u32 tid, state, need = 0;
-	__u64 from;
 
 	if (!w)
 		return 0;
@@ -361,21 +396,8 @@ __noinline int tlob_diag_detect(struct tlob_win *w, __u32 event, __u64 now)
 	d->binding_id = w->core.binding_id;
 	d->state = state;
 	/* Waiting: the task that has its CPU now, up to the deadline. */
-	t = state == waiting_tlob ? bpf_map_lookup_elem(&tlob_windows, &tid) : NULL;
-	cw = t && READ_ONCE(t->wait_idx) ? tlob_cpu_wait_of(t->wait_cpu) : NULL;
-	if (cw) {
-		from = t->wait_ns;
-		if (READ_ONCE(cw->since) > from)
-			from = cw->since;
-		/* Read with probes: it may have switched out (and exited) since. */
-		p = (struct task_struct *)READ_ONCE(cw->curr);
-		if (p) {
-			tlob_runner_of(&r, p, now);
-			from = tlob_diag_ran_span(from, now, d->start_ns, tlob_win_deadline(w));
-			if (from && r.pid != tid)
-				tlob_diag_ran_add(d, r.pid, r.prio, r.policy, r.comm, from);
-		}
-	}
+	if (state == waiting_tlob)
+		tlob_diag_runner(w, now);
 	if (event != abort_tlob && (__u32)bpf_get_current_pid_tgid() == tid &&
 	    tlob_ustack_current(d, now))
 		d->ustack_when = TLOB_STACK_DEADLINE;
