@@ -93,8 +93,10 @@ for B in $BACKENDS; do
 		"$B: wait: diag-hog first among the tasks that ran instead, fifo, prio 49" || diag "$d"
 
 	# --- pipe: who woke it, where it slept; text lines and an exec's environment
-	mon_run pipe --backend "$B" -b "$SEC" --on-violation \
-		"exec=printf '%s\n' \"W=\$TLOB_WAKER\" \"\$TLOB_KSTACK\" >$T/pipe.exec" -- pipe 200
+	# (a script: mon_run passes its arguments through one word list)
+	printf '#!/bin/sh\nprintf "%%s\\n" "W=$TLOB_WAKER" "$TLOB_KSTACK" >%s\n' "$T/pipe.exec" >"$T/onviol.sh"
+	chmod +x "$T/onviol.sh"
+	mon_run pipe --backend "$B" -b "$SEC" --on-violation "exec=$T/onviol.sh" -- pipe 200
 	is "$mon_rc" 0 "$B: pipe: mon exits 0"
 	sed -n '/^VIOLATION /,/^  ran instead:/p' "$T/pipe" >"$T/pipe.v"
 	grep -q '^  where: sleeping' "$T/pipe.v"
