@@ -404,22 +404,38 @@ static unsigned int resolve_user(struct proc *p, const struct tlob_diag *d,
 	return miss;
 }
 
-/* /proc/kallsyms, once: tep_parse_kallsyms() keeps copies of the names. */
-static void ksyms_read(struct tlob_symbolizer *s)
+/*
+ * kptr_restrict shows every address as zeros: every address would then
+ * fall in the last symbol, so no names is the truth. Some symbols are at
+ * 0 anyway (x86-64's per-CPU ones come first), so hidden means no line
+ * with another address.
+ */
+static bool kallsyms_hidden(const char *buf)
+{
+	for (const char *line = buf; *line; ) {
+		const char *nl = strchr(line, '\n');
+
+		if (strncmp(line, "0000000000000000 ", 17) && strncmp(line, "00000000 ", 9))
+			return false;
+		if (!nl)
+			break;
+		line = nl + 1;
+	}
+	return true;
+}
+
+/* A kallsyms file, once: tep_parse_kallsyms() keeps copies of the names. */
+static void ksyms_read(struct tlob_symbolizer *s, const char *path)
 {
 	char *buf;
 
 	s->ksyms_read = true;
-	buf = tlob_read_file("/proc/kallsyms");
+	buf = tlob_read_file(path);
 	if (!buf) {
 		s->knote = "no /proc/kallsyms: raw addresses";
 		return;
 	}
-	/*
-	 * kptr_restrict hides the addresses as zeros: every address would
-	 * then fall in the last symbol. No names is the truth.
-	 */
-	if (!strncmp(buf, "0000000000000000 ", 17)) {
+	if (kallsyms_hidden(buf)) {
 		s->knote = "addresses hidden by kptr_restrict: raw addresses";
 	} else {
 		s->tep = tep_alloc();
@@ -436,7 +452,13 @@ static void ksyms_read(struct tlob_symbolizer *s)
 void tlob_symbolizer_kernel(struct tlob_symbolizer *s)
 {
 	if (!s->ksyms_read)
-		ksyms_read(s);
+		ksyms_read(s, "/proc/kallsyms");
+}
+
+void tlob_symbolizer_kallsyms(struct tlob_symbolizer *s, const char *path)
+{
+	if (!s->ksyms_read)
+		ksyms_read(s, path);
 }
 
 static void resolve_kernel(struct tlob_symbolizer *s, const struct tlob_diag *d,

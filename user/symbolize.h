@@ -36,6 +36,8 @@ void tlob_symbolizer_free(struct tlob_symbolizer *s);
  * wait for).
  */
 void tlob_symbolizer_kernel(struct tlob_symbolizer *s);
+/* The same from another file in the format of /proc/kallsyms (tests). */
+void tlob_symbolizer_kallsyms(struct tlob_symbolizer *s, const char *path);
 
 /*
  * d's stacks into syms: every frame gets its ip, and a name, file,

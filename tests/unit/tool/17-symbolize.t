@@ -99,4 +99,15 @@ case "$ka" in
 	ok $? "a kernel return address named from /proc/kallsyms (vfs_read+0x10)" ||
 		sed 's/^/#   /' "$tmp/out" ;;
 esac
+# x86-64 lists its per-CPU symbols first, at 0: the others still name addresses.
+printf '%s\n' "0000000000000000 A fixed_percpu_data" "0000000000001000 A cpu_debug_store" \
+	"ffffffff81a52000 T pipe_read" "ffffffff81a53000 T pipe_write" >"$tmp/kallsyms"
+"$DRV" kallsyms "$tmp/kallsyms" 0xffffffff81a5271d >"$tmp/out"
+grep -qx "    at pipe_read+0x71d" "$tmp/out" && grep -qx "  kernel:" "$tmp/out"
+ok $? "kallsyms with per-CPU symbols at 0 first: names (pipe_read+0x71d)" || sed 's/^/#   /' "$tmp/out"
+printf '%s\n' "0000000000000000 A fixed_percpu_data" "0000000000000000 T pipe_read" >"$tmp/kallsyms"
+"$DRV" kallsyms "$tmp/kallsyms" 0xffffffff81a5271d >"$tmp/out"
+grep -qx "    at 0xffffffff81a5271d" "$tmp/out" &&
+	grep -qx "  kernel: (addresses hidden by kptr_restrict: raw addresses)" "$tmp/out"
+ok $? "kallsyms all zeros (kptr_restrict): raw addresses, and why" || sed 's/^/#   /' "$tmp/out"
 tap_done

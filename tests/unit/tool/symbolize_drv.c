@@ -11,6 +11,8 @@
  *   symbolize_drv user TGID ADDR...   a diagnosis of TGID with that user
  *                                stack (at the deadline), as mon prints it
  *   symbolize_drv kernel ADDR... a diagnosis with that kernel stack
+ *   symbolize_drv kallsyms FILE ADDR...  the same, names from FILE (the
+ *                                format of /proc/kallsyms)
  *   symbolize_drv twice TGID FIFO ADDR...  the user stack once, then (the
  *                                symbolizer kept) after a line arrives on
  *                                FIFO (the test ends TGID then): a gone
@@ -65,7 +67,7 @@ int main(int argc, char **argv)
 	struct tlob_symbolizer *s;
 	struct tlob_diag d = { .state = 1, .ustack_when = TLOB_STACK_DEADLINE };
 	int first = 2, i;
-	const char *fifo = NULL;
+	const char *fifo = NULL, *kallsyms = NULL;
 
 	if (argc == 2 && !strcmp(argv[1], "child")) {
 		sym_caller();
@@ -82,7 +84,11 @@ int main(int argc, char **argv)
 		}
 		for (i = first; i < argc && d.nr_ustack < TLOB_DIAG_USTACK; i++)
 			d.ustack[d.nr_ustack++] = strtoull(argv[i], NULL, 0);
-	} else if (!strcmp(argv[1], "kernel")) {
+	} else if (!strcmp(argv[1], "kernel") || !strcmp(argv[1], "kallsyms")) {
+		if (argv[1][1] == 'a') {
+			kallsyms = argv[2];
+			first = 3;
+		}
 		d.state = 2;
 		d.ustack_when = TLOB_STACK_NONE;
 		for (i = first; i < argc && d.nr_kstack < TLOB_DIAG_KSTACK; i++)
@@ -93,6 +99,8 @@ int main(int argc, char **argv)
 	s = tlob_symbolizer_new();
 	if (!s)
 		return 1;
+	if (kallsyms)
+		tlob_symbolizer_kallsyms(s, kallsyms);
 	show(s, &d);
 	if (fifo) {
 		char line[16];
