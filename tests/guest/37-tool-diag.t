@@ -99,6 +99,7 @@ for B in $BACKENDS; do
 	mon_run pipe --backend "$B" -b "$SEC" --on-violation "exec=$T/onviol.sh" -- pipe 200
 	is "$mon_rc" 0 "$B: pipe: mon exits 0"
 	sed -n '/^VIOLATION /,/^  ran instead:/p' "$T/pipe" >"$T/pipe.v"
+	show "$T/pipe.v"
 	grep -q '^  where: sleeping' "$T/pipe.v"
 	ok $? "$B: pipe: text: sleeping at the deadline" || show "$T/pipe"
 	grep -q '^    at pipe_read+0x[0-9a-f]*$' "$T/pipe.v"
