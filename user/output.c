@@ -782,6 +782,8 @@ int tlob_diag_json(const struct tlob_diag *d, const struct tlob_diag_syms *syms,
 	json_u64(&j, "capture_ns", d->capture_ns);
 	if (syms && syms->unote)
 		json_str(&j, "ustack_note", syms->unote, strlen(syms->unote));
+	if (syms && syms->knote && nk)
+		json_str(&j, "kstack_note", syms->knote, strlen(syms->knote));
 	return json_end(&j);
 }
 
@@ -815,10 +817,11 @@ static void text_shown(struct jbuf *j, const char *s, size_t max, const char *al
 
 #define TEXT_SHOWN(j, s)	text_shown((j), (s), strlen(s), "?")
 
-/* "    at NAME+0xOFF (FILE)", "    at 0xIP (FILE: NOTE)", "    at 0xIP" */
-static void text_frame(struct jbuf *j, uint64_t ip, const struct tlob_frame *f)
+/* "PREFIXNAME+0xOFF (FILE)", "PREFIX0xIP (FILE: NOTE)", "PREFIX0xIP", a newline */
+static void text_frame(struct jbuf *j, const char *prefix, uint64_t ip,
+		       const struct tlob_frame *f)
 {
-	jstr(j, "    at ");
+	jstr(j, prefix);
 	if (f && f->name) {
 		TEXT_SHOWN(j, f->name);
 		jc(j, '+');
@@ -858,6 +861,50 @@ static void text_modules(struct jbuf *j, const struct tlob_frame *f, unsigned in
 	}
 }
 
+/* "COMM-PID policy/prio TIME" of each task that ran instead, sep between; "none" */
+static void text_ran(struct jbuf *j, const struct tlob_diag *d, unsigned int nr,
+		     const char *sep)
+{
+	if (!nr)
+		jstr(j, "none");
+	for (unsigned int i = 0; i < nr; i++) {
+		const struct tlob_ran *r = &d->ran[i];
+
+		if (i)
+			jstr(j, sep);
+		text_shown(j, r->comm, sizeof(r->comm), "?");
+		jc(j, '-');
+		ju64(j, r->pid);
+		jc(j, ' ');
+		jstr(j, tlob_policy_name(r->policy));
+		jc(j, '/');
+		ju64(j, r->prio);
+		jc(j, ' ');
+		text_ns(j, r->ns);
+	}
+}
+
+int tlob_frames_text(const __u64 *ips, const struct tlob_frame *f, unsigned int n,
+		     char *buf, size_t len)
+{
+	struct jbuf j = { buf, len, 0, false };
+
+	for (unsigned int i = 0; i < n; i++)
+		text_frame(&j, "", ips[i], f ? &f[i] : NULL);
+	/* Lines, not a line: no newline after the last. */
+	if (j.used && !j.overflow)
+		j.used--;
+	return jend(&j);
+}
+
+int tlob_ran_text(const struct tlob_diag *d, char *buf, size_t len)
+{
+	struct jbuf j = { buf, len, 0, false };
+
+	text_ran(&j, d, DIAG_NR(d->nr_ran, TLOB_DIAG_RAN), "\n");
+	return jend(&j);
+}
+
 int tlob_diag_text(const struct tlob_diag *d, const struct tlob_diag_syms *syms,
 		   char *buf, size_t len)
 {
@@ -882,14 +929,20 @@ int tlob_diag_text(const struct tlob_diag *d, const struct tlob_diag_syms *syms,
 		}
 		jc(&j, '\n');
 		for (unsigned int i = 0; i < nu; i++)
-			text_frame(&j, d->ustack[i], syms ? &syms->ustack[i] : NULL);
+			text_frame(&j, "    at ", d->ustack[i], syms ? &syms->ustack[i] : NULL);
 		if (syms)
 			text_modules(&j, syms->ustack, nu);
 	}
 	if (nk) {
-		jstr(&j, "  kernel:\n");
+		jstr(&j, "  kernel:");
+		if (syms && syms->knote) {
+			jstr(&j, " (");
+			jstr(&j, syms->knote);
+			jc(&j, ')');
+		}
+		jc(&j, '\n');
 		for (unsigned int i = 0; i < nk; i++)
-			text_frame(&j, d->kstack[i], syms ? &syms->kstack[i] : NULL);
+			text_frame(&j, "    at ", d->kstack[i], syms ? &syms->kstack[i] : NULL);
 	}
 	jstr(&j, "  last cpu: ");
 	ju64(&j, d->cpu);
@@ -904,23 +957,7 @@ int tlob_diag_text(const struct tlob_diag *d, const struct tlob_diag_syms *syms,
 		jstr(&j, "none");
 	}
 	jstr(&j, "\n  ran instead: ");
-	if (!nr)
-		jstr(&j, "none");
-	for (unsigned int i = 0; i < nr; i++) {
-		const struct tlob_ran *r = &d->ran[i];
-
-		if (i)
-			jstr(&j, ", ");
-		text_shown(&j, r->comm, sizeof(r->comm), "?");
-		jc(&j, '-');
-		ju64(&j, r->pid);
-		jc(&j, ' ');
-		jstr(&j, tlob_policy_name(r->policy));
-		jc(&j, '/');
-		ju64(&j, r->prio);
-		jc(&j, ' ');
-		text_ns(&j, r->ns);
-	}
+	text_ran(&j, d, nr, ", ");
 	jc(&j, '\n');
 	return jend(&j);
 }

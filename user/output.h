@@ -62,6 +62,7 @@ struct tlob_diag_syms {
 	struct tlob_frame ustack[TLOB_DIAG_USTACK];
 	struct tlob_frame kstack[TLOB_DIAG_KSTACK];
 	const char *unote;	/* about the user stack as a whole ("process gone"); NULL */
+	const char *knote;	/* about the kernel stack (addresses hidden); NULL */
 };
 
 /*
@@ -75,6 +76,15 @@ int tlob_diag_json(const struct tlob_diag *d, const struct tlob_diag_syms *syms,
 		   char *buf, size_t len);
 int tlob_diag_text(const struct tlob_diag *d, const struct tlob_diag_syms *syms,
 		   char *buf, size_t len);
+/*
+ * For an on-violation exec's environment: n frames one a line, as the
+ * text shows them without "at " ("NAME+0xOFF (FILE)"; f NULL: addresses);
+ * the tasks that ran instead one a line ("COMM-PID policy/prio TIME",
+ * "none"). The length, or -ENOSPC.
+ */
+int tlob_frames_text(const __u64 *ips, const struct tlob_frame *f, unsigned int n,
+		     char *buf, size_t len);
+int tlob_ran_text(const struct tlob_diag *d, char *buf, size_t len);
 /* SCHED_* policy -> "other", "fifo", ... ("?" unknown). */
 const char *tlob_policy_name(unsigned int policy);
 /* enum tlob_stack_when -> "none", "deadline", "deferred". */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "actions.h"
 #include "params.h"
 #include "tlob_bpf.h"
 #include "version.h"
@@ -15,7 +16,7 @@
 
 enum { OPT_BACKEND = 0x100, OPT_ROOT, OPT_STOP_VIOL, OPT_BUFFER, OPT_FORCE_OFFSET,
        OPT_VERSION, OPT_BPF_TASKS, OPT_REMOVE, OPT_CHECK, OPT_DIR, OPT_STATE, OPT_FORMAT,
-       OPT_INTERVAL, OPT_FLUSH };
+       OPT_INTERVAL, OPT_FLUSH, OPT_ON_VIOLATION, OPT_ON_VIOLATION_LIMIT };
 
 /*
  * Every option of every command, once: getopt's tables, which command
@@ -37,6 +38,10 @@ const struct tlob_option tlob_options[] = {
 	{ "force-offset",	no_argument, OPT_FORCE_OFFSET, TLOB_OPT_FORCE_OFFSET, NULL, NULL },
 	{ "bpf-tasks",		required_argument, OPT_BPF_TASKS, TLOB_OPT_BPF_TASKS, NULL, NULL },
 	{ "flush",		required_argument, OPT_FLUSH, TLOB_OPT_FLUSH, "DURATION", NULL },
+	{ "on-violation",	required_argument, OPT_ON_VIOLATION, TLOB_OPT_ON_VIOLATION,
+	  "ACTION", NULL },
+	{ "on-violation-limit",	required_argument, OPT_ON_VIOLATION_LIMIT, TLOB_OPT_ON_VIOLATION,
+	  "N[/PERIOD]", NULL },
 	{ "remove",		no_argument, OPT_REMOVE, TLOB_OPT_REMOVE, NULL, NULL },
 	{ "check",		no_argument, OPT_CHECK, TLOB_OPT_CHECK, NULL, NULL },
 	{ "dir",		required_argument, OPT_DIR, TLOB_OPT_DIR, NULL, NULL },
@@ -265,6 +270,25 @@ void tlob_params_parse(const struct tlob_command *cmd, int argc, char **argv,
 				tlob_usage_error("invalid --flush '%s' (0, or a duration up to 10s: "
 						 "100ms, 1s)", optarg);
 			break;
+		case OPT_ON_VIOLATION: {
+			const char **a = realloc(params->actions,
+						 (params->nr_actions + 1) * sizeof(*a));
+
+			if (!a) {
+				fprintf(stderr, "tlob: out of memory\n");
+				exit(1);
+			}
+			params->actions = a;
+			if (tlob_action_parse(optarg, NULL, err, sizeof(err)))
+				tlob_usage_error("%s", err);
+			a[params->nr_actions++] = optarg;
+			break;
+		}
+		case OPT_ON_VIOLATION_LIMIT:
+			if (tlob_action_limit_parse(optarg, &params->action_limit,
+						    &params->action_period_ns, err, sizeof(err)))
+				tlob_usage_error("%s", err);
+			break;
 		case 'd':
 			if (tlob_parse_duration(optarg, &params->duration_ns, err, sizeof(err)))
 				tlob_usage_error("%s", err);
@@ -350,4 +374,7 @@ void tlob_params_free(struct tlob_params *params)
 	free(params->specs);
 	params->specs = NULL;
 	params->nr_specs = 0;
+	free(params->actions);
+	params->actions = NULL;
+	params->nr_actions = 0;
 }

@@ -43,6 +43,7 @@ enum tlob_opt {
 	TLOB_OPT_INTERVAL	= 1 << 17,	/* --interval DURATION (stats) */
 	TLOB_OPT_BPF_TASKS	= 1 << 18,	/* --bpf-tasks N (mon) */
 	TLOB_OPT_FLUSH		= 1 << 19,	/* --flush DURATION (mon) */
+	TLOB_OPT_ON_VIOLATION	= 1 << 20,	/* --on-violation ACTION, --on-violation-limit (mon) */
 	/* --backend, --root, -h, --version: every command */
 };
 
@@ -72,6 +73,10 @@ struct tlob_params {
 	const char *format;		/* stats --format */
 	const char *output;		/* stats --output FILE */
 	uint64_t interval_ns;		/* stats --interval; 0 = once */
+	const char **actions;		/* mon --on-violation ACTION..., checked (actions.h) */
+	size_t nr_actions;
+	unsigned int action_limit;	/* --on-violation-limit N; 0 = no limit */
+	uint64_t action_period_ns;	/* ... /PERIOD; 0 = N for the whole session */
 };
 
 struct tlob_command {

@@ -17,9 +17,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "actions.h"
 #include "monline.h"
 #include "output.h"
+#include "symbolize.h"
 #include "tlob.h"
+#include "trigger.h"
 #include "units.h"
 #include "utils.h"
 
@@ -31,7 +34,8 @@
 static const char *const mon_usage[] = {
 	"usage: tlob mon [-b SECTION]... [-d DURATION] [--stop-on-violation] [-t]",
 	"                [-r REACTOR] [-q] [-p PID] [--buffer-size KB] [--force-offset]",
-	"                [--bpf-tasks N] [--flush DURATION]",
+	"                [--bpf-tasks N] [--flush DURATION] [--on-violation ACTION]...",
+	"                [--on-violation-limit N[/PERIOD]]",
 	"                [common options]",
 	"",
 	"  -b, --bind SECTION     monitor a section while tlob runs:",
@@ -62,6 +66,15 @@ static const char *const mon_usage[] = {
 	"                         they end (default 100ms; up to 10s; 0: each at once);",
 	"                         violations and DROPPED lines come at once, and",
 	"                         everything still buffered is printed at exit",
+	"      --on-violation ACTION  at each violation (repeatable):",
+	"                           snapshot=INSTANCE  kmod: the kernel snapshots trace",
+	"                                              instance INSTANCE at the deadline",
+	"                           traceoff=INSTANCE  kmod: the kernel stops INSTANCE's",
+	"                                              tracing at the deadline",
+	"                           exec=CMD           /bin/sh -c CMD, the violation and",
+	"                                              its diagnosis in TLOB_* variables",
+	"      --on-violation-limit N[/PERIOD]  at most N actions per binding (per",
+	"                         PERIOD: 1/10s); every violation is still printed",
 	"",
 	"exit status: 0 stopped by Ctrl-C or -d; 1 an error; 2 a usage error;",
 	"             3 --stop-on-violation stopped on a violation",
@@ -78,10 +91,18 @@ struct mon_ctx {
 	uint64_t transitions;
 	uint64_t diags;			/* violations' diagnoses */
 	char *dbuf;			/* a diagnosis' lines (DIAG_BUF) */
+	struct tlob_symbolizer *sym;	/* names for the diagnoses' stacks */
+	struct tlob_diag_syms syms;	/* the last diagnosis' */
 	uint64_t violation_seen_ns;	/* detection time of the stopping violation */
 	uint64_t violation_read_ns;	/* when tlob had read it */
 	bool stop;
 	bool draining;
+	struct tlob_limit *limit;	/* --on-violation-limit */
+	struct tlob_exec *exec;		/* exec= actions; NULL: none */
+	const char **cmds;		/* their commands */
+	struct tlob_trigger *trig[8];	/* snapshot=/traceoff= triggers installed */
+	size_t nr_trig;
+	uint64_t armed_ns;		/* when the triggers' counts were set */
 };
 
 static bool is_violation(const struct tlob_record *r)
@@ -110,6 +131,36 @@ static bool wanted(const struct mon_ctx *ctx, const struct tlob_record *r)
 	return false;
 }
 
+/*
+ * A violation starts its actions: exec= waits for the diagnosis (or the
+ * window's end), within the limit; the kernel's triggers fired already,
+ * and get a fresh count when a limit's PERIOD has passed since they were
+ * armed. A window's record runs what still waits for it.
+ */
+static void on_violation_actions(struct mon_ctx *ctx, const struct tlob_record *r)
+{
+	const struct tlob_params *params = ctx->params;
+	uint64_t now;
+
+	if (!ctx->exec && !ctx->nr_trig)
+		return;
+	if (r->kind == TLOB_REC_WINDOW) {
+		tlob_exec_window(ctx->exec, r);
+		return;
+	}
+	if (r->kind != TLOB_REC_VIOLATION)
+		return;
+	now = tlob_now_ns();
+	if (ctx->exec && tlob_limit_take(ctx->limit, r->binding_id, now))
+		tlob_exec_violation(ctx->exec, r, now);
+	if (ctx->nr_trig && params->action_period_ns &&
+	    now - ctx->armed_ns >= params->action_period_ns) {
+		for (size_t i = 0; i < ctx->nr_trig; i++)
+			tlob_trigger_rearm(ctx->trig[i]);
+		ctx->armed_ns = now;
+	}
+}
+
 static int on_record(const struct tlob_record *r, void *data)
 {
 	struct mon_ctx *ctx = data;
@@ -117,6 +168,7 @@ static int on_record(const struct tlob_record *r, void *data)
 
 	if (!wanted(ctx, r))
 		return 0;
+	on_violation_actions(ctx, r);
 	ctx->records++;
 	if (r->kind == TLOB_REC_WINDOW)
 		ctx->windows++;
@@ -159,10 +211,18 @@ static int on_diag(const struct tlob_diag *d, void *data)
 	if (!wanted(ctx, &r))
 		return 0;
 	ctx->diags++;
+	if (ctx->params->quiet && !ctx->exec)
+		return 0;
+	tlob_symbolize(ctx->sym, d, &ctx->syms);
+	tlob_exec_diag(ctx->exec, d, &ctx->syms);
 	if (ctx->params->quiet)
 		return 0;
-	n = ctx->params->json ? tlob_diag_json(d, NULL, ctx->dbuf, DIAG_BUF - 1) :
-	    tlob_diag_text(d, NULL, ctx->dbuf, DIAG_BUF);
+	n = ctx->params->json ? tlob_diag_json(d, &ctx->syms, ctx->dbuf, DIAG_BUF - 1) :
+	    tlob_diag_text(d, &ctx->syms, ctx->dbuf, DIAG_BUF);
+	/* Names too long for the buffer (C++): the addresses, rather than nothing. */
+	if (n < 0)
+		n = ctx->params->json ? tlob_diag_json(d, NULL, ctx->dbuf, DIAG_BUF - 1) :
+		    tlob_diag_text(d, NULL, ctx->dbuf, DIAG_BUF);
 	out_line(ctx->dbuf, n, DIAG_BUF);
 	return 0;
 }
@@ -173,14 +233,15 @@ static int mon_loop(struct tlob_backend *be, struct mon_ctx *ctx, const struct t
 	uint64_t end = ctx->params->duration_ns ? tlob_now_ns() + ctx->params->duration_ns : 0;
 
 	while (!tlob_should_stop() && !ctx->stop) {
-		int timeout = -1, ret;
+		uint64_t now = tlob_now_ns();
+		/* exec= children to reap, violations waiting for their diagnosis */
+		int timeout = tlob_exec_tick(ctx->exec, now), ret;
 
 		if (end) {
-			uint64_t now = tlob_now_ns();
-
 			if (now >= end)
 				break;
-			timeout = tlob_ms_until(end, now);
+			if (timeout < 0 || tlob_ms_until(end, now) < timeout)
+				timeout = tlob_ms_until(end, now);
 		}
 		ret = be->ops->poll(be, timeout, sink);
 		/* One write per batch, before the next wait. */
@@ -274,6 +335,106 @@ static void mon_summary(struct tlob_backend *be, const struct tlob_params *param
 		fprintf(stderr, "tlob: %" PRIu64 " events were lost (ring buffer overrun)\n", lost);
 }
 
+/* --on-violation: what this backend can do (usage errors, before anything changes). */
+static int mon_check_actions(struct tlob_backend *be, const struct tlob_params *params)
+{
+	struct tlob_action a;
+	char err[256];
+
+	if (params->action_limit && !params->nr_actions) {
+		tlob_usage_msg("mon: --on-violation-limit limits --on-violation actions, and "
+			       "none is given");
+		return TLOB_EXIT_USAGE;
+	}
+	for (size_t i = 0; i < params->nr_actions; i++) {
+		tlob_action_parse(params->actions[i], &a, err, sizeof(err));
+		if (a.kind == TLOB_ACTION_EXEC)
+			continue;
+		if (!strcmp(be->ops->name, "kmod")) {
+			/* Before anything changes: the instance must be there. */
+			if (tlob_trigger_instance_ok(a.kind == TLOB_ACTION_SNAPSHOT ? "snapshot" :
+						     "traceoff", a.arg, err, sizeof(err)))
+				continue;
+			fprintf(stderr, "tlob: %s\n", err);
+			return TLOB_EXIT_ERROR;
+		}
+		tlob_usage_msg("mon: --on-violation %s needs the kmod backend: the %s backend's "
+			       "violations are not the tlob:violation trace event that an ftrace "
+			       "trigger fires on at the deadline (exec= works on every backend)",
+			       params->actions[i], be->ops->name);
+		return TLOB_EXIT_USAGE;
+	}
+	if (params->nr_actions > 8) {
+		tlob_usage_msg("mon: at most 8 --on-violation actions");
+		return TLOB_EXIT_USAGE;
+	}
+	return TLOB_EXIT_OK;
+}
+
+/*
+ * The session's actions: the limit, the exec= commands, and the kernel's
+ * triggers on its bindings (all of them without -b). -1 when a trigger
+ * could not be installed (said), with those installed before it kept for
+ * mon_actions_end() to remove.
+ */
+static int mon_actions_start(struct mon_ctx *ctx, const struct tlob_params *params,
+			     size_t bound)
+{
+	const char *cmds[8];
+	uint32_t ids[64];
+	size_t nc = 0, nid = 0;
+	struct tlob_action a;
+	char err[1024];
+
+	if (!params->nr_actions)
+		return 0;
+	ctx->limit = tlob_limit_new(params->action_limit, params->action_period_ns);
+	if (!ctx->limit)
+		return -1;
+	for (size_t i = 0; ctx->filter && i < bound && nid < 64; i++)
+		ids[nid++] = params->specs[i].id;
+	ctx->armed_ns = tlob_now_ns();
+	for (size_t i = 0; i < params->nr_actions; i++) {
+		tlob_action_parse(params->actions[i], &a, err, sizeof(err));
+		if (a.kind == TLOB_ACTION_EXEC) {
+			cmds[nc++] = a.arg;
+			continue;
+		}
+		ctx->trig[ctx->nr_trig] = tlob_trigger_install("tlob",
+				a.kind == TLOB_ACTION_SNAPSHOT ? "snapshot" : "traceoff",
+				a.arg, ids, nid, params->action_limit, err, sizeof(err));
+		if (!ctx->trig[ctx->nr_trig]) {
+			fprintf(stderr, "tlob: %s\n", err);
+			return -1;
+		}
+		ctx->nr_trig++;
+	}
+	/* The commands point into argv: they live as long as the process. */
+	ctx->cmds = malloc(nc * sizeof(*cmds) + 1);
+	if (!ctx->cmds)
+		return -1;
+	memcpy(ctx->cmds, cmds, nc * sizeof(*cmds));
+	ctx->exec = tlob_exec_new(ctx->cmds, nc);
+	return nc && !ctx->exec ? -1 : 0;
+}
+
+/* Every trigger removed (every exit path), the last commands run and waited for. */
+static int mon_actions_end(struct mon_ctx *ctx)
+{
+	int ret = 0;
+
+	tlob_exec_finish(ctx->exec, 2000);
+	tlob_exec_free(ctx->exec);
+	ctx->exec = NULL;
+	while (ctx->nr_trig)
+		ret |= tlob_trigger_remove(ctx->trig[--ctx->nr_trig]);
+	tlob_limit_free(ctx->limit);
+	ctx->limit = NULL;
+	free(ctx->cmds);
+	ctx->cmds = NULL;
+	return ret;
+}
+
 /*
  * What can be refused before anything is changed: -r with a reactor the
  * backend does not have (usage), and nothing to watch, i.e. no -b and no
@@ -300,6 +461,9 @@ static int mon_check(struct tlob_backend *be, const struct tlob_params *params)
 			       "capacity is set at load (pool_size=)", be->ops->name);
 		return TLOB_EXIT_USAGE;
 	}
+	ret = mon_check_actions(be, params);
+	if (ret)
+		return ret;
 	if (params->nr_specs)
 		return TLOB_EXIT_OK;
 	ret = be->ops->list(be, &specs, &n);
@@ -333,11 +497,6 @@ int tlob_mon_session(struct tlob_backend *be, const struct tlob_params *params,
 	int was_enabled, ret = TLOB_EXIT_ERROR;
 
 	memset(stop, 0, sizeof(*stop));
-	ctx.dbuf = malloc(DIAG_BUF);
-	if (!ctx.dbuf) {
-		fprintf(stderr, "tlob: out of memory\n");
-		return TLOB_EXIT_ERROR;
-	}
 	was_enabled = be->ops->get_enable(be);
 	if (was_enabled < 0) {
 		tlob_print_error(be, was_enabled, "reading enable");
@@ -355,6 +514,15 @@ int tlob_mon_session(struct tlob_backend *be, const struct tlob_params *params,
 			return TLOB_EXIT_ERROR;
 		}
 	}
+	ctx.dbuf = malloc(DIAG_BUF);
+	ctx.sym = tlob_symbolizer_new();
+	if (!ctx.dbuf || !ctx.sym) {
+		fprintf(stderr, "tlob: out of memory\n");
+		goto out_unbind;
+	}
+	/* Kernel names once per session, before the first violation needs them. */
+	if (!params->quiet || params->nr_actions)
+		tlob_symbolizer_kernel(ctx.sym);
 	tlob_verbose("backend open, adding %zu binding(s)", params->nr_specs);
 	for (; bound < params->nr_specs; bound++) {
 		int err = be->ops->bind(be, &params->specs[bound], &params->specs[bound].id);
@@ -373,6 +541,8 @@ int tlob_mon_session(struct tlob_backend *be, const struct tlob_params *params,
 	 * another session may rely on enable: it is left alone.
 	 */
 	session = bound && be->ops->session && be->ops->session(be);
+	if (mon_actions_start(&ctx, params, bound))
+		goto out_unbind;
 	if (session)
 		was_enabled = 1;
 	tlob_verbose("bindings added%s", session ? " (a session)" : ", enabling");
@@ -405,6 +575,9 @@ int tlob_mon_session(struct tlob_backend *be, const struct tlob_params *params,
 	tlob_verbose("drained, statistics read; restoring settings");
 	summary = true;
 out_unbind:
+	/* Before the bindings go: a trigger names them. */
+	if (mon_actions_end(&ctx))
+		ret = TLOB_EXIT_ERROR;
 	/* A session's removals drop its references only: the others keep monitoring. */
 	tlob_verbose("removing %zu binding(s)", bound);
 	while (bound--) {
@@ -425,6 +598,7 @@ out_unbind:
 	}
 	free(st);
 	free(ctx.dbuf);
+	tlob_symbolizer_free(ctx.sym);
 	if (old_reactor[0] && be->ops->set_reactor(be, old_reactor)) {
 		tlob_print_error(be, -EIO, "restoring the reactor");
 		ret = TLOB_EXIT_ERROR;
@@ -478,6 +652,7 @@ const struct tlob_command tlob_cmd_mon = {
 	.usage = mon_usage,
 	.opts = TLOB_OPT_BIND | TLOB_OPT_DURATION | TLOB_OPT_STOP_VIOL | TLOB_OPT_TRACE |
 		TLOB_OPT_REACTOR | TLOB_OPT_JSON | TLOB_OPT_PID | TLOB_OPT_QUIET |
-		TLOB_OPT_BUFFER | TLOB_OPT_FORCE_OFFSET | TLOB_OPT_BPF_TASKS | TLOB_OPT_FLUSH,
+		TLOB_OPT_BUFFER | TLOB_OPT_FORCE_OFFSET | TLOB_OPT_BPF_TASKS | TLOB_OPT_FLUSH |
+		TLOB_OPT_ON_VIOLATION,
 	.run = mon_run,
 };

@@ -6,8 +6,9 @@
 # side (kernel/bpf/*.c beside its programs, with TLOB_HAVE_BPF) when it
 # exists; without it `--backend bpf` says "built without the BPF backend".
 
-# capstone decodes instructions, so that no probe lands inside one (elfsym.c, insn.c).
-USER_PKGS := libtracefs libtraceevent libelf capstone
+# capstone decodes instructions, so that no probe lands inside one (elfsym.c, insn.c);
+# libdw (libdwfl) names the user stacks of violations (symbolize.c).
+USER_PKGS := libtracefs libtraceevent libelf libdw capstone
 USER_CFLAGS := -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror \
 	-I$(TOP)/user -I$(TOP)/user/kmod -I$(TOP)/kernel/shared $(shell pkg-config --cflags $(USER_PKGS))
 USER_LDLIBS := $(shell pkg-config --libs $(USER_PKGS))
@@ -134,3 +135,5 @@ $(TOOL_FIX)/app-stripped: $(TOOL_FIX)/app
 	$(Q)strip --strip-all -o $@ $<
 CHECK_DEPS += $(TOOL_FIXTURES)
 tool: $(TOOL_FIXTURES)
+# The symbolizer's test program walks its own stack through the frame pointers.
+$(BUILD)/tests/unit/tool/symbolize_drv: USER_CFLAGS += -fno-omit-frame-pointer

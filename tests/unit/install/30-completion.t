@@ -38,6 +38,9 @@ for m in $modes; do
 	mkdir -p "$tmp/bin" && touch "$tmp/bin/app"
 	is "$(run $m tlob bind -b "$tmp/bin/a")" "$tmp/bin/app " "$m: -b <TAB>: the section's file"
 	is "$(run $m tlob mon -d "")" "" "$m: -d <TAB>: a duration, nothing to offer"
+	is "$(run $m tlob mon --on-violation "")" "exec= snapshot= traceoff= " \
+		"$m: --on-violation <TAB>: the actions"
+	is "$(run $m tlob mon --on-violation-l)" "--on-violation-limit " "$m: tlob mon --on-violation-l<TAB>"
 done
 [ "$modes" = "plain full" ]
 ok $? "bash-completion is installed, so its helpers were tried too (.ci/packages)"

@@ -3,14 +3,23 @@
  * tlob mon's session (tlob_mon_session()) on a fake backend, so the exit
  * status and what mon changes can be checked on the host:
  *
- *   mon_drv [-B BINDINGS] [-R REACTORS] [-V RECORDS] [-O OPEN] [-E 1] [-S 1] -- MON-ARGS...
+ *   mon_drv [-B BINDINGS] [-R REACTORS] [-V RECORDS] [-O OPEN] [-E 1] [-S 1]
+ *           [-N NAME] [-T TRACEFS] [-F 1] -- MON-ARGS...
  *
  * BINDINGS persistent bindings exist already (default 0); REACTORS is the
  * backend's reactor list (default "[nop] printk panic signal", "-" none);
  * RECORDS the records poll() delivers, one letter each: o a window in
  * budget, v a violation, d a START dropped (no free window), x a window
  * of a binding this session did not make (another user's: bind() gives
- * id 1, x is id 2). With -S 1 the backend is a session (backend.h):
+ * id 1, x is id 2); g the diagnosis of the last violation (a user stack
+ * of this driver's own functions, symbolized live: fake_poll+0x10,
+ * main+0x20; sleeping in a kernel stack; woken by 77:waker; ran instead
+ * hog-78 fifo/49 5ms); w the last violation's window ending (over
+ * budget); s a pause of 60 ms, S of 1.1 s. Records are of this process (pid and tgid
+ * getpid(), comm "fakeapp", tag "t1"), each violation a window of its own.
+ * NAME is the backend's name (default "fake"; "kmod" or "bpf" for what
+ * mon does on those); TRACEFS a directory libtracefs takes as tracefs
+ * (tracefs_set_tracing_dir()), for the triggers. -F 1: enabling fails. With -S 1 the backend is a session (backend.h):
  * enable is not its business, and its statistics are read after its
  * bindings are removed. OPEN windows
  * are still open when the session ends: like the real backends, switching
@@ -26,7 +35,14 @@
 #include <string.h>
 #include <time.h>
 
+#include <stdint.h>
+#include <tracefs.h>
+#include <unistd.h>
+
 #include "tlob.h"
+#include "tlob_model.h"
+
+int main(int argc, char **argv);
 
 static const char *reactors = "[nop] printk panic signal";
 static const char *records = "";
@@ -34,6 +50,7 @@ static size_t persistent;
 static unsigned int open_at_end;
 static int enabled_before;
 static int session;
+static unsigned int fail_enable;
 /* Records the session's own ends of windows produced (D, U), polled later. */
 static char ended[64];
 static const char *ended_next = ended;
@@ -58,6 +75,8 @@ static int fake_set_enable(struct tlob_backend *be, bool on)
 {
 	(void)be;
 	printf("op: enable %d\n", on);
+	if (on && fail_enable)
+		return -EIO;
 	if (!on)
 		end_open('D');
 	return 0;
@@ -118,20 +137,65 @@ static int fake_stats(struct tlob_backend *be, struct tlob_binding_stats **st, s
 	return 0;
 }
 
+static struct tlob_record last_violation;
+static unsigned int seq;
+static int fake_poll(struct tlob_backend *be, int timeout_ms, const struct tlob_sink *sink);
+
+/* The diagnosis of the last violation ('g'). */
+static int fake_diag(const struct tlob_sink *sink)
+{
+	struct tlob_diag d = {
+		.start_ns = last_violation.start_ns, .pid = last_violation.pid,
+		.tgid = last_violation.tgid, .binding_id = last_violation.binding_id,
+		.cpu = 1, .migrations = 2, .waker_pid = 77, .waker_comm = "waker",
+		.state = sleeping_tlob, .ustack_when = TLOB_STACK_DEADLINE,
+		.nr_ustack = 2, .nr_kstack = 1, .nr_ran = 1,
+		.ustack = { (__u64)(uintptr_t)fake_poll + 0x10, (__u64)(uintptr_t)main + 0x20 },
+		.kstack = { 0xffffffff81000000ULL },
+		.ran = { { .ns = 5000000, .pid = 78, .prio = 49, .policy = 1, .comm = "hog" } },
+	};
+
+	return sink->diag ? sink->diag(&d, sink->ctx) : 0;
+}
+
 static int fake_poll(struct tlob_backend *be, int timeout_ms, const struct tlob_sink *sink)
 {
-	struct timespec ts = { 0, 5 * 1000000L };
+	struct timespec ts = { 0, 5 * 1000000L }, pause = { 0, 60 * 1000000L };
 	int delivered = 0;
 
 	(void)be;
 	while (*records || *ended_next) {
 		const char **from = *records ? &records : &ended_next;
-		struct tlob_record r = { .kind = TLOB_REC_WINDOW, .end_ns = 1, .binding_id = 1 };
+		struct tlob_record r = { .kind = TLOB_REC_WINDOW, .end_ns = 1, .binding_id = 1,
+					 .pid = (__u32)getpid(), .tgid = (__u32)getpid(),
+					 .start_ns = 1000 + 7 * (__u64)seq++,
+					 .budget_ns = 5000, .elapsed_ns = 5100,
+					 .comm = "fakeapp", .tag = "t1" };
 		int ret;
 
+		r.time_ns[running_tlob] = 100;
+		r.time_ns[sleeping_tlob] = 5000;
+		if (**from == 's' || **from == 'S') {
+			struct timespec longer = { 1, 100 * 1000000L };
+
+			nanosleep(**from == 's' ? &pause : &longer, NULL);
+			(*from)++;
+			continue;
+		}
+		if (**from == 'g' || **from == 'w') {
+			char c = *(*from)++;
+
+			delivered++;
+			ret = c == 'g' ? fake_diag(sink) : sink->record(&last_violation, sink->ctx);
+			if (ret)
+				return ret;
+			continue;
+		}
 		if (**from == 'v') {
 			r.kind = TLOB_REC_VIOLATION;
 			r.verdict = TLOB_VERDICT_OVER_BUDGET;
+			last_violation = r;
+			last_violation.kind = TLOB_REC_WINDOW;
 		} else if (**from == 'd') {
 			r.kind = TLOB_REC_DROPPED;
 		} else if (**from == 'x') {
@@ -202,6 +266,12 @@ int main(int argc, char **argv)
 			enabled_before = atoi(argv[i + 1]);
 		else if (!strcmp(argv[i], "-S"))
 			session = atoi(argv[i + 1]);
+		else if (!strcmp(argv[i], "-F"))
+			fail_enable = (unsigned int)atoi(argv[i + 1]);
+		else if (!strcmp(argv[i], "-N"))
+			fake_ops.name = argv[i + 1];
+		else if (!strcmp(argv[i], "-T") && tracefs_set_tracing_dir(argv[i + 1]))
+			return 99;
 	}
 	if (!strcmp(reactors, "-")) {
 		fake_ops.set_reactor = NULL;

@@ -186,11 +186,13 @@ static const struct tlob_diag_syms *diag_fill(struct tlob_diag *d, unsigned int 
 	}
 	if (i % 6 == 4)
 		syms->unote = "process gone: raw addresses";
+	if (i == 10)
+		syms->knote = "addresses hidden by kptr_restrict: raw addresses";
 	d->nr_kstack = (uint8_t)(d->state == running_tlob ? 0 : i == 8 ? TLOB_DIAG_KSTACK : 1 + i % 5);
 	for (k = 0; k < d->nr_kstack; k++) {
 		d->kstack[k] = 0xffffffff81000000ULL + i * 0x10000 + k * 0x4321;
 		syms->kstack[k].ip = d->kstack[k];
-		if (k == 3 && i % 2)
+		if ((k == 3 && i % 2) || syms->knote)
 			continue;		/* no kernel symbol there */
 		syms->kstack[k].name = knames[k % 5];
 		syms->kstack[k].off = 0x2a3 + k;

@@ -1,0 +1,156 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# tlob mon prints why a window overran (issue #18), on each backend:
+# tlob-diag's windows overrun for a known reason, and the diagnosis under
+# the violation must name it, symbolized by the tool:
+#   spin  the user stack is diag_spin_leaf <- diag_spin_caller (JSON),
+#         from the file that ran, with its build-id
+#   wait  waiting, diag-hog (SCHED_FIFO 50, kernel prio 49) first among
+#         the tasks that ran instead (JSON)
+#   pipe  sleeping in pipe_read (the kernel stack), woken by diag-writer
+#         (text lines), and an on-violation exec gets the same in TLOB_*
+# and on the module, --on-violation snapshot=INSTANCE: the kernel takes
+# INSTANCE's snapshot at the deadline, so it holds the sched_switch
+# events up to the deadline and none from after the detection, while the
+# live buffer goes on; the trigger is gone after mon.
+# A backend that produces no diagnosis at all is skipped, saying so.
+. /opt/tlob/tests/lib/tap.sh
+. /opt/tlob/bin/tool.sh
+tool_module_up || bail_out "cannot load $TLOB_KO"
+
+DIAG=/opt/tlob/bin/tlob-diag
+TRACE=/sys/kernel/tracing
+SNAP=diagsnap
+[ -x "$DIAG" ] || skip_all "no $DIAG"
+SEC="$DIAG:diag_begin,diag_end,20ms"
+
+# mon_run NAME MON-ARGS... -- DIAG-ARGS...: tlob mon around one tlob-diag
+# run; $T/NAME (stdout), $T/NAME.err; wpid = tlob-diag's pid
+mon_run() {
+	_n=$1
+	shift
+	_m=
+	while [ "$1" != -- ]; do _m="$_m $1"; shift; done
+	shift
+	: >"$T/$_n.err"
+	# shellcheck disable=SC2086
+	tlob mon $_m >"$T/$_n" 2>"$T/$_n.err" &
+	_mp=$!
+	mon_wait "$T/$_n.err"
+	"$DIAG" "$@" >/dev/null &
+	wpid=$!
+	wait $wpid
+	sleep 0.5
+	kill -INT $_mp
+	wait $_mp
+	mon_rc=$?
+}
+
+# diagline FILE: the first diagnosis (JSON) of FILE
+diagline() { grep '^{"kind_name":"diag"' "$1" | head -1; }
+# syms JSON ARRAY: the "sym" values of ARRAY (ustack, kstack) one a line
+syms() {
+	printf '%s\n' "$1" | sed -n "s/.*\"$2\":\[\([^]]*\)\].*/\1/p" | grep -o '"sym":[^,}]*' |
+		sed 's/"sym"://; s/"//g; s/+0x[0-9a-f]*$//'
+}
+show() { sed 's/^/#   /' "$@"; }
+
+rt_runtime=$(cat /proc/sys/kernel/sched_rt_runtime_us)
+for B in $BACKENDS; do
+	backend_begin "$B" || continue
+
+	# --- spin: where the code was
+	mon_run spin --json --backend "$B" -b "$SEC" -- -n 1 spin 150
+	d=$(diagline "$T/spin")
+	if [ -z "$d" ] && grep -q '"kind_name":"violation"' "$T/spin"; then
+		skip "$B: the backend produced no diagnosis for a violation (its kernel side lacks it)"
+		continue
+	fi
+	is "$mon_rc" 0 "$B: spin: mon exits 0"
+	[ -n "$d" ]
+	ok $? "$B: spin: a diagnosis line after the violation" || show "$T/spin" "$T/spin.err"
+	# (jget takes the last "pid": the tasks that ran instead have one too)
+	is "$(printf '%s\n' "$d" | sed -n 's/^{"kind_name":"diag","pid":\([0-9]*\),.*/\1/p')" "$wpid" \
+		"$B: spin: the diagnosis of tlob-diag's window"
+	is "$(syms "$d" ustack | head -2 | tr '\n' ' ')" "diag_spin_leaf diag_spin_caller " \
+		"$B: spin: user stack diag_spin_leaf <- diag_spin_caller, symbolized" || diag "$d"
+	printf '%s\n' "$d" | grep -q '"ustack":\[{"ip":"0x[0-9a-f]*","sym":"diag_spin_leaf+0x[0-9a-f]*","file":"/opt/tlob/bin/tlob-diag","build_id":"[0-9a-f]\{40\}"'
+	ok $? "$B: spin: ... from /opt/tlob/bin/tlob-diag, with its build-id" || diag "$d"
+	v=$(jlines "$T/spin" record kind_name violation | head -1)
+	is "$(printf '%s\n' "$d" | grep -c "\"start_ns\":$(jget "$v" start_ns),")" 1 \
+		"$B: spin: the same window as the violation (start_ns)"
+	s=$(jlines "$T/spin" summary | head -1)
+	is "$(jget "$s" diags)" 1 "$B: spin: the summary counts 1 diagnosis"
+
+	# --- wait: who took the CPU
+	echo -1 >/proc/sys/kernel/sched_rt_runtime_us
+	mon_run wait --json --backend "$B" -b "$SEC" -- -c 0 wait 300
+	echo "$rt_runtime" >/proc/sys/kernel/sched_rt_runtime_us
+	d=$(diagline "$T/wait")
+	is "$(jget "$d" state)" waiting "$B: wait: waiting at the deadline" || show "$T/wait"
+	r=$(printf '%s\n' "$d" | sed -n 's/.*"ran":\[{\([^}]*\)}.*/\1/p')
+	is "$(jget "{$r}" comm) $(jget "{$r}" policy) $(jget "{$r}" prio)" "diag-hog fifo 49" \
+		"$B: wait: diag-hog first among the tasks that ran instead, fifo, prio 49" || diag "$d"
+
+	# --- pipe: who woke it, where it slept; text lines and an exec's environment
+	# (a script: mon_run passes its arguments through one word list)
+	printf '#!/bin/sh\nprintf "%%s\\n" "W=$TLOB_WAKER" "$TLOB_KSTACK" >%s\n' "$T/pipe.exec" >"$T/onviol.sh"
+	chmod +x "$T/onviol.sh"
+	mon_run pipe --backend "$B" -b "$SEC" --on-violation "exec=$T/onviol.sh" -- pipe 200
+	is "$mon_rc" 0 "$B: pipe: mon exits 0"
+	sed -n '/^VIOLATION /,/^  ran instead:/p' "$T/pipe" >"$T/pipe.v"
+	show "$T/pipe.v"
+	grep -q '^  where: sleeping' "$T/pipe.v"
+	ok $? "$B: pipe: text: sleeping at the deadline" || show "$T/pipe"
+	grep -q '^    at pipe_read+0x[0-9a-f]*$' "$T/pipe.v"
+	ok $? "$B: pipe: text: the kernel stack has pipe_read" || show "$T/pipe.v"
+	grep -q '^  woken by: [0-9]*:diag-writer$' "$T/pipe.v"
+	ok $? "$B: pipe: text: woken by diag-writer" || show "$T/pipe.v"
+	grep -q '^W=[0-9]*:diag-writer$' "$T/pipe.exec" 2>/dev/null &&
+		grep -q '^pipe_read+0x' "$T/pipe.exec"
+	ok $? "$B: pipe: --on-violation exec= got TLOB_WAKER and TLOB_KSTACK" ||
+		show "$T/pipe.exec" "$T/pipe.err"
+
+	# --- snapshot at the deadline (module only)
+	if [ "$B" != kmod ]; then
+		tlob mon --backend "$B" -b "$SEC" --on-violation snapshot=$SNAP -d 1s \
+			>"$T/nosnap" 2>"$T/nosnap.err"
+		is "$?" 2 "$B: --on-violation snapshot= refused (exit 2)"
+		grep -q "needs the kmod backend" "$T/nosnap.err"
+		ok $? "$B: ... saying why" || show "$T/nosnap.err"
+		continue
+	fi
+	mkdir -p "$TRACE/instances/$SNAP"
+	I=$TRACE/instances/$SNAP
+	echo mono >"$I/trace_clock"
+	echo 1 >"$I/events/sched/sched_switch/enable"
+	# Switches all the time, so the buffer has events right up to the deadline.
+	(while :; do usleep 2000; done) &
+	ticker=$!
+	mon_run snap --json --backend kmod -b "$SEC" --on-violation snapshot=$SNAP \
+		--on-violation-limit 1 -- -n 2 spin 150
+	sleep 0.3
+	kill $ticker
+	wait $ticker 2>/dev/null
+	is "$mon_rc" 0 "kmod: snapshot: mon exits 0"
+	v=$(jlines "$T/snap" record kind_name violation | head -1)
+	deadline=$(( $(jget "$v" start_ns) + $(jget "$v" budget_ns) ))
+	seen=$(jget "$v" end_ns)
+	# timestamps (mono clock, seconds.microseconds) as ns, one a line
+	ts() { sed -n 's/.* \([0-9]*\)\.\([0-9]\{6\}\): sched_switch:.*/\1 \2/p' | awk '{ printf "%d%06d000\n", $1, $2 }'; }
+	last=$(ts <"$I/snapshot" | sort -n | tail -1)
+	live=$(ts <"$I/trace" | sort -n | tail -1)
+	diag "kmod: snapshot: deadline $deadline, detected $seen, last in snapshot ${last:-none}, last live ${live:-none}"
+	# (5ms: the detection's time is read just before the event that triggers the snapshot)
+	[ -n "$last" ] && [ "$last" -le $((seen + 5000000)) ] && [ "$last" -ge $((deadline - 50000000)) ]
+	ok $? "kmod: snapshot: it holds sched_switch events up to the deadline (last within 50ms before it), none after the detection"
+	[ -n "$live" ] && [ "$live" -gt "$seen" ]
+	ok $? "kmod: snapshot: ... while the live buffer went on after it"
+	grep -q '^snapshot' "$I/events/tlob/violation/trigger" 2>/dev/null
+	ok $((! $?)) "kmod: snapshot: the trigger is removed after mon" ||
+		show "$I/events/tlob/violation/trigger"
+	echo 0 >"$I/events/sched/sched_switch/enable"
+	rmdir "$I"
+done
+tool_cleanup
+done_testing

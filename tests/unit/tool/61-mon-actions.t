@@ -1,0 +1,134 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# tlob mon --on-violation on the fake backend (mon_drv.c): exec=CMD runs
+# /bin/sh -c CMD with the violation and its diagnosis in TLOB_* (the
+# stack symbolized live: the driver's own functions), after the
+# diagnosis, or at the window's end or at exit without one; the reader is
+# not held up by a slow command; at most 8 run at once; the per-binding
+# limit N[/PERIOD] applies while every violation is still printed.
+# snapshot=/traceoff= write the trigger text to the instance's
+# events/tlob/violation/trigger (a directory libtracefs takes as tracefs)
+# and remove exactly it at exit, also when mon fails after installing
+# it; an instance that is not there, the BPF backend, a limit without an
+# action are refused before anything changes.
+. "$(dirname "$0")/tap.sh"
+DRV=$BUILD/tests/unit/tool/mon_drv
+APP=$BUILD/tests/unit/tool/fixtures/app
+S="$APP:frame_begin,frame_end,5us"
+
+run() {
+	timeout 30 "$DRV" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$(sed -n 's/^exit //p' "$tmp/out")
+}
+expect() {
+	[ "${rc:-none}" = "$1" ]
+	ok $? "$2" || { echo "#   exit ${rc:-none} (want $1)"; sed 's/^/#   /' "$tmp/out" "$tmp/err"; }
+}
+# envof FILE KEY: the (first line of the) value of KEY in an `env` dump
+envof() { sed -n "s/^$2=//p" "$1" | head -1; }
+
+# exec=: the environment, the diagnosis' included
+mkdir "$tmp/e1"
+run -V vgw -- -d 50ms -b "$S" --on-violation "exec=env >$tmp/e1/\$\$"
+expect 0 "exec= with a violation and its diagnosis: exit 0"
+f=$(ls "$tmp/e1"/* 2>/dev/null | head -1)
+[ "$(ls "$tmp/e1" | wc -l)" = 1 ]
+ok $? "... the command ran once" || ls -l "$tmp/e1" | sed 's/^/#   /'
+got=""
+for k in TLOB_COMM TLOB_TAG TLOB_BINDING TLOB_BUDGET_NS TLOB_ELAPSED_NS TLOB_RUNNING_NS \
+	TLOB_SLEEPING_NS TLOB_WAITING_NS TLOB_CPU TLOB_MIGRATIONS TLOB_WAKER TLOB_STATE TLOB_RAN; do
+	got="$got $k=$(envof "$f" $k)"
+done
+is "$got" " TLOB_COMM=fakeapp TLOB_TAG=t1 TLOB_BINDING=1 TLOB_BUDGET_NS=5000 TLOB_ELAPSED_NS=5100 TLOB_RUNNING_NS=100 TLOB_SLEEPING_NS=5000 TLOB_WAITING_NS=0 TLOB_CPU=1 TLOB_MIGRATIONS=2 TLOB_WAKER=77:waker TLOB_STATE=sleeping TLOB_RAN=hog-78 fifo/49 5.000ms" \
+	"... the record and the diagnosis in TLOB_*"
+pid=$(envof "$f" TLOB_PID)
+[ -n "$pid" ] && [ "$pid" = "$(envof "$f" TLOB_TGID)" ] && [ "$pid" != "$$" ]
+ok $? "... TLOB_PID and TLOB_TGID: the task's (the driver's)"
+printf '%s\n' "fake_poll+0x10 ($DRV)" "main+0x20 ($DRV)" >"$tmp/want"
+awk '/^TLOB_STACK=/ { sub(/^TLOB_STACK=/, ""); p = 1 } p && /^TLOB_[A-Z_]*=/ && !/^TLOB_STACK=/ { p = 0 } p' "$f" | head -2 >"$tmp/got"
+cmp -s "$tmp/want" "$tmp/got"
+ok $? "... TLOB_STACK: the user stack symbolized, one frame a line" ||
+	{ sed 's/^/#   got: /' "$tmp/got"; sed 's/^/#   want: /' "$tmp/want"; }
+
+mkdir "$tmp/e2"
+run -V vw -- -d 50ms -b "$S" --on-violation "exec=env >$tmp/e2/\$\$"
+f=$(ls "$tmp/e2"/* 2>/dev/null | head -1)
+[ -n "$f" ] && [ "$(envof "$f" TLOB_COMM)" = fakeapp ] && ! grep -q '^TLOB_CPU=' "$f"
+ok $? "no diagnosis: the command runs at the window's end, without TLOB_CPU..." || sed 's/^/#   /' "$tmp/err"
+mkdir "$tmp/e3"
+run -V v -- -d 50ms -b "$S" --on-violation "exec=env >$tmp/e3/\$\$"
+[ "$(ls "$tmp/e3" | wc -l)" = 1 ]
+ok $? "neither: the command runs at exit" || sed 's/^/#   /' "$tmp/err"
+
+# The reader does not wait for a command.
+t0=$(date +%s)
+run -V vgvgvg -- -d 100ms -b "$S" --on-violation "exec=sleep 6"
+t1=$(date +%s)
+expect 0 "three slow commands: exit 0"
+[ $((t1 - t0)) -lt 5 ] && grep -q "^tlob: 3 on-violation command(s) still running, left to finish on their own$" "$tmp/err"
+ok $? "... mon ends without waiting for them (at most 2s), and says so ($((t1 - t0))s)" || sed 's/^/#   /' "$tmp/err"
+run -V vgvgvgvgvgvgvgvgvgvg -- -d 100ms -b "$S" --on-violation "exec=sleep 3"
+[ "$(grep -c '^tlob: on-violation exec skipped: 8 commands still running$' "$tmp/err")" = 2 ] &&
+	grep -q '^tlob: 2 on-violation command(s) skipped (8 were running)$' "$tmp/err"
+ok $? "at most 8 commands at once: the 9th and 10th are skipped, and said" || sed 's/^/#   /' "$tmp/err"
+
+# The limit.
+mkdir "$tmp/l1"
+run -V vgvgvgvg -- -d 50ms -b "$S" --on-violation "exec=touch $tmp/l1/\$\$" --on-violation-limit 2
+[ "$(ls "$tmp/l1" | wc -l)" = 2 ] && [ "$(grep -c '^VIOLATION' "$tmp/out")" = 4 ]
+ok $? "--on-violation-limit 2: 2 commands for 4 violations, all 4 printed" ||
+	{ ls "$tmp/l1" | sed 's/^/#   /'; sed 's/^/#   /' "$tmp/out"; }
+mkdir "$tmp/l2"
+run -V vgvgSvgvg -- -d 50ms -b "$S" --on-violation "exec=touch $tmp/l2/\$\$" --on-violation-limit 1/1s
+[ "$(ls "$tmp/l2" | wc -l)" = 2 ]
+ok $? "--on-violation-limit 1/1s: one command per second (2 for 2+2 violations 1.1s apart)" ||
+	ls "$tmp/l2" | sed 's/^/#   /'
+run -- -d 50ms -b "$S" --on-violation-limit 1
+expect 2 "--on-violation-limit without an action: usage error"
+run -- -d 50ms -b "$S" --on-violation "run=ls"
+expect none "--on-violation run=ls: refused while parsing"
+grep -q "^tlob: --on-violation 'run=ls': expected exec=CMD, snapshot=INSTANCE or traceoff=INSTANCE$" "$tmp/err"
+ok $? "... saying what is expected" || sed 's/^/#   /' "$tmp/err"
+run -- -d 50ms -b "$S" --on-violation-limit 0
+expect none "--on-violation-limit 0: refused"
+
+# Triggers, into a directory libtracefs takes as tracefs: the trigger
+# file a FIFO, so each write is seen.
+mkdir -p "$tmp/tr/instances/snap/events/tlob/violation"
+trig=$tmp/tr/instances/snap/events/tlob/violation/trigger
+listen() {
+	rm -f "$trig"
+	mkfifo "$trig"
+	timeout 20 sh -c "cat '$trig'; cat '$trig'" >"$tmp/trig.log" &
+	lpid=$!
+}
+listen
+run -N kmod -T "$tmp/tr" -V vg -- -d 50ms -b "$S" --on-violation snapshot=snap --on-violation-limit 3
+wait $lpid
+expect 0 "snapshot=snap on the kmod backend: exit 0"
+printf 'snapshot:3 if binding_id == 1\n!snapshot:3 if binding_id == 1\n' | cmp -s - "$tmp/trig.log"
+ok $? "... 'snapshot:3 if binding_id == 1' installed, and exactly it removed at exit" ||
+	sed 's/^/#   /' "$tmp/trig.log"
+listen
+run -N kmod -T "$tmp/tr" -F 1 -V vg -- -d 50ms -b "$S" --on-violation traceoff=snap
+wait $lpid
+expect 1 "traceoff=snap, then enabling fails: exit 1"
+printf 'traceoff if binding_id == 1\n!traceoff if binding_id == 1\n' | cmp -s - "$tmp/trig.log"
+ok $? "... the trigger (no limit: no count) removed on that path too" || sed 's/^/#   /' "$tmp/trig.log"
+# Appended, never truncated: a trigger file opened with O_TRUNC loses every trigger.
+rm -f "$trig"
+printf '%s\n' "someone else's trigger, a line longer than ours" >"$trig"
+run -N kmod -T "$tmp/tr" -V v -- -d 50ms -b "$S" --on-violation snapshot=snap
+[ "$(wc -c <"$trig")" = 48 ]
+ok $? "... written without truncating the file" || sed 's/^/#   /' "$trig"
+run -N kmod -T "$tmp/tr" -V v -- -d 50ms -b "$S" --on-violation snapshot=nosuch
+expect 1 "snapshot=nosuch: an instance that does not exist, exit 1"
+grep -q "^tlob: --on-violation snapshot=nosuch: no trace instance 'nosuch' (create it first: mkdir /sys/kernel/tracing/instances/nosuch)$" "$tmp/err" &&
+	! grep -q '^op:' "$tmp/out"
+ok $? "... said, before anything changed" || sed 's/^/#   /' "$tmp/err" "$tmp/out"
+run -N bpf -V v -- -d 50ms -b "$S" --on-violation snapshot=snap
+expect 2 "snapshot= on the BPF backend: usage error"
+grep -q "^tlob: mon: --on-violation snapshot=snap needs the kmod backend: the bpf backend's violations are not the tlob:violation trace event that an ftrace trigger fires on at the deadline (exec= works on every backend)$" "$tmp/err" &&
+	! grep -q '^op:' "$tmp/out"
+ok $? "... one sentence why, before anything changed" || sed 's/^/#   /' "$tmp/err"
+tap_done

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Names for the addresses of a violation's diagnosis (struct tlob_diag):
+ * user stacks through libdwfl (elfutils) on the live process, kernel
+ * stacks through libtraceevent's reading of /proc/kallsyms.
+ *
+ * User stacks: dwfl_linux_proc_report() on the diagnosis' tgid, when the
+ * diagnosis arrives (a violation and its diagnosis wake the reader at
+ * once, so the process is normally alive), cached per process and
+ * reported again when an address falls in no module it knows (a library
+ * loaded since). Each module's file is checked against the one the
+ * process mapped (/proc/TGID/map_files: the same inode, the same GNU
+ * build-id): a file replaced on disk since gets no names, and a note
+ * saying so, instead of the names of another build. A process that is
+ * gone, and was not cached, gets raw addresses and a note: no guessing.
+ *
+ * Kernel stacks: /proc/kallsyms, read once per symbolizer at the first
+ * kernel frame (tep_parse_kallsyms()), looked up with tep_find_function()
+ * and tep_find_function_address(); addresses hidden by kptr_restrict give
+ * raw addresses.
+ */
+#ifndef TLOB_SYMBOLIZE_H
+#define TLOB_SYMBOLIZE_H
+
+#include "output.h"
+
+struct tlob_symbolizer;
+
+/* NULL on ENOMEM only: what cannot be read later gives raw addresses. */
+struct tlob_symbolizer *tlob_symbolizer_new(void);
+void tlob_symbolizer_free(struct tlob_symbolizer *s);
+
+/*
+ * Read /proc/kallsyms now rather than at the first kernel frame (a
+ * second or more under emulation, which the first violation should not
+ * wait for).
+ */
+void tlob_symbolizer_kernel(struct tlob_symbolizer *s);
+/* The same from another file in the format of /proc/kallsyms (tests). */
+void tlob_symbolizer_kallsyms(struct tlob_symbolizer *s, const char *path);
+
+/*
+ * d's stacks into syms: every frame gets its ip, and a name, file,
+ * build-id or note where known. The strings stay valid until the next
+ * call or tlob_symbolizer_free().
+ */
+void tlob_symbolize(struct tlob_symbolizer *s, const struct tlob_diag *d,
+		    struct tlob_diag_syms *syms);
+
+#endif /* TLOB_SYMBOLIZE_H */
