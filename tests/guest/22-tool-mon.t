@@ -10,30 +10,6 @@ tool_module_up || bail_out "cannot load $TLOB_KO"
 
 begin=$(off tlob_section_begin)
 
-# mon_run NAME MON-ARGS... -- WORKLOAD-ARGS...: tlob mon in the background
-# for one workload run; leaves $T/NAME (stdout) and $T/NAME.err; wpid = workload pid.
-mon_run() {
-	_n=$1
-	shift
-	_m=
-	while [ "$1" != -- ]; do _m="$_m $1"; shift; done
-	shift
-	# Emptied here, not by the redirection below: that runs in the
-	# background child, possibly after mon_wait has read the last run's.
-	: >"$T/$_n.err"
-	# shellcheck disable=SC2086
-	tlob mon $_m >"$T/$_n" 2>"$T/$_n.err" &
-	_mp=$!
-	mon_wait "$T/$_n.err"
-	"$W" "$@" >/dev/null &
-	wpid=$!
-	wait $wpid
-	sleep 0.5
-	kill -INT $_mp
-	wait $_mp
-	mon_rc=$?
-}
-
 for B in $BACKENDS; do
 	backend_begin "$B" || continue
 

@@ -24,7 +24,7 @@
 PIN=/sys/kernel/tracing/instances/vm-pin
 pin() {
 	[ -d $PIN ] || return 0
-	for e in sched_switch sched_wakeup sched_process_exit sched_process_exec; do
+	for e in sched_switch sched_wakeup sched_waking sched_process_exit sched_process_exec; do
 		echo "$1" >$PIN/events/sched/$e/enable
 	done
 }

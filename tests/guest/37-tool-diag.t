@@ -24,27 +24,8 @@ SNAP=diagsnap
 [ -x "$DIAG" ] || skip_all "no $DIAG"
 SEC="$DIAG:diag_begin,diag_end,20ms"
 
-# mon_run NAME MON-ARGS... -- DIAG-ARGS...: tlob mon around one tlob-diag
-# run; $T/NAME (stdout), $T/NAME.err; wpid = tlob-diag's pid
-mon_run() {
-	_n=$1
-	shift
-	_m=
-	while [ "$1" != -- ]; do _m="$_m $1"; shift; done
-	shift
-	: >"$T/$_n.err"
-	# shellcheck disable=SC2086
-	tlob mon $_m >"$T/$_n" 2>"$T/$_n.err" &
-	_mp=$!
-	mon_wait "$T/$_n.err"
-	"$DIAG" "$@" >/dev/null &
-	wpid=$!
-	wait $wpid
-	sleep 0.5
-	kill -INT $_mp
-	wait $_mp
-	mon_rc=$?
-}
+# The program mon_run (tool.sh) runs.
+MON_PROG=$DIAG
 
 # diagline FILE: the first diagnosis (JSON) of FILE
 diagline() { grep '^{"kind_name":"diag"' "$1" | head -1; }

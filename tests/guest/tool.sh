@@ -85,3 +85,29 @@ tool_cleanup() { rm -rf "$T"; }
 mon_wait() {
 	wait_line "$1" monitoring 120 || { diag "mon_wait: no 'monitoring' after ${WAITED}s"; return 1; }
 }
+
+# mon_run NAME MON-ARGS... -- PROGRAM-ARGS...: tlob mon in the background
+# for one run of $MON_PROG (default the workload, $W); leaves $T/NAME
+# (stdout) and $T/NAME.err; wpid = the program's pid, mon_rc = tlob mon's
+# exit status after Ctrl-C.
+mon_run() {
+	_n=$1
+	shift
+	_m=
+	while [ "$1" != -- ]; do _m="$_m $1"; shift; done
+	shift
+	# Emptied here, not by the redirection below: that runs in the
+	# background child, possibly after mon_wait has read the last run's.
+	: >"$T/$_n.err"
+	# shellcheck disable=SC2086
+	tlob mon $_m >"$T/$_n" 2>"$T/$_n.err" &
+	_mp=$!
+	mon_wait "$T/$_n.err"
+	"${MON_PROG:-$W}" "$@" >/dev/null &
+	wpid=$!
+	wait $wpid
+	sleep 0.5
+	kill -INT $_mp
+	wait $_mp
+	mon_rc=$?
+}

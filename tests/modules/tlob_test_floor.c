@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Test-only: the benchmark floor. Attaches an empty probe to each of the
- * four scheduler tracepoints tlob.ko attaches (kernel/module/tlob_sched.c:
- * sched_switch, sched_wakeup, sched_process_exit, sched_process_exec),
+ * five scheduler tracepoints tlob.ko attaches (kernel/module/tlob_sched.c:
+ * sched_switch, sched_wakeup, sched_waking, sched_process_exit,
+ * sched_process_exec),
  * the least a tracepoint-based monitor of those events can cost: the
  * benchmarks (tests/bench/) compare tlob.ko against it.
  *
@@ -12,7 +13,8 @@
  * with the same prototypes.
  *
  * Context: sched_switch runs inside __schedule() with the runqueue lock
- * held and interrupts off, sched_wakeup under the woken task's locks; the
+ * held and interrupts off, sched_wakeup and sched_waking under the woken
+ * task's locks; the
  * probes do nothing. No locks are taken here: load and unload are
  * serialised by the module loader.
  */
@@ -33,6 +35,10 @@ static void floor_wakeup(void *data, struct task_struct *p)
 {
 }
 
+static void floor_waking(void *data, struct task_struct *p)
+{
+}
+
 static void floor_exit(void *data, struct task_struct *p)
 {
 }
@@ -50,6 +56,7 @@ static struct floor_tp {
 } floor_tps[] = {
 	{ "sched_switch", floor_switch },
 	{ "sched_wakeup", floor_wakeup },
+	{ "sched_waking", floor_waking },
 	{ "sched_process_exit", floor_exit },
 	{ "sched_process_exec", floor_exec },
 };
@@ -110,4 +117,4 @@ static void __exit tlob_test_floor_exit(void)
 module_exit(tlob_test_floor_exit);
 
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("tlob benchmark floor: empty probes on the four scheduler tracepoints tlob.ko uses");
+MODULE_DESCRIPTION("tlob benchmark floor: empty probes on the five scheduler tracepoints tlob.ko uses");

@@ -10,8 +10,8 @@
 # 3 points); the same for the BPF backend (1 and 3 tlob mon sessions on
 # the one shared set of programs). Each backend is measured
 # against the floor that attaches what it attaches: empty
-# probes on the module's four scheduler tracepoints (tlob_test_floor.ko),
-# empty tp_btf programs on the same four for BPF (bench-bpffloor sched).
+# probes on the module's five scheduler tracepoints (tlob_test_floor.ko),
+# empty tp_btf programs on the same five for BPF (bench-bpffloor sched).
 # With two CPUs or more (make bench BENCH_SMP=2) also: the ping-pong inside
 # windows while another CPU opens and ends windows as fast as it can (a
 # START/STOP loop of bench-windows on CPU 0), beside the same loop with

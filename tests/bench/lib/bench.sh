@@ -69,13 +69,13 @@ sess_bind() {
 	set -- "$1" "$2" "$3" $("$BIN/$2" -O)
 	eval "echo \"p $BIN/$2:$4 $5 threshold=$3\" >&$1"
 }
-# The module's floor: empty probes on the four scheduler tracepoints
+# The module's floor: empty probes on the five scheduler tracepoints
 # tlob.ko attaches (tests/modules/tlob_test_floor.c)
 floor_in() { insmod "$MODS/tlob_test_floor.ko"; }
 floor_out() { rmmod tlob_test_floor; }
 
 # The BPF backend's floors (bench-bpffloor): bpf_floor_in sched (empty
-# tp_btf programs on the same four tracepoints) or bpf_floor_in uprobe
+# tp_btf programs on the same five tracepoints) or bpf_floor_in uprobe
 # BINARY (one empty uprobe program at BINARY's bench_start and bench_stop)
 BFL_PID=
 bpf_floor_in() {
