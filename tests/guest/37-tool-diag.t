@@ -8,6 +8,7 @@
 #   wait  waiting, diag-hog (SCHED_FIFO 50, kernel prio 49) first among
 #         the tasks that ran instead (JSON)
 #   pipe  sleeping in pipe_read (the kernel stack), woken by diag-writer
+#         (a budget of 100ms: the task must be asleep at its deadline)
 #         (text lines), and an on-violation exec gets the same in TLOB_*
 # and on the module, --on-violation snapshot=INSTANCE: the kernel takes
 # INSTANCE's snapshot at the deadline, so it holds the sched_switch
@@ -77,19 +78,24 @@ for B in $BACKENDS; do
 	# (a script: mon_run passes its arguments through one word list)
 	printf '#!/bin/sh\nprintf "%%s\\n" "W=$TLOB_WAKER" "$TLOB_KSTACK" >%s\n' "$T/pipe.exec" >"$T/onviol.sh"
 	chmod +x "$T/onviol.sh"
-	mon_run pipe --backend "$B" -b "$SEC" --on-violation "exec=$T/onviol.sh" -- pipe 200
+	# 100ms: under emulation on PREEMPT_RT, reaching read() took 20ms once
+	mon_run pipe --backend "$B" -b "${SEC%,20ms},100ms" --on-violation "exec=$T/onviol.sh" -- pipe 400
 	is "$mon_rc" 0 "$B: pipe: mon exits 0"
 	sed -n '/^VIOLATION /,/^  ran instead:/p' "$T/pipe" >"$T/pipe.v"
 	show "$T/pipe.v"
 	grep -q '^  where: sleeping' "$T/pipe.v"
 	ok $? "$B: pipe: text: sleeping at the deadline" || show "$T/pipe"
-	grep -q '^    at pipe_read+0x[0-9a-f]*$' "$T/pipe.v"
-	ok $? "$B: pipe: text: the kernel stack has pipe_read" || show "$T/pipe.v"
+	if grep -q ' pipe_read$' /proc/kallsyms; then
+		grep -q '^    at pipe_read+0x[0-9a-f]*$' "$T/pipe.v"
+		ok $? "$B: pipe: text: the kernel stack has pipe_read" || show "$T/pipe.v"
+	else
+		skip "$B: pipe: this kernel has no pipe_read (7.3 reads anonymous pipes elsewhere)"
+	fi
 	grep -q '^  woken by: [0-9]*:diag-writer$' "$T/pipe.v"
 	ok $? "$B: pipe: text: woken by diag-writer" || show "$T/pipe.v"
 	grep -q '^W=[0-9]*:diag-writer$' "$T/pipe.exec" 2>/dev/null &&
-		grep -q '^pipe_read+0x' "$T/pipe.exec"
-	ok $? "$B: pipe: --on-violation exec= got TLOB_WAKER and TLOB_KSTACK" ||
+		grep -q '^[a-z_]*+0x[0-9a-f]*$' "$T/pipe.exec"
+	ok $? "$B: pipe: --on-violation exec= got TLOB_WAKER and TLOB_KSTACK (symbolized)" ||
 		show "$T/pipe.exec" "$T/pipe.err"
 
 	# --- snapshot at the deadline (module only)
