@@ -102,7 +102,11 @@ monitor "p $DIAG:$(doff diag_begin) $(doff diag_end) threshold=$((20 * MS))"
 # --- in budget: no detail
 run -n 3 spin 1
 is "$(events window | wc -l)" "3" "in budget: 3 windows"
-is "$(events violation_detail | wc -l)" "0" "in budget: no violation_detail"
+# (an emulated guest may stall a 1 ms window past 20 ms: a real violation)
+ok_w=$(events window | awk '/ verdict=0 /' | key | awk '{ print $3 }' | sort)
+det=$(events violation_detail | key | awk '{ print $3 }' | sort)
+is "$(echo "$det" | grep -c .)" "$(events violation | wc -l)" "in budget: a violation_detail only for a violation"
+is "$(printf '%s\n%s\n' "$ok_w" "$det" | grep . | sort | uniq -d | wc -l)" "0" "in budget: none for a window within budget"
 
 # --- spin: the user stack names the spinning function and its caller
 run -n 2 spin 150
