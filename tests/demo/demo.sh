@@ -9,6 +9,11 @@ app=/opt/tlob/bin/frame-app
 
 demo_backend() { # backend
 	say "tlob mon --backend $1 -b $app:frame_begin,frame_end,10ms &"
+	# Emptied here, not by the redirection below: that runs in the
+	# background child, maybe after the wait below has read the previous
+	# backend's "monitoring" (the BPF part then ran the app before its
+	# programs were attached and saw no window, once in two runs).
+	: >/tmp/mon.out
 	tlob mon --backend "$1" -b "$app:frame_begin,frame_end,10ms" >/tmp/mon.out 2>&1 &
 	mon=$!
 	# tlob says "monitoring" once every probe and hook is attached
