@@ -143,5 +143,6 @@ for B in $BACKENDS; do
 	echo 0 >"$I/events/sched/sched_switch/enable"
 	rmdir "$I"
 done
+tool_module_down
 tool_cleanup
 done_testing
