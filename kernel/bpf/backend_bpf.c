@@ -64,6 +64,10 @@ struct rec_item {
 	};
 };
 
+/* The urgent ring's reader tells the two apart by size alone. */
+_Static_assert(sizeof(struct tlob_record) != sizeof(struct tlob_diag),
+	       "a record and a diagnosis must differ in size");
+
 /* Items read from one ring, not delivered yet. */
 struct rec_queue {
 	struct bpf_priv *p;
