@@ -20,9 +20,8 @@
  *   reads it any more, removes it: nothing is left pinned.
  * - Records arrive in the reader's own BPF ring buffers as struct
  *   tlob_record: windows in one, violations and dropped STARTs in the
- *   other, where each violation's diagnosis (struct tlob_diag, told from
- *   a record by its size) follows it; records that did not fit are
- *   counted per reader and reported by lost().
+ *   other; records that did not fit are counted per reader and reported
+ *   by lost().
  * - The reader sleeps until something is due: a violation wakes it at once
  *   (its urgent ring, forced wakeups); the first window after it emptied
  *   its window ring wakes it too, and it then reads that ring one flush
@@ -55,23 +54,10 @@ struct bpf_ubind {
 	int fd[2];
 };
 
-/* What a ring holds: records, and in the urgent one the violations' diagnoses. */
-struct rec_item {
-	bool is_diag;
-	union {
-		struct tlob_record r;
-		struct tlob_diag d;
-	};
-};
-
-/* The urgent ring's reader tells the two apart by size alone. */
-_Static_assert(sizeof(struct tlob_record) != sizeof(struct tlob_diag),
-	       "a record and a diagnosis must differ in size");
-
-/* Items read from one ring, not delivered yet. */
+/* Records read from one ring, not delivered yet. */
 struct rec_queue {
 	struct bpf_priv *p;
-	struct rec_item *v;
+	struct tlob_record *v;
 	size_t head, n, cap;
 };
 
@@ -265,20 +251,18 @@ static int on_sample(void *ctx, void *data, size_t size)
 	 * A record of another size comes from programs of another tlob (a
 	 * monitor pinned before an upgrade: the record follows the model, so
 	 * its size changes with it). Not read, but never silently: counted
-	 * as lost, and said once. A diagnosis is the other size this tlob
-	 * reads.
+	 * as lost, and said once.
 	 */
-	if (size != sizeof(struct tlob_record) && size != sizeof(struct tlob_diag)) {
+	if (size != sizeof(*q->v)) {
 		if (!p->foreign++)
 			fprintf(stderr, "tlob: bpf: a record of %zu bytes, this tlob reads %zu: the "
 				"monitor was loaded by another tlob version (`tlob unbind -a "
-				"--backend bpf` removes a pinned one)\n", size,
-				sizeof(struct tlob_record));
+				"--backend bpf` removes a pinned one)\n", size, sizeof(*q->v));
 		return 0;
 	}
 	if (q->n == q->cap) {
 		size_t cap = q->cap ? q->cap * 2 : 256;
-		struct rec_item *v = realloc(q->v, cap * sizeof(*v));
+		struct tlob_record *v = realloc(q->v, cap * sizeof(*v));
 
 		if (!v) {
 			p->err = -ENOMEM;
@@ -288,12 +272,7 @@ static int on_sample(void *ctx, void *data, size_t size)
 		q->v = v;
 		q->cap = cap;
 	}
-	q->v[q->n].is_diag = size == sizeof(struct tlob_diag);
-	if (q->v[q->n].is_diag)
-		memcpy(&q->v[q->n].d, data, sizeof(struct tlob_diag));
-	else
-		memcpy(&q->v[q->n].r, data, sizeof(struct tlob_record));
-	q->n++;
+	memcpy(&q->v[q->n++], data, sizeof(*q->v));
 	return 0;
 }
 
@@ -1077,20 +1056,9 @@ static int consume(struct bpf_priv *p)
 }
 
 /*
- * When an item happened: a record's end_ns; a diagnosis's capture_ns
- * (when it was complete: after its violation record, which is before it
- * in the same ring anyway).
- */
-static uint64_t item_ns(const struct rec_item *it)
-{
-	return it->is_diag ? it->d.capture_ns : it->r.end_ns;
-}
-
-/*
- * Deliver the queued items oldest first (by item_ns(), a violation before
- * a window of the same time). A diagnosis goes to the sink's diag
- * callback, if it has one. A sink's non-zero stops it, the rest staying
- * queued. Returns the count delivered, or the sink's value.
+ * Deliver the queued records oldest first (by end_ns, a violation before
+ * a window of the same time). A sink's non-zero stops it, the rest
+ * staying queued. Returns the count delivered, or the sink's value.
  */
 static int deliver(struct bpf_priv *p, const struct tlob_sink *sink)
 {
@@ -1098,24 +1066,19 @@ static int deliver(struct bpf_priv *p, const struct tlob_sink *sink)
 
 	for (;;) {
 		struct rec_queue *best = NULL;
-		struct rec_item *it;
 		int r;
 
 		for (int i = 0; i < Q_NR; i++) {
 			struct rec_queue *q = &p->q[i];
 
-			if (q->head < q->n && (!best || item_ns(&q->v[q->head]) <
-					       item_ns(&best->v[best->head])))
+			if (q->head < q->n && (!best || q->v[q->head].end_ns <
+					       best->v[best->head].end_ns))
 				best = q;
 		}
 		if (!best)
 			break;
 		delivered++;
-		it = &best->v[best->head++];
-		if (it->is_diag)
-			r = sink->diag ? sink->diag(&it->d, sink->ctx) : 0;
-		else
-			r = sink->record ? sink->record(&it->r, sink->ctx) : 0;
+		r = sink->record ? sink->record(&best->v[best->head++], sink->ctx) : 0;
 		if (r)
 			return r;
 	}

@@ -15,9 +15,7 @@
  * libbpf's messages (the verifier log among them) are collected, not
  * printed: on a failure they go to TLOB_BPF_LOG (default
  * /tmp/tlob-bpf.log) and the error names that file; TLOB_BPF_VERBOSE=1
- * prints them as they come; TLOB_BPF_VERBOSE=2 also has the verifier say
- * what each program cost it (its time and the instructions it walked,
- * BPF_LOG_STATS), which is how the load time is watched.
+ * prints them as they come.
  */
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -42,7 +40,6 @@
 static char *lb_log;
 static size_t lb_len, lb_cap;
 static bool lb_verbose;
-static unsigned int lb_log_level;	/* the verifier's: 4 (BPF_LOG_STATS) or 0 */
 
 static int lb_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
@@ -77,10 +74,7 @@ static void lb_reset(void)
 	static bool set;
 
 	if (!set) {
-		const char *v = getenv("TLOB_BPF_VERBOSE");
-
-		lb_verbose = v && (*v == '1' || *v == '2');
-		lb_log_level = v && *v == '2' ? 4 : 0;
+		lb_verbose = getenv("TLOB_BPF_VERBOSE") && *getenv("TLOB_BPF_VERBOSE") == '1';
 		libbpf_set_print(lb_print);
 		set = true;
 	}
@@ -205,9 +199,7 @@ static int load_timer(struct bpf_mon *m)
 	struct bpf_map *map;
 	int ret;
 
-	LIBBPF_OPTS(bpf_object_open_opts, o, .kernel_log_level = lb_log_level);
-
-	t = tlob_timer_bpf__open_opts(&o);
+	t = tlob_timer_bpf__open();
 	if (!t)
 		return -errno;
 	/* One timer per window that can be open (tlob_timer.bpf.c). */
@@ -265,7 +257,6 @@ int tb_load(struct bpf_mon *m, char *err, size_t len)
 	const char *us = getenv("TLOB_BPF_SAMPLE_US");
 	struct tlob_bpf_meta meta = { 0 };
 	unsigned long long period_us = DEFAULT_SAMPLE_US;
-	LIBBPF_OPTS(bpf_object_open_opts, o);
 	__u32 zero = 0;
 	int ret, i;
 
@@ -284,8 +275,7 @@ int tb_load(struct bpf_mon *m, char *err, size_t len)
 		}
 	}
 	lb_reset();
-	o.kernel_log_level = lb_log_level;
-	m->skel = tlob_bpf__open_opts(&o);
+	m->skel = tlob_bpf__open();
 	if (!m->skel) {
 		ret = -errno;
 		lb_fail("opening the BPF object", ret, err, len);
@@ -297,14 +287,6 @@ int tb_load(struct bpf_mon *m, char *err, size_t len)
 			lb_fail("sizing the windows map", ret, err, len);
 			goto fail;
 		}
-	}
-	/* One table of waiting tasks per CPU (tlob_diag.bpf.h). */
-	ret = libbpf_num_possible_cpus();
-	if (ret > 0)
-		ret = bpf_map__set_max_entries(m->skel->maps.tlob_cpu_waits, ret);
-	if (ret) {
-		lb_fail("sizing the per-CPU table of waiting tasks", ret, err, len);
-		goto fail;
 	}
 	ret = tlob_bpf__load(m->skel);
 	if (ret) {
@@ -410,9 +392,6 @@ static int attach_sampler(struct bpf_mon *m, char *err, size_t len)
  */
 static void drop_stale_windows(struct bpf_mon *m)
 {
-	const struct bpf_map *waits = m->skel->maps.tlob_cpu_waits;
-	size_t size = bpf_map__value_size(waits);
-	void *zero = calloc(1, size);
 	__u32 key, next;
 
 	while (!bpf_map_get_next_key(m->fd[TB_WINDOWS], NULL, &next)) {
@@ -420,10 +399,6 @@ static void drop_stale_windows(struct bpf_mon *m)
 		if (bpf_map_delete_elem(m->fd[TB_WINDOWS], &key))
 			break;
 	}
-	/* Their places in the CPUs' tables of waiting tasks too. */
-	for (key = 0; zero && key < bpf_map__max_entries(waits); key++)
-		bpf_map_update_elem(bpf_map__fd(waits), &key, zero, BPF_ANY);
-	free(zero);
 	m->skel->bss->tlob_nr_open = 0;
 }
 
@@ -442,8 +417,6 @@ int tb_attach(struct bpf_mon *m, char *err, size_t len)
 	ret = attach_prog(m, s->progs.tlob_switch, err, len);
 	if (!ret)
 		ret = attach_prog(m, s->progs.tlob_wakeup, err, len);
-	if (!ret)
-		ret = attach_prog(m, s->progs.tlob_waking, err, len);
 	if (!ret)
 		ret = attach_prog(m, s->progs.tlob_exit, err, len);
 	if (!ret)

@@ -73,11 +73,8 @@ __noinline int tlob_feed(struct tlob_win *w, __u32 event, __u64 now, __u32 detec
 {
 	if (!w)
 		return 0;
-	if (tlob_step(&w->core, event, now, detector, reason) == TLOB_STEP_ENDED) {
+	if (tlob_step(&w->core, event, now, detector, reason) == TLOB_STEP_ENDED)
 		__sync_fetch_and_add(&tlob_nr_open, -1);
-		/* A diagnosis still waiting for a stack goes with what it has. */
-		tlob_diag_done(w, TLOB_DF_NEEDS);
-	}
 	return 0;
 }
 
@@ -177,9 +174,7 @@ static __always_inline void tlob_start(const struct tlob_bpf_binding *b, __u32 i
 #pragma unroll
 	for (i = 0; i < TLOB_BPF_NEST; i++) {
 		if (!tlob_active(&t->win[i])) {
-			/* Free once its diagnosis is out too. */
-			if (!w && !(READ_ONCE(t->win[i].dflags) &
-				    (TLOB_DF_NEEDS | TLOB_DF_SENDING))) {
+			if (!w) {
 				w = &t->win[i];
 				slot = i;
 			}
@@ -200,8 +195,6 @@ static __always_inline void tlob_start(const struct tlob_bpf_binding *b, __u32 i
 	w->core.tgid = tgid;
 	w->core.binding_id = id;
 	w->slot = slot;
-	w->dflags = 0;
-	tlob_diag_open(&w->diag, bpf_get_smp_processor_id());
 	bpf_get_current_comm(w->core.comm, sizeof(w->core.comm));
 	__builtin_memcpy(w->core.tag, b->tag, sizeof(w->core.tag));
 	/*
@@ -242,13 +235,10 @@ int tlob_uprobe(struct pt_regs *ctx)
 	if (!t)
 		return 0;
 #pragma unroll
-	for (i = 0; i < TLOB_BPF_NEST; i++) {
-		if (!tlob_active(&t->win[i]) || t->win[i].core.binding_id != id)
-			continue;
-		/* Current: the user stack its diagnosis may wait for. */
-		tlob_diag_ustack(&t->win[i]);
-		tlob_feed(&t->win[i], stop_tlob, 0, TLOB_DETECT_STOP, TLOB_ABORT_NONE);
-	}
+	for (i = 0; i < TLOB_BPF_NEST; i++)
+		if (tlob_active(&t->win[i]) && t->win[i].core.binding_id == id)
+			tlob_feed(&t->win[i], stop_tlob, 0, TLOB_DETECT_STOP,
+				  TLOB_ABORT_NONE);
 	return 0;
 }
 
@@ -314,22 +304,11 @@ static __always_inline bool tlob_task_blocked(struct task_struct *p)
 	return false;
 }
 
-/*
- * Switched out: the rule both backends share (tlob_switch_rule.h). Besides
- * the model's events, the diagnosis (tlob_diag.bpf.h): the task switched
- * out is booked to the tasks waiting for this CPU, if any (one array load
- * when none); prev is current, so its user stack is taken here if its
- * diagnosis waits for it; a preempted task begins to wait here; next,
- * still off the CPU, gives the kernel stack of a diagnosis waiting for
- * it, its CPU (a migration) and its place in a table back.
- */
+/* Switched out: the rule both backends share (tlob_switch_rule.h). */
 SEC("tp_btf/sched_switch")
 int BPF_PROG(tlob_switch, bool preempt, struct task_struct *prev,
 	     struct task_struct *next, unsigned int prev_state)
 {
-	__u32 cpu, tid;
-	struct tlob_cpu_wait *cw;
-	struct tlob_runner r;
 	struct tlob_task *t;
 	unsigned int ev;
 	__u64 now;
@@ -338,21 +317,8 @@ int BPF_PROG(tlob_switch, bool preempt, struct task_struct *prev,
 	if (!READ_ONCE(tlob_nr_open))
 		return 0;
 	now = bpf_ktime_get_ns();
-	cpu = bpf_get_smp_processor_id();
-	cw = tlob_cpu_wait_of(cpu);
-	if (cw) {
-		if (READ_ONCE(cw->nr)) {
-			tlob_runner_of(&r, prev, now);
-			tlob_cpu_book(cw, &r);
-			/* Booked up to now: a check below sees next's run begin here. */
-			WRITE_ONCE(cw->since, now);
-		}
-		/* Who runs here now, for a detector on another CPU. */
-		WRITE_ONCE(cw->curr, (__u64)next);
-	}
 	tlob_maybe_scan(now);
-	tid = BPF_CORE_READ(prev, pid);
-	t = tlob_task_of(tid);
+	t = tlob_task_of(BPF_CORE_READ(prev, pid));
 	if (t) {
 		ev = tlob_switch_out_event(preempt, prev_state, tlob_task_blocked(prev));
 #pragma unroll
@@ -362,8 +328,6 @@ int BPF_PROG(tlob_switch, bool preempt, struct task_struct *prev,
 
 			if (!tlob_active(w))
 				continue;
-			if (READ_ONCE(w->dflags) & TLOB_DF_USTACK)
-				tlob_diag_ustack(w);
 			/* Unbound while inside: the window ends here. */
 			if (!bpf_map_lookup_elem(&tlob_bindings, &id))
 				tlob_feed(w, abort_tlob, now, TLOB_DETECT_SCHED,
@@ -371,87 +335,24 @@ int BPF_PROG(tlob_switch, bool preempt, struct task_struct *prev,
 			else
 				tlob_feed(w, ev, now, TLOB_DETECT_SCHED, TLOB_ABORT_NONE);
 		}
-		if (ev == preempt_tlob)
-			tlob_wait_begin(t, tid, cpu, now);
 	}
-	tid = BPF_CORE_READ(next, pid);
-	t = tlob_task_of(tid);
-	if (t) {
-#pragma unroll
-		for (i = 0; i < TLOB_BPF_NEST; i++) {
-			struct tlob_win *w = &t->win[i];
-
-			if (!tlob_active(w))
-				continue;
-			tlob_feed(w, switch_in_tlob, now, TLOB_DETECT_SCHED, TLOB_ABORT_NONE);
-			/* After the event: its late check may be the detection. */
-			tlob_diag_kstack(w, next);
-			if (!READ_ONCE(w->core.reported))
-				tlob_diag_on_cpu(&w->diag, cpu);
-		}
-		tlob_wait_end(t, tid);
-	}
+	t = tlob_task_of(BPF_CORE_READ(next, pid));
+	if (t)
+		tlob_task_event(t, switch_in_tlob, now, TLOB_DETECT_SCHED, TLOB_ABORT_NONE);
 	return 0;
 }
 
-/*
- * Woken: a task asleep in a window begins to wait for the CPU it was
- * woken onto; still off the CPU, it gives the kernel stack (where it
- * slept) of a diagnosis waiting for it.
- */
 SEC("tp_btf/sched_wakeup")
 int BPF_PROG(tlob_wakeup, struct task_struct *p)
 {
 	struct tlob_task *t;
-	__u32 tid;
-	__u64 now;
-	int i;
-
-	if (!READ_ONCE(tlob_nr_open))
-		return 0;
-	tid = BPF_CORE_READ(p, pid);
-	t = tlob_task_of(tid);
-	if (!t)
-		return 0;
-	now = bpf_ktime_get_ns();
-#pragma unroll
-	for (i = 0; i < TLOB_BPF_NEST; i++) {
-		struct tlob_win *w = &t->win[i];
-
-		if (!tlob_active(w))
-			continue;
-		tlob_feed(w, wakeup_tlob, now, TLOB_DETECT_SCHED, TLOB_ABORT_NONE);
-		tlob_diag_kstack(w, p);
-	}
-	/* task_cpu(p): the CPU it was woken onto. */
-	tlob_wait_begin(t, tid, BPF_CORE_READ(p, thread_info.cpu), now);
-	return 0;
-}
-
-/*
- * Waking (try_to_wake_up(), in the waker's context: at sched_wakeup the
- * current task is not the waker when the wakeup was queued to the target
- * CPU): the last waker of each open window of the task.
- */
-SEC("tp_btf/sched_waking")
-int BPF_PROG(tlob_waking, struct task_struct *p)
-{
-	char comm[TLOB_COMM_LEN];
-	struct tlob_task *t;
-	__u32 waker;
-	int i;
 
 	if (!READ_ONCE(tlob_nr_open))
 		return 0;
 	t = tlob_task_of(BPF_CORE_READ(p, pid));
-	if (!t)
-		return 0;
-	waker = (__u32)bpf_get_current_pid_tgid();
-	bpf_get_current_comm(comm, sizeof(comm));
-#pragma unroll
-	for (i = 0; i < TLOB_BPF_NEST; i++)
-		if (tlob_active(&t->win[i]))
-			tlob_diag_woken(&t->win[i].diag, waker, comm);
+	if (t)
+		tlob_task_event(t, wakeup_tlob, bpf_ktime_get_ns(), TLOB_DETECT_SCHED,
+				TLOB_ABORT_NONE);
 	return 0;
 }
 
@@ -465,8 +366,6 @@ int BPF_PROG(tlob_exit, struct task_struct *p)
 		return 0;
 	tlob_task_event(t, abort_tlob, bpf_ktime_get_ns(), TLOB_DETECT_STOP,
 			TLOB_ABORT_EXIT);
-	/* Its place in a CPU's table of waiting tasks, if it still has one. */
-	tlob_wait_end(t, tid);
 	/* The task is gone: so is its entry. */
 	bpf_map_delete_elem(&tlob_windows, &tid);
 	return 0;
@@ -534,25 +433,11 @@ SEC("perf_event")
 int tlob_sample(struct bpf_perf_event_data *ctx)
 {
 	struct tlob_scan scan;
-	struct tlob_task *t;
-	int i;
 
 	if (!READ_ONCE(tlob_nr_open))
 		return 0;
 	scan.now = bpf_ktime_get_ns();
 	scan.detector = TLOB_DETECT_SAMPLE;
 	bpf_for_each_map_elem(&tlob_windows, tlob_scan_one, &scan, 0);
-	/*
-	 * The task it interrupted is current: a diagnosis waiting for its
-	 * user stack (its overrun found from another CPU, e.g. at a context
-	 * switch there) takes it now, where a spinning task still is.
-	 */
-	t = tlob_task_of((__u32)bpf_get_current_pid_tgid());
-	if (!t)
-		return 0;
-#pragma unroll
-	for (i = 0; i < TLOB_BPF_NEST; i++)
-		if (READ_ONCE(t->win[i].dflags) & TLOB_DF_USTACK)
-			tlob_diag_ustack(&t->win[i]);
 	return 0;
 }

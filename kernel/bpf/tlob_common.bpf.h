@@ -58,27 +58,11 @@
 struct tlob_win {
 	struct tlob_core core;
 	__u8 slot;			/* index in struct tlob_task */
-	__u8 pad[3];
-	/*
-	 * The diagnosis of its overrun (tlob_diag.bpf.h): what is still to
-	 * be taken before it is sent (TLOB_DF_*), and the struct itself,
-	 * filled while the window runs and at the deadline. It lives with
-	 * the window: no memory per window beyond the windows map.
-	 */
-	__u32 dflags;
-	struct tlob_diag diag;
+	__u8 pad[7];
 };
 
-/*
- * A task's windows, and where it waits for a CPU (tlob_diag.bpf.h): while
- * it is in the table of tlob_cpu_waits[wait_cpu] (at wait_idx - 1), the
- * tasks that run on that CPU are booked to its windows.
- */
 struct tlob_task {
 	struct tlob_win win[TLOB_BPF_NEST];
-	__u64 wait_ns;			/* when the wait began */
-	__u32 wait_cpu;
-	__u32 wait_idx;			/* 1 + its index there; 0: not waiting in a table */
 };
 
 /*
@@ -214,8 +198,6 @@ static __always_inline __u32 tlob_readers_of_id(__u32 id)
 	return tlob_readers_of(bpf_map_lookup_elem(&tlob_bindings, &id));
 }
 
-#include "tlob_diag.bpf.h"
-
 /*
  * A record in the ring of reader @slot in @rings (tlob_events or
  * tlob_urgent), its ring in *rb; NULL when the reader has no ring there
@@ -300,12 +282,8 @@ static __always_inline void tlob_emit(struct tlob_core *c, unsigned int kind,
 		.event = event,
 	};
 
-	if (!d.readers)
-		return;
-	bpf_loop(TLOB_BPF_READERS, tlob_deliver_one, &d, 0);
-	/* After the violation record: what its diagnosis can take now. */
-	if (kind == TLOB_REC_VIOLATION)
-		tlob_diag_detect(tlob_win_of(c), event, now);
+	if (d.readers)
+		bpf_loop(TLOB_BPF_READERS, tlob_deliver_one, &d, 0);
 }
 
 /* Per-binding statistics of an ended window, as the module counts them. */

@@ -5,9 +5,8 @@
  * SIGINT/SIGTERM, detach.
  *
  *   bench-bpffloor sched           empty tp_btf programs on sched_switch,
- *                                  sched_wakeup, sched_waking,
- *                                  sched_process_exit and
- *                                  sched_process_exec (tlob.bpf.c's five)
+ *                                  sched_wakeup, sched_process_exit and
+ *                                  sched_process_exec (tlob.bpf.c's four)
  *   bench-bpffloor uprobe BINARY   one empty uprobe program at BINARY's
  *                                  bench_start and bench_stop (every
  *                                  process), as tlob_uprobe is attached
@@ -20,9 +19,6 @@
 #include <bpf/libbpf.h>
 
 #include "bench_floor.skel.h"
-
-/* The scheduler tracepoints tlob.bpf.c attaches. */
-#define NSCHED 5
 
 static int print_warn(enum libbpf_print_level level, const char *fmt,
 		      va_list ap)
@@ -40,9 +36,9 @@ static int fail(const char *what, long err)
 
 int main(int argc, char **argv)
 {
-	struct bpf_program *sched[NSCHED] = { NULL };
+	struct bpf_program *sched[] = { NULL, NULL, NULL, NULL };
 	static const char *const marks[] = { "bench_start", "bench_stop" };
-	struct bpf_link *links[NSCHED] = { NULL };
+	struct bpf_link *links[4] = { NULL };
 	struct bench_floor_bpf *skel;
 	int uprobe, n = 0, i, sig, rc = 0;
 	sigset_t set;
@@ -65,11 +61,10 @@ int main(int argc, char **argv)
 		return fail("open", -errno);
 	sched[0] = skel->progs.floor_switch;
 	sched[1] = skel->progs.floor_wakeup;
-	sched[2] = skel->progs.floor_waking;
-	sched[3] = skel->progs.floor_exit;
-	sched[4] = skel->progs.floor_exec;
+	sched[2] = skel->progs.floor_exit;
+	sched[3] = skel->progs.floor_exec;
 	/* Load only what this floor attaches. */
-	for (i = 0; i < NSCHED; i++)
+	for (i = 0; i < 4; i++)
 		bpf_program__set_autoload(sched[i], !uprobe);
 	bpf_program__set_autoload(skel->progs.floor_uprobe, uprobe);
 	err = bench_floor_bpf__load(skel);
@@ -77,7 +72,7 @@ int main(int argc, char **argv)
 		rc = fail("load", err);
 		goto out;
 	}
-	for (i = 0; i < (uprobe ? 2 : NSCHED); i++) {
+	for (i = 0; i < (uprobe ? 2 : 4); i++) {
 		LIBBPF_OPTS(bpf_uprobe_opts, o, .func_name = marks[i & 1]);
 
 		if (uprobe)
@@ -98,7 +93,7 @@ int main(int argc, char **argv)
 	fflush(stdout);
 	sigwait(&set, &sig);
 out:
-	for (i = 0; i < NSCHED; i++)
+	for (i = 0; i < 4; i++)
 		bpf_link__destroy(links[i]);
 	bench_floor_bpf__destroy(skel);
 	return rc;
