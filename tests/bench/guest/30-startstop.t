@@ -124,10 +124,9 @@ while [ "$r" -le "$ROUNDS" ]; do
 		sample ss bpf_viol $r "$(rate)"
 		bpf_stop
 		if [ $r = 1 ]; then
+			# (the BPF backend takes no diagnosis on this tree: README)
 			v=$(grep -c '"kind_name":"violation"' "$DATA/bpf.out")
-			d=$(grep -c '"kind_name":"diag"' "$DATA/bpf.out")
-			ok $([ "$v" -gt 0 ] && [ "$d" = "$v" ]; echo $?) \
-				"BPF: every violation diagnosed (violations=$v diags=$d)"
+			ok $([ "$v" -gt 0 ]; echo $?) "BPF: the 1 us binding's windows overran (violations=$v)"
 		fi
 	fi
 
