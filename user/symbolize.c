@@ -449,7 +449,7 @@ static void ksyms_read(struct tlob_symbolizer *s, const char *path)
 	free(buf);
 }
 
-void tlob_symbolizer_kernel(struct tlob_symbolizer *s)
+static void symbolizer_kernel(struct tlob_symbolizer *s)
 {
 	if (!s->ksyms_read)
 		ksyms_read(s, "/proc/kallsyms");
@@ -502,7 +502,7 @@ void tlob_symbolize(struct tlob_symbolizer *s, const struct tlob_diag *d,
 			syms->unote = "process gone: raw addresses";
 	}
 	if (nk) {
-		tlob_symbolizer_kernel(s);
+		symbolizer_kernel(s);
 		resolve_kernel(s, d, syms->kstack, nk);
 		syms->knote = s->knote;
 	}

@@ -520,9 +520,6 @@ int tlob_mon_session(struct tlob_backend *be, const struct tlob_params *params,
 		fprintf(stderr, "tlob: out of memory\n");
 		goto out_unbind;
 	}
-	/* Kernel names once per session, before the first violation needs them. */
-	if (!params->quiet || params->nr_actions)
-		tlob_symbolizer_kernel(ctx.sym);
 	tlob_verbose("backend open, adding %zu binding(s)", params->nr_specs);
 	for (; bound < params->nr_specs; bound++) {
 		int err = be->ops->bind(be, &params->specs[bound], &params->specs[bound].id);

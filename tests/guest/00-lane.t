@@ -24,6 +24,10 @@ grep -q uprobe /sys/kernel/tracing/README 2>/dev/null
 ok $? "the kernel supports uprobes"
 [ -r "$TLOB_KO" ]
 ok $? "the monitor module is in the guest ($TLOB_KO)"
+if grep -q 'tlob\.pin=1' /proc/cmdline; then
+	grep -q '^tlob_test_floor ' /proc/modules
+	ok $? "tlob.pin=1: the scheduler tracepoints are pinned (tlob_test_floor.ko copies=2)"
+fi
 [ "$(grep -c ^processor /proc/cpuinfo)" -ge 2 ]
 ok $? "the guest has at least 2 CPUs"
 done_testing

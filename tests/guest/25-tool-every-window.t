@@ -7,11 +7,11 @@
 # records in the stream, the summary's count, the kernel's own statistics
 # for the module) and lose none.
 #
-# As users run it: the test-only tlob.pin instance (guest/init: it keeps
-# the scheduler tracepoints enabled so that attaching the monitor never
-# re-patches __schedule(), README "Known limitations") is switched off for
-# this script, so attaching patches the kernel text as it does on a
-# user's machine, and switched back on at the end.
+# As users run it: the test-only pin (tlob_test_floor.ko copies=2, loaded by
+# guest/init: it keeps two probes on each scheduler tracepoint so that
+# attaching the monitor never re-patches __schedule(), README "Known
+# limitations") is unloaded for this script, so attaching patches the
+# kernel text as it does on a user's machine, and loaded again at the end.
 #
 # Before the fix of the tool tests' wait (a log emptied by the background
 # child only after the wait for "monitoring" had read the previous run's
@@ -21,12 +21,11 @@
 . /opt/tlob/bin/tool.sh
 : "${EVERY_N:=500}"
 : "${EVERY_RUNS:=10}"
-PIN=/sys/kernel/tracing/instances/vm-pin
+PIN_KO=/opt/tlob/modules/tlob_test_floor.ko
+pinned=$(grep -c '^tlob_test_floor ' /proc/modules)
 pin() {
-	[ -d $PIN ] || return 0
-	for e in sched_switch sched_wakeup sched_waking sched_process_exit sched_process_exec; do
-		echo "$1" >$PIN/events/sched/$e/enable
-	done
+	[ "$pinned" = 1 ] || return 0
+	if [ "$1" = 1 ]; then insmod $PIN_KO copies=2; else rmmod tlob_test_floor; fi
 }
 pin 0
 tool_module_up || { pin 1; bail_out "cannot load $TLOB_KO"; }
