@@ -449,12 +449,6 @@ static void ksyms_read(struct tlob_symbolizer *s, const char *path)
 	free(buf);
 }
 
-static void symbolizer_kernel(struct tlob_symbolizer *s)
-{
-	if (!s->ksyms_read)
-		ksyms_read(s, "/proc/kallsyms");
-}
-
 void tlob_symbolizer_kallsyms(struct tlob_symbolizer *s, const char *path)
 {
 	if (!s->ksyms_read)
@@ -502,7 +496,9 @@ void tlob_symbolize(struct tlob_symbolizer *s, const struct tlob_diag *d,
 			syms->unote = "process gone: raw addresses";
 	}
 	if (nk) {
-		symbolizer_kernel(s);
+		/* Read here, once, and not at the start: symbolize.h. */
+		if (!s->ksyms_read)
+			ksyms_read(s, "/proc/kallsyms");
 		resolve_kernel(s, d, syms->kstack, nk);
 		syms->knote = s->knote;
 	}

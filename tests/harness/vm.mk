@@ -18,12 +18,6 @@
 VM_RUN_ID := $(shell date +%Y%m%d-%H%M%S)-$(shell echo $$PPID)
 VM_RUNS ?= $(BUILD)/vm/runs/$(VM_RUN_ID)
 GUEST_TESTS := $(notdir $(sort $(wildcard tests/guest/*.t)))
-# The debug lane (KASAN, lockdep, kmemleak; several times slower) runs the
-# kernel backends' suites (1x module, 3x BPF), the fault matrix (6x), the
-# control-file fuzzer (70) and the security checks (8x), not the tool/e2e
-# scripts, nor 34 (100 BPF loads: verifying them under KASAN is minutes
-# each ten; the stock and rt lanes run it). (One % per make pattern:
-# "1%-kmod-%.t" would match nothing.)
 # The newest kernel's lanes in make check: the module's scripts, tlob list
 # (the detector each backend runs on this kernel) and the BPF scenarios,
 # to keep CI's run within its time (README "Supported kernels": six lanes
@@ -50,6 +44,12 @@ GUEST_TESTS_newest-rt := $(GUEST_TESTS_newest)
 TOOL_ONLY_TESTS := 21-% 22-% 23-% 24-% 25-% 26-% 27-% 28-% 29-% 37-%
 KERNEL_TESTS := $(filter-out $(TOOL_ONLY_TESTS),$(filter 00-% 09-% 1% 20-% 3%,$(GUEST_TESTS)))
 GUEST_TESTS_rt := $(filter-out $(TOOL_ONLY_TESTS),$(GUEST_TESTS))
+# The debug lane (KASAN, lockdep, kmemleak; several times slower) runs the
+# kernel backends' suites (1x module, 3x BPF), the fault matrix (6x), the
+# control-file fuzzer (70) and the security checks (8x), not the tool/e2e
+# scripts, nor 34 (100 BPF loads: verifying them under KASAN is minutes
+# each ten; the stock and rt lanes run it). (One % per make pattern:
+# "1%-kmod-%.t" would match nothing.)
 # (37, the tool's diagnosis output, matched the debug lane's 3% until
 # 2026-12-02: under KASAN its spin window's deadline passed while the task
 # was still in the START probe, so its user stack named diag_begin.)
