@@ -54,12 +54,25 @@ struct bpf_ubind {
 	int fd[2];
 };
 
-/* Records read from one ring, not delivered yet. */
+/*
+ * An item read from a ring: a record, or (urgent ring only) a violation's
+ * diagnosis, which follows its violation record in that ring and is
+ * delivered right after it (r.end_ns 0: first in the merge).
+ */
+struct rec_item {
+	struct tlob_record r;
+	struct tlob_diag *d;	/* a diagnosis; NULL: a record */
+};
+
+/* Items read from one ring, not delivered yet. */
 struct rec_queue {
 	struct bpf_priv *p;
-	struct tlob_record *v;
+	struct rec_item *v;
 	size_t head, n, cap;
 };
+
+_Static_assert(sizeof(struct tlob_diag) != sizeof(struct tlob_record),
+	       "the urgent ring tells a diagnosis from a record by its size");
 
 /* The rings, in the order of a tie between them: violations first. */
 enum { Q_URGENT, Q_WINDOWS, Q_NR };
@@ -253,18 +266,31 @@ static int on_sample(void *ctx, void *data, size_t size)
 	 * its size changes with it). Not read, but never silently: counted
 	 * as lost, and said once.
 	 */
-	if (size != sizeof(*q->v)) {
+	bool diag = q == &p->q[Q_URGENT] && size == sizeof(struct tlob_diag);
+	struct tlob_diag *d = NULL;
+
+	if (size != sizeof(struct tlob_record) && !diag) {
 		if (!p->foreign++)
 			fprintf(stderr, "tlob: bpf: a record of %zu bytes, this tlob reads %zu: the "
 				"monitor was loaded by another tlob version (`tlob unbind -a "
-				"--backend bpf` removes a pinned one)\n", size, sizeof(*q->v));
+				"--backend bpf` removes a pinned one)\n", size,
+				sizeof(struct tlob_record));
 		return 0;
+	}
+	if (diag) {
+		d = malloc(sizeof(*d));
+		if (!d) {
+			p->err = -ENOMEM;
+			return -ENOMEM;
+		}
+		memcpy(d, data, sizeof(*d));
 	}
 	if (q->n == q->cap) {
 		size_t cap = q->cap ? q->cap * 2 : 256;
-		struct tlob_record *v = realloc(q->v, cap * sizeof(*v));
+		struct rec_item *v = realloc(q->v, cap * sizeof(*v));
 
 		if (!v) {
+			free(d);
 			p->err = -ENOMEM;
 			/* Stops the ring here; the rest stays in it. */
 			return -ENOMEM;
@@ -272,7 +298,12 @@ static int on_sample(void *ctx, void *data, size_t size)
 		q->v = v;
 		q->cap = cap;
 	}
-	memcpy(&q->v[q->n++], data, sizeof(*q->v));
+	q->v[q->n].d = d;
+	if (d)
+		memset(&q->v[q->n].r, 0, sizeof(q->v[q->n].r));
+	else
+		memcpy(&q->v[q->n].r, data, sizeof(q->v[q->n].r));
+	q->n++;
 	return 0;
 }
 
@@ -328,6 +359,8 @@ static void bpf_close(struct tlob_backend *be)
 	}
 	for (int q = 0; q < Q_NR; q++) {
 		ring_buffer__free(p->rb[q]);
+		for (size_t i = p->q[q].head; i < p->q[q].n; i++)
+			free(p->q[q].v[i].d);
 		free(p->q[q].v);
 	}
 	if (p->epfd >= 0)
@@ -1066,19 +1099,27 @@ static int deliver(struct bpf_priv *p, const struct tlob_sink *sink)
 
 	for (;;) {
 		struct rec_queue *best = NULL;
+		struct rec_item *it;
 		int r;
 
 		for (int i = 0; i < Q_NR; i++) {
 			struct rec_queue *q = &p->q[i];
 
-			if (q->head < q->n && (!best || q->v[q->head].end_ns <
-					       best->v[best->head].end_ns))
+			if (q->head < q->n && (!best || q->v[q->head].r.end_ns <
+					       best->v[best->head].r.end_ns))
 				best = q;
 		}
 		if (!best)
 			break;
-		delivered++;
-		r = sink->record ? sink->record(&best->v[best->head++], sink->ctx) : 0;
+		it = &best->v[best->head++];
+		if (it->d) {
+			r = sink->diag ? sink->diag(it->d, sink->ctx) : 0;
+			free(it->d);
+			it->d = NULL;
+		} else {
+			delivered++;
+			r = sink->record ? sink->record(&it->r, sink->ctx) : 0;
+		}
 		if (r)
 			return r;
 	}

@@ -281,6 +281,14 @@ int tb_load(struct bpf_mon *m, char *err, size_t len)
 		lb_fail("opening the BPF object", ret, err, len);
 		return ret;
 	}
+	/* One entry of waiters per CPU (tlob_diag.bpf.h). */
+	ret = libbpf_num_possible_cpus();
+	if (ret > 0)
+		ret = bpf_map__set_max_entries(m->skel->maps.tlob_cpu_waits, ret);
+	if (ret) {
+		lb_fail("sizing the per-CPU waiters map", ret, err, len);
+		goto fail;
+	}
 	if (m->tasks) {
 		ret = bpf_map__set_max_entries(m->skel->maps.tlob_windows, m->tasks);
 		if (ret) {
@@ -392,6 +400,8 @@ static int attach_sampler(struct bpf_mon *m, char *err, size_t len)
  */
 static void drop_stale_windows(struct bpf_mon *m)
 {
+	const struct bpf_map *waits = m->skel->maps.tlob_cpu_waits;
+	void *zero = calloc(1, bpf_map__value_size(waits));
 	__u32 key, next;
 
 	while (!bpf_map_get_next_key(m->fd[TB_WINDOWS], NULL, &next)) {
@@ -399,6 +409,10 @@ static void drop_stale_windows(struct bpf_mon *m)
 		if (bpf_map_delete_elem(m->fd[TB_WINDOWS], &key))
 			break;
 	}
+	/* ... and so are the CPUs' entries of their waits (tlob_diag.bpf.h). */
+	for (key = 0; zero && key < bpf_map__max_entries(waits); key++)
+		bpf_map_update_elem(bpf_map__fd(waits), &key, zero, BPF_ANY);
+	free(zero);
 	m->skel->bss->tlob_nr_open = 0;
 }
 
@@ -417,6 +431,8 @@ int tb_attach(struct bpf_mon *m, char *err, size_t len)
 	ret = attach_prog(m, s->progs.tlob_switch, err, len);
 	if (!ret)
 		ret = attach_prog(m, s->progs.tlob_wakeup, err, len);
+	if (!ret)
+		ret = attach_prog(m, s->progs.tlob_waking, err, len);
 	if (!ret)
 		ret = attach_prog(m, s->progs.tlob_exit, err, len);
 	if (!ret)

@@ -90,6 +90,29 @@ static __always_inline void tlob_task_event(struct tlob_task *t, unsigned int ev
 			tlob_feed(&t->win[i], event, now, detector, reason);
 }
 
+/*
+ * Task @p, which has not run since it left its CPU, is woken (queued on
+ * @cpu) or switched in (on @cpu): the event to its windows; while it is
+ * still where it slept or was preempted, the kernel stack a diagnosis
+ * waits for; the wait on @cpu that begins or ends.
+ */
+static __always_inline void tlob_task_arrives(struct tlob_task *t, struct task_struct *p,
+					      unsigned int event, __u32 cpu, __u64 now)
+{
+	int i;
+
+#pragma unroll
+	for (i = 0; i < TLOB_BPF_NEST; i++) {
+		struct tlob_win *w = &t->win[i];
+
+		if (!tlob_active(w))
+			continue;
+		tlob_feed(w, event, now, TLOB_DETECT_SCHED, TLOB_ABORT_NONE);
+		tlob_diag_kstack(w, p);
+		tlob_diag_event(w, event, cpu, now);
+	}
+}
+
 static __always_inline struct tlob_task *tlob_task_of(__u32 tid)
 {
 	return bpf_map_lookup_elem(&tlob_windows, &tid);
@@ -197,6 +220,7 @@ static __always_inline void tlob_start(const struct tlob_bpf_binding *b, __u32 i
 	w->slot = slot;
 	bpf_get_current_comm(w->core.comm, sizeof(w->core.comm));
 	__builtin_memcpy(w->core.tag, b->tag, sizeof(w->core.tag));
+	tlob_diag_begin(w);
 	/*
 	 * Counted open before it is published: a scheduler hook that
 	 * interrupts us (a uprobe program is preemptible on PREEMPT_RT) must
@@ -311,12 +335,14 @@ int BPF_PROG(tlob_switch, bool preempt, struct task_struct *prev,
 {
 	struct tlob_task *t;
 	unsigned int ev;
+	__u32 cpu;
 	__u64 now;
 	int i;
 
 	if (!READ_ONCE(tlob_nr_open))
 		return 0;
 	now = bpf_ktime_get_ns();
+	cpu = bpf_get_smp_processor_id();
 	tlob_maybe_scan(now);
 	t = tlob_task_of(BPF_CORE_READ(prev, pid));
 	if (t) {
@@ -329,17 +355,40 @@ int BPF_PROG(tlob_switch, bool preempt, struct task_struct *prev,
 			if (!tlob_active(w))
 				continue;
 			/* Unbound while inside: the window ends here. */
-			if (!bpf_map_lookup_elem(&tlob_bindings, &id))
+			if (!bpf_map_lookup_elem(&tlob_bindings, &id)) {
 				tlob_feed(w, abort_tlob, now, TLOB_DETECT_SCHED,
 					  TLOB_ABORT_UNBIND);
-			else
-				tlob_feed(w, ev, now, TLOB_DETECT_SCHED, TLOB_ABORT_NONE);
+				continue;
+			}
+			tlob_feed(w, ev, now, TLOB_DETECT_SCHED, TLOB_ABORT_NONE);
+			/* Preempted: it waits here. prev is current: a pending stack. */
+			tlob_diag_event(w, ev, cpu, now);
+			tlob_diag_deferred(w);
 		}
 	}
 	t = tlob_task_of(BPF_CORE_READ(next, pid));
 	if (t)
-		tlob_task_event(t, switch_in_tlob, now, TLOB_DETECT_SCHED, TLOB_ABORT_NONE);
+		tlob_task_arrives(t, next, switch_in_tlob, cpu, now);
+	tlob_diag_on_switch(prev, next, now);
 	return 0;
+}
+
+/*
+ * The CPU a task is queued on: thread_info.cpu on the kernels tlob
+ * targets (x86, THREAD_INFO_IN_TASK); task_struct.cpu where a kernel
+ * keeps it there.
+ */
+struct task_struct___cpu {
+	unsigned int cpu;
+} __attribute__((preserve_access_index));
+
+static __always_inline __u32 tlob_task_cpu(struct task_struct *p)
+{
+	struct task_struct___cpu *c = (void *)p;
+
+	if (bpf_core_field_exists(c->cpu))
+		return TLOB_CORE_READ_UINT(c, cpu);
+	return TLOB_CORE_READ_UINT(p, thread_info.cpu);
 }
 
 SEC("tp_btf/sched_wakeup")
@@ -351,8 +400,38 @@ int BPF_PROG(tlob_wakeup, struct task_struct *p)
 		return 0;
 	t = tlob_task_of(BPF_CORE_READ(p, pid));
 	if (t)
-		tlob_task_event(t, wakeup_tlob, bpf_ktime_get_ns(), TLOB_DETECT_SCHED,
-				TLOB_ABORT_NONE);
+		tlob_task_arrives(t, p, wakeup_tlob, tlob_task_cpu(p), bpf_ktime_get_ns());
+	return 0;
+}
+
+/*
+ * Not a model event: who wakes the task (current here; at sched_wakeup,
+ * queued to an idle CPU, current is that CPU's idle task). Until the
+ * diagnosis goes out: the wakeup that ends a sleep past the deadline
+ * counts.
+ */
+SEC("tp_btf/sched_waking")
+int BPF_PROG(tlob_waking, struct task_struct *p)
+{
+	char comm[TLOB_COMM_LEN];
+	struct tlob_task *t;
+	__u32 waker;
+	int i;
+
+	if (!READ_ONCE(tlob_nr_open))
+		return 0;
+	t = tlob_task_of(BPF_CORE_READ(p, pid));
+	if (!t)
+		return 0;
+	waker = (__u32)bpf_get_current_pid_tgid();
+	bpf_get_current_comm(comm, sizeof(comm));
+#pragma unroll
+	for (i = 0; i < TLOB_BPF_NEST; i++) {
+		struct tlob_win *w = &t->win[i];
+
+		if (tlob_active(w) && READ_ONCE(w->dstate) != TLOB_DIAG_SENT)
+			tlob_diag_woken(&w->diag, waker, comm);
+	}
 	return 0;
 }
 
@@ -433,11 +512,21 @@ SEC("perf_event")
 int tlob_sample(struct bpf_perf_event_data *ctx)
 {
 	struct tlob_scan scan;
+	struct tlob_task *t;
+	int i;
 
 	if (!READ_ONCE(tlob_nr_open))
 		return 0;
 	scan.now = bpf_ktime_get_ns();
 	scan.detector = TLOB_DETECT_SAMPLE;
 	bpf_for_each_map_elem(&tlob_windows, tlob_scan_one, &scan, 0);
+	/* The task it interrupted, past its deadline: its user stack now. */
+	t = tlob_task_of((__u32)bpf_get_current_pid_tgid());
+	if (t) {
+#pragma unroll
+		for (i = 0; i < TLOB_BPF_NEST; i++)
+			if (tlob_active(&t->win[i]))
+				tlob_diag_deferred(&t->win[i]);
+	}
 	return 0;
 }

@@ -37,7 +37,12 @@
 #define TLOB_BPF_NEST		4	/* a power of two: slot indexes are masked */
 #define TLOB_BPF_PATH_MAX	4096
 #define TLOB_BPF_RINGBUF	(1024 * 1024)	/* windows */
-#define TLOB_BPF_RINGBUF_URGENT	(256 * 1024)	/* violations, dropped STARTs */
+#define TLOB_BPF_RINGBUF_URGENT	(256 * 1024)	/* violations, their diagnoses, dropped STARTs */
+/*
+ * The per-CPU tables of the windows waiting on each CPU (tlob_diag.bpf.h):
+ * the default size; the loader sizes the map to the possible CPUs.
+ */
+#define TLOB_BPF_CPUS		64
 /*
  * Readers: the tlob processes reading records (tlob mon). One set of
  * programs and maps serves every reader of the system; each reader has

@@ -58,7 +58,13 @@
 struct tlob_win {
 	struct tlob_core core;
 	__u8 slot;			/* index in struct tlob_task */
-	__u8 pad[7];
+	__u8 need_kstack;		/* sleeping or waiting at the deadline */
+	__u8 pad[2];
+	/* Why it overran (tlob_diag.bpf.h) */
+	__u32 dstate;			/* enum tlob_dstate, claimed with tlob_cas() */
+	__s32 wait_cpu;			/* the CPU whose waiters it is among; -1: none */
+	__u32 wait_slot;
+	struct tlob_diag diag;
 };
 
 struct tlob_task {
@@ -198,6 +204,8 @@ static __always_inline __u32 tlob_readers_of_id(__u32 id)
 	return tlob_readers_of(bpf_map_lookup_elem(&tlob_bindings, &id));
 }
 
+#include "tlob_diag.bpf.h"
+
 /*
  * A record in the ring of reader @slot in @rings (tlob_events or
  * tlob_urgent), its ring in *rb; NULL when the reader has no ring there
@@ -282,8 +290,14 @@ static __always_inline void tlob_emit(struct tlob_core *c, unsigned int kind,
 		.event = event,
 	};
 
+	/* A violation's diagnosis still pending goes out before the window. */
+	if (kind == TLOB_REC_WINDOW)
+		tlob_diag_end(tlob_win_of(c), event);
 	if (d.readers)
 		bpf_loop(TLOB_BPF_READERS, tlob_deliver_one, &d, 0);
+	/* After its violation: why the window overran. */
+	if (kind == TLOB_REC_VIOLATION)
+		tlob_diag_violation(tlob_win_of(c), event);
 }
 
 /* Per-binding statistics of an ended window, as the module counts them. */

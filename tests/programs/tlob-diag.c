@@ -20,6 +20,9 @@
  *   pipe MS   the window blocks in read() on a pipe; a thread named
  *             "diag-writer" sleeps MS ms, then writes: the task sleeps in
  *             the kernel's pipe_read() and diag-writer wakes it
+ * -c CPU pins the window's task to CPU in every mode (spin too: a
+ * detector that can only take the stack of the task it interrupts, the BPF
+ * backend's timer or sampler, then runs where the task spins).
  * Prints "windows=N" at the end. Before the first window it calls
  * diag_end() once: the first uprobe hit of a process sets up its XOL page
  * (tens of ms under emulation), which must not land in a window.
@@ -37,6 +40,7 @@
 #define NOINLINE __attribute__((noinline, used))
 
 static long ms, windows = 1, cpu;
+static int cpu_given;
 static int go[2], data[2];
 
 NOINLINE void diag_begin(void)
@@ -178,6 +182,7 @@ int main(int argc, char **argv)
 			break;
 		case 'c':
 			cpu = atol(optarg);
+			cpu_given = 1;
 			break;
 		default:
 			goto usage;
@@ -193,8 +198,9 @@ int main(int argc, char **argv)
 		die("pipe");
 	tsc_calibrate();
 
-	if (!strcmp(mode, "wait")) {
+	if (cpu_given || !strcmp(mode, "wait"))
 		pin(0, cpu);
+	if (!strcmp(mode, "wait")) {
 		start_thread(hog, "diag-hog", 50);
 	} else if (!strcmp(mode, "pipe")) {
 		start_thread(writer, "diag-writer", 0);

@@ -2,7 +2,7 @@
 /*
  * Test-only: the BPF backend's benchmark floors (tests/bench/progs/
  * bpffloor.c loads them). Empty programs on what kernel/bpf/tlob.bpf.c
- * attaches: tp_btf programs on the four scheduler tracepoints it uses,
+ * attaches: tp_btf programs on the five scheduler tracepoints it uses,
  * and one uprobe program, attached at START and at STOP as tlob_uprobe
  * is. Each returns at once: what is left is the price of being attached.
  */
@@ -20,6 +20,12 @@ int BPF_PROG(floor_switch)
 
 SEC("tp_btf/sched_wakeup")
 int BPF_PROG(floor_wakeup)
+{
+	return 0;
+}
+
+SEC("tp_btf/sched_waking")
+int BPF_PROG(floor_waking)
 {
 	return 0;
 }

@@ -11,7 +11,7 @@
 # the one shared set of programs). Each backend is measured
 # against the floor that attaches what it attaches: empty
 # probes on the module's five scheduler tracepoints (tlob_test_floor.ko),
-# empty tp_btf programs on the four of them BPF attaches (bench-bpffloor sched).
+# empty tp_btf programs on the same five for BPF (bench-bpffloor sched).
 # With two CPUs or more (make bench BENCH_SMP=2) also: the ping-pong inside
 # windows while another CPU opens and ends windows as fast as it can (a
 # START/STOP loop of bench-windows on CPU 0), beside the same loop with
@@ -74,7 +74,7 @@ while [ "$r" -le "$ROUNDS" ]; do
 
 	floor_in
 	rc=$?
-	[ $r = 1 ] && ok $rc "the module's floor loads (empty probes on 4 tracepoints)"
+	[ $r = 1 ] && ok $rc "the module's floor loads (empty probes on its 5 tracepoints)"
 	m floor $r
 	floor_out
 

@@ -5,8 +5,9 @@
  * SIGINT/SIGTERM, detach.
  *
  *   bench-bpffloor sched           empty tp_btf programs on sched_switch,
- *                                  sched_wakeup, sched_process_exit and
- *                                  sched_process_exec (tlob.bpf.c's four)
+ *                                  sched_wakeup, sched_waking,
+ *                                  sched_process_exit and
+ *                                  sched_process_exec (tlob.bpf.c's five)
  *   bench-bpffloor uprobe BINARY   one empty uprobe program at BINARY's
  *                                  bench_start and bench_stop (every
  *                                  process), as tlob_uprobe is attached
@@ -28,6 +29,9 @@ static int print_warn(enum libbpf_print_level level, const char *fmt,
 	return vfprintf(stderr, fmt, ap);
 }
 
+/* The scheduler tracepoints tlob.bpf.c attaches. */
+#define NR_SCHED	5
+
 static int fail(const char *what, long err)
 {
 	fprintf(stderr, "bench-bpffloor: %s: %s\n", what, strerror(-err));
@@ -36,9 +40,9 @@ static int fail(const char *what, long err)
 
 int main(int argc, char **argv)
 {
-	struct bpf_program *sched[] = { NULL, NULL, NULL, NULL };
+	struct bpf_program *sched[NR_SCHED] = { NULL };
 	static const char *const marks[] = { "bench_start", "bench_stop" };
-	struct bpf_link *links[4] = { NULL };
+	struct bpf_link *links[NR_SCHED] = { NULL };
 	struct bench_floor_bpf *skel;
 	int uprobe, n = 0, i, sig, rc = 0;
 	sigset_t set;
@@ -63,8 +67,9 @@ int main(int argc, char **argv)
 	sched[1] = skel->progs.floor_wakeup;
 	sched[2] = skel->progs.floor_exit;
 	sched[3] = skel->progs.floor_exec;
+	sched[4] = skel->progs.floor_waking;
 	/* Load only what this floor attaches. */
-	for (i = 0; i < 4; i++)
+	for (i = 0; i < NR_SCHED; i++)
 		bpf_program__set_autoload(sched[i], !uprobe);
 	bpf_program__set_autoload(skel->progs.floor_uprobe, uprobe);
 	err = bench_floor_bpf__load(skel);
@@ -72,7 +77,7 @@ int main(int argc, char **argv)
 		rc = fail("load", err);
 		goto out;
 	}
-	for (i = 0; i < (uprobe ? 2 : 4); i++) {
+	for (i = 0; i < (uprobe ? 2 : NR_SCHED); i++) {
 		LIBBPF_OPTS(bpf_uprobe_opts, o, .func_name = marks[i & 1]);
 
 		if (uprobe)
@@ -93,7 +98,7 @@ int main(int argc, char **argv)
 	fflush(stdout);
 	sigwait(&set, &sig);
 out:
-	for (i = 0; i < 4; i++)
+	for (i = 0; i < NR_SCHED; i++)
 		bpf_link__destroy(links[i]);
 	bench_floor_bpf__destroy(skel);
 	return rc;

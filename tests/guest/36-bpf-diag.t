@@ -1,0 +1,8 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The BPF backend's diagnosis of a violation (issue #18), on every lane
+# (37-tool-diag runs on stock only, for the module): the same scenarios,
+# checked the same way, with tlob mon --backend bpf. On a stock kernel the
+# bpf_timer detector, on PREEMPT_RT the sampler, both on CPU 0 where
+# spin's task is pinned; what each scenario must show is in 37-tool-diag.
+BACKENDS=bpf exec /bin/sh /opt/tlob/tests/37-tool-diag.t
