@@ -16,11 +16,13 @@
  *   program attached to that subprogram arms the timer.
  * - sampling (PREEMPT_RT, whose verifier refuses bpf_timer): tlob_sample
  *   runs from a periodic perf event (cpu-clock, hard interrupt, one CPU)
- *   and checks every open window, whatever its state, so an overrun is
- *   reported at most one sampling period (plus the timer's own latency)
- *   after the deadline; the scheduler hooks run the same check at most
- *   once per period from any context switch, which on a busy system
- *   reports it sooner.
+ *   and, once the earliest deadline of the open windows has passed
+ *   (tlob_next_due), checks every open window, whatever its state, so an
+ *   overrun is reported at most one sampling period (plus the timer's own
+ *   latency) after the deadline; the scheduler hooks run the same check
+ *   from any context switch, which on a busy system reports it sooner.
+ *   While no deadline is due, a sample or a scheduler event costs one
+ *   load, however many windows are open.
  * On both paths the deadline is also checked at each scheduler event of
  * the task (TLOB_DETECT_SCHED) and at STOP (TLOB_DETECT_STOP), so a late
  * timer or sample never hides an overrun.
@@ -33,14 +35,24 @@ char LICENSE[] SEC("license") = "GPL";
 /* Windows open right now: the scheduler hooks return at once when 0. */
 __u64 tlob_nr_open;
 /*
- * Sampling path only (the loader sets it, 0 = off): the scheduler hooks,
- * which run on every context switch and wakeup in the system, also check
- * every open window at most once per this many ns, so on a busy system an
- * overrun is seen at the next scheduler activity anywhere, well before the
- * next sample; the sampler still bounds the worst case.
+ * Sampling path only (the loader sets it to the sampling period, 0 = the
+ * bpf_timer path): the scheduler hooks, which run on every context switch
+ * and wakeup in the system, also check the open windows when one is due,
+ * so on a busy system an overrun is seen at the next scheduler activity
+ * anywhere, well before the next sample; the sampler still bounds the
+ * worst case.
  */
 __u64 tlob_scan_ns;
-__u64 tlob_last_scan;
+/*
+ * Sampling path: no open window's deadline comes before this (~0: none
+ * known). A START lowers it to its deadline; a check of the windows runs
+ * only once it has passed, and sets it to the earliest deadline it saw.
+ * So a sample or a scheduler event costs one load while nothing is due,
+ * however many windows are open, and the walk of the windows map runs
+ * once per due deadline, not once per period (issue #16: with 1024
+ * windows parked, every sample walked all of them in hard IRQ).
+ */
+__u64 tlob_next_due = ~0ULL;
 /*
  * 1 while every hook and the detector are attached: the loader sets it
  * last when it enables the monitor and clears it first when it disables
@@ -52,8 +64,30 @@ __u32 tlob_on;
 
 struct tlob_scan {
 	__u64 now;
+	__u64 next;		/* the earliest deadline still to come */
 	__u32 detector;
 };
+
+/*
+ * A deadline: tlob_next_due lowered to it, unless it is later. Bounded
+ * retries; if other CPUs keep changing it, 0 (a check due now, which sets
+ * it right) rather than a later value that could hide this deadline.
+ */
+static __always_inline void tlob_due_at(__u64 deadline)
+{
+	__u64 cur = READ_ONCE(tlob_next_due), old;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		if (deadline >= cur)
+			return;
+		old = __sync_val_compare_and_swap(&tlob_next_due, cur, deadline);
+		if (old == cur)
+			return;
+		cur = old;
+	}
+	WRITE_ONCE(tlob_next_due, 0);
+}
 
 /*
  * Feed one model event to an open window: the engine's tlob_step()
@@ -233,6 +267,8 @@ static __always_inline void tlob_start(const struct tlob_bpf_binding *b, __u32 i
 	 * window (it would be booked running: no scheduler event saw it).
 	 */
 	tlob_open(&w->core, b->budget_ns, bpf_ktime_get_ns());
+	if (READ_ONCE(tlob_scan_ns))
+		tlob_due_at(ha_deadline_tlob(&w->core.clk, tlob_core_state(&w->core)) ?: ~0ULL);
 }
 
 SEC("uprobe")
@@ -272,23 +308,42 @@ static long tlob_scan_one(struct bpf_map *map, __u32 *tid, struct tlob_task *t,
 	int i;
 
 #pragma unroll
-	for (i = 0; i < TLOB_BPF_NEST; i++)
-		if (tlob_active(&t->win[i]))
-			tlob_check(&t->win[i].core, scan->now, scan->detector, event_max_tlob);
+	for (i = 0; i < TLOB_BPF_NEST; i++) {
+		struct tlob_core *c = &t->win[i].core;
+		__u64 deadline;
+
+		if (!tlob_core_active(c))
+			continue;
+		tlob_check(c, scan->now, scan->detector, event_max_tlob);
+		if (READ_ONCE(c->reported))
+			continue;
+		/* Not due yet: when it will be (0: its state has no deadline). */
+		deadline = ha_deadline_tlob(&c->clk, tlob_core_state(c));
+		/* Due but not reported: it changed state under us; next period. */
+		if (deadline && deadline <= scan->now)
+			deadline = scan->now + READ_ONCE(tlob_scan_ns);
+		if (deadline && deadline < scan->next)
+			scan->next = deadline;
+	}
 	return 0;
 }
 
-/* Sampling path: check every open window, at most once per tlob_scan_ns. */
-static __always_inline void tlob_maybe_scan(__u64 now)
+/*
+ * Sampling path: check the open windows if a deadline is due. One
+ * checker per due time (it claims tlob_next_due, setting it to ~0, which
+ * STARTs meanwhile lower), and it leaves the earliest deadline to come.
+ */
+static __always_inline void tlob_scan_due(__u64 now, __u32 detector)
 {
-	__u64 last = READ_ONCE(tlob_last_scan), period = READ_ONCE(tlob_scan_ns);
-	struct tlob_scan scan = { .now = now, .detector = TLOB_DETECT_SCHED };
+	__u64 due = READ_ONCE(tlob_next_due);
+	struct tlob_scan scan = { .now = now, .next = ~0ULL, .detector = detector };
 
-	if (!period || now - last < period)
+	if (now < due)
 		return;
-	if (__sync_val_compare_and_swap(&tlob_last_scan, last, now) != last)
+	if (__sync_val_compare_and_swap(&tlob_next_due, due, ~0ULL) != due)
 		return;
 	bpf_for_each_map_elem(&tlob_windows, tlob_scan_one, &scan, 0);
+	tlob_due_at(scan.next);
 }
 
 /*
@@ -343,7 +398,8 @@ int BPF_PROG(tlob_switch, bool preempt, struct task_struct *prev,
 		return 0;
 	now = bpf_ktime_get_ns();
 	cpu = bpf_get_smp_processor_id();
-	tlob_maybe_scan(now);
+	if (READ_ONCE(tlob_scan_ns))
+		tlob_scan_due(now, TLOB_DETECT_SCHED);
 	t = tlob_task_of(BPF_CORE_READ(prev, pid));
 	if (t) {
 		ev = tlob_switch_out_event(preempt, prev_state, tlob_task_blocked(prev));
@@ -504,22 +560,20 @@ int tlob_abort(struct tlob_bpf_abort *ctx)
 /*
  * The timer-free detector: a periodic perf event (cpu-clock, on one CPU)
  * runs this from its hrtimer in hard interrupt context, also on
- * PREEMPT_RT, so no runqueue hog delays it. It checks the deadline of
- * every open window whatever its state, so an overrun is reported at most
- * one period after the deadline (plus the timer's own latency).
+ * PREEMPT_RT, so no runqueue hog delays it. Once a deadline is due
+ * (tlob_next_due) it checks every open window whatever its state, so an
+ * overrun is reported at most one period after the deadline (plus the
+ * timer's own latency).
  */
 SEC("perf_event")
 int tlob_sample(struct bpf_perf_event_data *ctx)
 {
-	struct tlob_scan scan;
 	struct tlob_task *t;
 	int i;
 
 	if (!READ_ONCE(tlob_nr_open))
 		return 0;
-	scan.now = bpf_ktime_get_ns();
-	scan.detector = TLOB_DETECT_SAMPLE;
-	bpf_for_each_map_elem(&tlob_windows, tlob_scan_one, &scan, 0);
+	tlob_scan_due(bpf_ktime_get_ns(), TLOB_DETECT_SAMPLE);
 	/* The task it interrupted, past its deadline: its user stack now. */
 	t = tlob_task_of((__u32)bpf_get_current_pid_tgid());
 	if (t) {
