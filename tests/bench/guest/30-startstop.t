@@ -125,13 +125,17 @@ while [ "$r" -le "$ROUNDS" ]; do
 		bpf_stop
 		if [ $r = 1 ]; then
 			# -q prints no records: the binding's statistics line
-			# says what it counted. (The BPF backend takes no
-			# diagnosis on this tree: README.)
+			# says what it counted, the summary what the reader got.
 			st=$(grep '^{"type":"stats"' "$DATA/bpf.out" | head -n 1)
 			w=$(echo "$st" | sed -n 's/.*"windows":\([0-9]*\).*/\1/p')
 			v=$(echo "$st" | sed -n 's/.*"violations":\([0-9]*\).*/\1/p')
 			ok $([ -n "$w" ] && [ "$w" -gt 0 ] && [ "$v" = "$w" ]; echo $?) \
 				"BPF: every window of the 1 us binding overran (windows=$w violations=$v)"
+			su=$(grep '^{"type":"summary"' "$DATA/bpf.out" | head -n 1)
+			rv=$(echo "$su" | sed -n 's/.*"violations":\([0-9]*\).*/\1/p')
+			rd=$(echo "$su" | sed -n 's/.*"diags":\([0-9]*\).*/\1/p')
+			ok $([ -n "$rd" ] && [ "$rd" -gt 0 ] && [ "$rd" = "$rv" ]; echo $?) \
+				"BPF: every violation the reader got came with its diagnosis (violations=$rv diags=$rd)"
 		fi
 	fi
 
