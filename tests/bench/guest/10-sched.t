@@ -81,7 +81,7 @@ while [ "$r" -le "$ROUNDS" ]; do
 	if [ $bpf = 1 ]; then
 		bpf_floor_in sched
 		rc=$?
-		[ $r = 1 ] && ok $rc "the BPF floor attaches (4 empty tp_btf programs)"
+		[ $r = 1 ] && ok $rc "the BPF floor attaches (5 empty tp_btf programs)"
 		[ $rc = 0 ] || diag "$(cat "$DATA/bpffloor.out")"
 		m bpf_floor $r
 		bpf_floor_out
@@ -162,8 +162,8 @@ done
 cat >"$DATA/labels" <<'L'
 absent|monitor absent||
 absent2|monitor absent (again: noise)||
-floor|module floor: 4 empty tracepoint probes||
-bpf_floor|BPF floor: 4 empty tp_btf programs||bpf_floor
+floor|module floor: 5 empty tracepoint probes||
+bpf_floor|BPF floor: 5 empty tp_btf programs||bpf_floor
 kmod_loaded|module loaded, enabled, no binding|over:0.5|
 kmod_bound|module: 2 bindings, no window open|floor:0.5|
 kmod_park1|module: 1 task parked in a window||

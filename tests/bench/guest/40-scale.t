@@ -116,7 +116,7 @@ for n in $PARKS; do
 	order="$order park$n"
 done
 echo "absent|monitor absent|" >>"$DATA/labels"
-echo "floor|module floor: 4 empty tracepoint probes|" >>"$DATA/labels"
+echo "floor|module floor: 5 empty tracepoint probes|" >>"$DATA/labels"
 {
 	echo "#### Overhead growth: ping-pong (1 pair, CPU $CPU) with N tasks parked in windows, pool_size=$BIG ($TLOB_LANE, $CLOCK clock)"
 	echo
