@@ -6,7 +6,9 @@
 # tlob-diag's windows overrun for a known reason, and the diagnosis under
 # the violation must name it, symbolized by the tool:
 #   spin  the user stack is diag_spin_leaf <- diag_spin_caller (JSON),
-#         from the file that ran, with its build-id
+#         from the file that ran, with its build-id (pinned to CPU 0,
+#         where the BPF backend's timer is armed and its sampler runs: a
+#         BPF detector takes only the stack of the task it interrupts)
 #   wait  waiting, diag-hog (SCHED_FIFO 50, kernel prio 49) first among
 #         the tasks that ran instead (JSON)
 #   pipe  sleeping in pipe_read (the kernel stack), woken by diag-writer
@@ -15,7 +17,8 @@
 # and on the module, --on-violation snapshot=INSTANCE: the kernel takes
 # INSTANCE's snapshot at the deadline, so it holds the sched_switch
 # events up to the deadline and none from after the detection, while the
-# live buffer goes on; the trigger is gone after mon.
+# live buffer goes on; the trigger is gone after mon. The BPF backend
+# refuses snapshot= (it cannot act on a trace instance), saying why.
 . /opt/tlob/tests/lib/tap.sh
 : "${BACKENDS:=kmod}"
 . /opt/tlob/bin/tool.sh
