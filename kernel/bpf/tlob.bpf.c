@@ -21,8 +21,9 @@
  *   overrun is reported at most one sampling period (plus the timer's own
  *   latency) after the deadline; the scheduler hooks run the same check
  *   from any context switch, which on a busy system reports it sooner.
- *   While no deadline is due, a sample or a scheduler event costs one
- *   load, however many windows are open.
+ *   While no deadline is due, the check costs a sample or a scheduler
+ *   event one load, however many windows are open (the sampler also looks
+ *   up the task it interrupted, for a diagnosis waiting for its stack).
  * On both paths the deadline is also checked at each scheduler event of
  * the task (TLOB_DETECT_SCHED) and at STOP (TLOB_DETECT_STOP), so a late
  * timer or sample never hides an overrun.
@@ -47,8 +48,8 @@ __u64 tlob_scan_ns;
  * Sampling path: no open window's deadline comes before this (~0: none
  * known). A START lowers it to its deadline; a check of the windows runs
  * only once it has passed, and sets it to the earliest deadline it saw.
- * So a sample or a scheduler event costs one load while nothing is due,
- * however many windows are open, and the walk of the windows map runs
+ * So the check costs a sample or a scheduler event one load while nothing
+ * is due, however many windows are open, and the walk of the windows map runs
  * once per due deadline, not once per period (issue #16: with 1024
  * windows parked, every sample walked all of them in hard IRQ).
  */
