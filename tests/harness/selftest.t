@@ -67,5 +67,20 @@ expect_fail slow:hang.t 'per-script timeout' "a script past its timeout fails, n
 report slow:pass.t >/dev/null
 ok $? "and the scripts after it still run"
 
+# A run whose console says the watchdog took the TSC away (what a 6.12
+# guest printed ~15 s in before run-lane booted with tsc=reliable): the
+# lane fails, quoting it. A recorded run, no boot.
+fake=$runs/tsc-flip
+mkdir -p "$fake"
+printf '### INIT\n### LANE tsc-flip 6.12.0 | #1 SMP PREEMPT_DYNAMIC\n### DONE\n' >"$fake/results.log"
+printf '%s\n' '[    1.0] tlob-vm: BEGIN 00-lane.t' '[    2.0] tlob-vm: END 00-lane.t' \
+	"[   15.7] clocksource: timekeeping watchdog on CPU0: Marking clocksource 'tsc' as unstable because the skew is too large:" \
+	"[   15.8] TSC found unstable after boot, most likely due to broken BIOS. Use 'tsc=unstable'." >"$fake/console.log"
+echo ok >"$fake/status"
+expect_fail tsc-flip:lane "not ok .*TSC was never marked unstable" \
+	"a guest whose TSC was marked unstable fails its lane, naming it"
+report stock:lane | grep -q "^ok .*TSC was never marked unstable"
+ok $? "a real boot (run-lane's command line) keeps its TSC"
+
 echo "1..$n"
 [ $failed -eq 0 ]
