@@ -441,6 +441,9 @@ int tb_attach(struct bpf_mon *m, char *err, size_t len)
 		ret = attach_prog(m, m->tskel->progs.tlob_arm_exit, err, len);
 	if (!ret && m->tskel)
 		ret = attach_prog(m, m->tskel->progs.tlob_cancel_exit, err, len);
+	/* The timer's deadline stacks (tlob_diag.bpf.h): before any timer runs. */
+	if (!ret && m->tskel)
+		ret = attach_prog(m, m->tskel->progs.tlob_timer_done, err, len);
 	if (!ret && m->detector == TLOB_DETECT_SAMPLE)
 		ret = attach_sampler(m, err, len);
 	if (ret) {

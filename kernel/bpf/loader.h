@@ -33,7 +33,7 @@ enum tlob_bpf_map {
 	TB_NR_MAPS,
 };
 
-#define TB_MAX_LINKS	8
+#define TB_MAX_LINKS	10
 
 const char *tb_map_name(enum tlob_bpf_map i);
 

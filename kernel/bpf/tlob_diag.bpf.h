@@ -18,7 +18,9 @@
  * - the user stack is taken with bpf_get_task_stack() on current, which
  *   walks current's user frames from its user registers: at the deadline
  *   when the detector runs in the task (the timer's softirq or the sampler
- *   interrupting it on its CPU, its own scheduler event, its STOP);
+ *   interrupting it on its CPU, its own scheduler event, its STOP; the
+ *   timer's callback leaves it to the program that runs when that hrtimer
+ *   returns, below);
  *   otherwise the first time it is current after: the sampler finding it
  *   running on its CPU, its next switch-out, or its STOP (ustack_when
  *   deferred; a task that slept or waited has not moved in user space
@@ -50,6 +52,16 @@
  * a diagnosis is a snapshot, and what a race can cost is one entry's
  * time, never memory safety. The diagnosis itself is claimed for sending
  * with a compare-and-swap on ->dstate (pending -> sent): exactly once.
+ *
+ * The timer's callback takes no stack itself: bpf_get_task_stack() reads
+ * the perf callchain buffers under rcu_dereference(), and 6.1 runs
+ * bpf_timer callbacks in softirq without rcu_read_lock() (the debug lane's
+ * lockdep: "suspicious RCU usage" at kernel/events/callchain.c). Softirq
+ * holds off grace periods, so that was no use-after-free; but a report on
+ * a lockdep kernel all the same. The callback notes the window in a per-CPU
+ * slot (tlob_ustack_owed) and the timer object's hrtimer_expire_exit
+ * program, a tracepoint (RCU held) that runs right after the callback on
+ * the same CPU, in the same interrupted task, takes the stack and sends.
  *
  * Cost: while any window is open, one array lookup per sched_switch;
  * on a CPU a window waits on, two comm reads and per waiter a
@@ -95,6 +107,22 @@ struct {
 	__type(key, __u32);
 	__type(value, struct tlob_bpf_cpu);
 } tlob_cpu_waits SEC(".maps");
+
+#ifdef TLOB_DIAG_STACK_AFTER_CALLBACK
+/* The deadline of a window whose task is current, seen by the timer's callback. */
+struct tlob_ustack_owed {
+	__u32 tid;		/* 0: none owed */
+	__u32 slot;
+	__u64 start_ns;		/* the window's START: still the same window */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct tlob_ustack_owed);
+} tlob_ustack_owed SEC(".maps");
+#endif
 
 static __always_inline __u64 tlob_diag_owner(const struct tlob_win *w)
 {
@@ -321,6 +349,46 @@ static __always_inline bool tlob_diag_claim(struct tlob_win *w)
 	       tlob_cas(&w->dstate, TLOB_DIAG_PENDING, TLOB_DIAG_SENT);
 }
 
+#ifdef TLOB_DIAG_STACK_AFTER_CALLBACK
+/* The timer's callback: the stack of @w's task, current here, is owed. */
+static __always_inline void tlob_diag_owe_ustack(struct tlob_win *w)
+{
+	__u32 zero = 0;
+	struct tlob_ustack_owed *o = bpf_map_lookup_elem(&tlob_ustack_owed, &zero);
+
+	if (!o)
+		return;
+	o->slot = w->slot;
+	o->start_ns = tlob_core_start(&w->core);
+	o->tid = w->core.pid;
+}
+
+/*
+ * An hrtimer callback just returned on this CPU (RCU held): if it was the
+ * timer of a window whose task it interrupted, that task is still current
+ * and has not run since: its stack at the deadline.
+ */
+static __always_inline void tlob_diag_pay_ustack(void)
+{
+	__u32 zero = 0, tid;
+	struct tlob_ustack_owed *o = bpf_map_lookup_elem(&tlob_ustack_owed, &zero);
+	struct tlob_task *task;
+	struct tlob_win *w;
+
+	if (!o || !o->tid)
+		return;
+	tid = o->tid;
+	o->tid = 0;
+	task = bpf_map_lookup_elem(&tlob_windows, &tid);
+	if (!task)
+		return;
+	w = &task->win[o->slot & (TLOB_BPF_NEST - 1)];
+	if (tlob_core_start(&w->core) == o->start_ns && tlob_is_current(w) &&
+	    tlob_diag_claim(w))
+		tlob_diag_send(w, TLOB_STACK_DEADLINE);
+}
+#endif
+
 /*
  * The deadline passed (the engine's violation record of @w just went
  * out; @event: the model event being handled, event_max_tlob for a
@@ -344,8 +412,14 @@ __noinline int tlob_diag_violation(struct tlob_win *w, __u32 event)
 	w->need_kstack = state == sleeping_tlob || state == waiting_tlob;
 	WRITE_ONCE(w->dstate, TLOB_DIAG_PENDING);
 	/* exit: no user memory left; exec: another image's (the end sends it). */
-	if (event != abort_tlob && tlob_is_current(w) && tlob_diag_claim(w))
+	if (event == abort_tlob || !tlob_is_current(w))
+		return 0;
+#ifdef TLOB_DIAG_STACK_AFTER_CALLBACK
+	tlob_diag_owe_ustack(w);
+#else
+	if (tlob_diag_claim(w))
 		tlob_diag_send(w, TLOB_STACK_DEADLINE);
+#endif
 	return 0;
 }
 

@@ -15,7 +15,12 @@
  * moves. A timer whose window ended some other way (exit, model error)
  * fires harmlessly: it finds no open window with its START time and only
  * frees its slot.
+ *
+ * The callback runs without rcu_read_lock() on 6.1, which the stack walk
+ * wants: a deadline's user stack is taken by tlob_timer_done, when the
+ * hrtimer returns (tlob_diag.bpf.h).
  */
+#define TLOB_DIAG_STACK_AFTER_CALLBACK
 #include "tlob_common.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -90,5 +95,16 @@ int BPF_PROG(tlob_cancel_exit, __u32 tid, __u32 slot, int ret)
 
 	/* Deleting the element cancels its timer. */
 	bpf_map_delete_elem(&tlob_timers, &key);
+	return 0;
+}
+
+/*
+ * Every hrtimer that expires on any CPU, right after its callback, in the
+ * same context: one per-CPU lookup unless a callback above owed a stack.
+ */
+SEC("tp_btf/hrtimer_expire_exit")
+int BPF_PROG(tlob_timer_done, struct hrtimer *hrtimer)
+{
+	tlob_diag_pay_ustack();
 	return 0;
 }

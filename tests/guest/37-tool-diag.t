@@ -59,6 +59,9 @@ for B in $BACKENDS; do
 		"$B: spin: user stack diag_spin_leaf <- diag_spin_caller, symbolized" || diag "$d"
 	printf '%s\n' "$d" | grep -q '"ustack":\[{"ip":"0x[0-9a-f]*","sym":"diag_spin_leaf+0x[0-9a-f]*","file":"/opt/tlob/bin/tlob-diag","build_id":"[0-9a-f]\{40\}"'
 	ok $? "$B: spin: ... from /opt/tlob/bin/tlob-diag, with its build-id" || diag "$d"
+	# The detector runs on its CPU and interrupts it: the stack is the
+	# deadline's (BPF's bpf_timer: taken when its hrtimer returns).
+	is "$(jget "$d" ustack_when)" deadline "$B: spin: the user stack is the deadline's" || diag "$d"
 	v=$(jlines "$T/spin" record kind_name violation | head -1)
 	is "$(printf '%s\n' "$d" | grep -c "\"start_ns\":$(jget "$v" start_ns),")" 1 \
 		"$B: spin: the same window as the violation (start_ns)"

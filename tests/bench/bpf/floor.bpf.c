@@ -3,8 +3,10 @@
  * Test-only: the BPF backend's benchmark floors (tests/bench/progs/
  * bpffloor.c loads them). Empty programs on what kernel/bpf/tlob.bpf.c
  * attaches: tp_btf programs on the five scheduler tracepoints it uses,
- * and one uprobe program, attached at START and at STOP as tlob_uprobe
- * is. Each returns at once: what is left is the price of being attached.
+ * the one on hrtimer_expire_exit that kernel/bpf/tlob_timer.bpf.c adds
+ * where bpf_timer loads, and one uprobe program, attached at START and at
+ * STOP as tlob_uprobe is. Each returns at once: what is left is the price
+ * of being attached.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -39,6 +41,35 @@ int BPF_PROG(floor_exit)
 SEC("tp_btf/sched_process_exec")
 int BPF_PROG(floor_exec)
 {
+	return 0;
+}
+
+/*
+ * tlob's loader uses bpf_timer where the verifier takes it (not 6.1
+ * PREEMPT_RT), and only then attaches its hrtimer_expire_exit program.
+ * This one names a map holding a bpf_timer, in a branch never taken, so
+ * that the same verifier decides whether this floor has it too.
+ */
+struct floor_tmr {
+	struct bpf_timer timer;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct floor_tmr);
+} floor_timers SEC(".maps");
+
+const volatile int floor_never;
+
+SEC("tp_btf/hrtimer_expire_exit")
+int BPF_PROG(floor_timer_done)
+{
+	__u32 zero = 0;
+
+	if (floor_never)
+		bpf_map_lookup_elem(&floor_timers, &zero);
 	return 0;
 }
 

@@ -75,7 +75,7 @@ floor_in() { insmod "$MODS/tlob_test_floor.ko"; }
 floor_out() { rmmod tlob_test_floor; }
 
 # The BPF backend's floors (bench-bpffloor): bpf_floor_in sched (empty
-# tp_btf programs on the four of them tlob.bpf.c attaches) or bpf_floor_in uprobe
+# tp_btf programs on the tracepoints tlob.bpf.c and tlob_timer.bpf.c attach) or bpf_floor_in uprobe
 # BINARY (one empty uprobe program at BINARY's bench_start and bench_stop)
 BFL_PID=
 bpf_floor_in() {

@@ -7,7 +7,10 @@
  *   bench-bpffloor sched           empty tp_btf programs on sched_switch,
  *                                  sched_wakeup, sched_waking,
  *                                  sched_process_exit and
- *                                  sched_process_exec (tlob.bpf.c's five)
+ *                                  sched_process_exec (tlob.bpf.c's five),
+ *                                  and on hrtimer_expire_exit where the
+ *                                  verifier takes bpf_timer (as
+ *                                  tlob_timer.bpf.c's)
  *   bench-bpffloor uprobe BINARY   one empty uprobe program at BINARY's
  *                                  bench_start and bench_stop (every
  *                                  process), as tlob_uprobe is attached
@@ -21,16 +24,19 @@
 
 #include "bench_floor.skel.h"
 
+/* The bpf_timer attempt's refusal is expected on PREEMPT_RT 6.1. */
+static int quiet;
+
 static int print_warn(enum libbpf_print_level level, const char *fmt,
 		      va_list ap)
 {
-	if (level == LIBBPF_DEBUG)
+	if (level == LIBBPF_DEBUG || quiet)
 		return 0;
 	return vfprintf(stderr, fmt, ap);
 }
 
-/* The scheduler tracepoints tlob.bpf.c attaches. */
-#define NR_SCHED	5
+/* The tracepoints tlob.bpf.c and tlob_timer.bpf.c attach. */
+#define NR_SCHED	6
 
 static int fail(const char *what, long err)
 {
@@ -44,7 +50,7 @@ int main(int argc, char **argv)
 	static const char *const marks[] = { "bench_start", "bench_stop" };
 	struct bpf_link *links[NR_SCHED] = { NULL };
 	struct bench_floor_bpf *skel;
-	int uprobe, n = 0, i, sig, rc = 0;
+	int uprobe, timer, n = 0, i, sig, rc = 0;
 	sigset_t set;
 	long err;
 
@@ -60,24 +66,36 @@ int main(int argc, char **argv)
 	sigaddset(&set, SIGTERM);
 	sigprocmask(SIG_BLOCK, &set, NULL);
 
-	skel = bench_floor_bpf__open();
-	if (!skel)
-		return fail("open", -errno);
-	sched[0] = skel->progs.floor_switch;
-	sched[1] = skel->progs.floor_wakeup;
-	sched[2] = skel->progs.floor_exit;
-	sched[3] = skel->progs.floor_exec;
-	sched[4] = skel->progs.floor_waking;
-	/* Load only what this floor attaches. */
-	for (i = 0; i < NR_SCHED; i++)
-		bpf_program__set_autoload(sched[i], !uprobe);
-	bpf_program__set_autoload(skel->progs.floor_uprobe, uprobe);
-	err = bench_floor_bpf__load(skel);
+	/*
+	 * As tlob's loader: with the bpf_timer program first; if the verifier
+	 * refuses it (PREEMPT_RT 6.1), the floor tlob has there: without.
+	 */
+	for (timer = !uprobe; ; timer = 0) {
+		skel = bench_floor_bpf__open();
+		if (!skel)
+			return fail("open", -errno);
+		sched[0] = skel->progs.floor_switch;
+		sched[1] = skel->progs.floor_wakeup;
+		sched[2] = skel->progs.floor_exit;
+		sched[3] = skel->progs.floor_exec;
+		sched[4] = skel->progs.floor_waking;
+		sched[5] = skel->progs.floor_timer_done;
+		/* Load only what this floor attaches. */
+		for (i = 0; i < NR_SCHED; i++)
+			bpf_program__set_autoload(sched[i], !uprobe && (i < 5 || timer));
+		bpf_program__set_autoload(skel->progs.floor_uprobe, uprobe);
+		quiet = timer;
+		err = bench_floor_bpf__load(skel);
+		quiet = 0;
+		if (!err || !timer)
+			break;
+		bench_floor_bpf__destroy(skel);
+	}
 	if (err) {
 		rc = fail("load", err);
 		goto out;
 	}
-	for (i = 0; i < (uprobe ? 2 : NR_SCHED); i++) {
+	for (i = 0; i < (uprobe ? 2 : NR_SCHED - !timer); i++) {
 		LIBBPF_OPTS(bpf_uprobe_opts, o, .func_name = marks[i & 1]);
 
 		if (uprobe)
