@@ -6,9 +6,10 @@
  *                      when it arrives) in its environment (TLOB_*), not
  *                      waited for: the reader goes on; children are reaped
  *                      as they end, at most TLOB_ACTION_CHILDREN at once
- *   snapshot=INSTANCE  in the kernel, at the deadline: an event trigger on
- *   traceoff=INSTANCE  INSTANCE's tlob:violation (kmod/trigger.c); these
- *                      are installed by mon, not run here
+ *   snapshot=INSTANCE  module: in the kernel, at the deadline, an event
+ *   traceoff=INSTANCE  trigger on INSTANCE's tlob:violation (kmod/trigger.c);
+ *                      BPF: the tool, when it reads the violation
+ *                      (trace_react.c); both set up by mon, not run here
  *
  * --on-violation-limit N[/PERIOD]: at most N actions per binding (per
  * PERIOD when given), for every action; every violation is still printed.

@@ -22,6 +22,7 @@
 #include "output.h"
 #include "symbolize.h"
 #include "tlob.h"
+#include "trace_react.h"
 #include "trigger.h"
 #include "units.h"
 #include "utils.h"
@@ -67,10 +68,10 @@ static const char *const mon_usage[] = {
 	"                         violations and DROPPED lines come at once, and",
 	"                         everything still buffered is printed at exit",
 	"      --on-violation ACTION  at each violation (repeatable):",
-	"                           snapshot=INSTANCE  kmod: the kernel snapshots trace",
-	"                                              instance INSTANCE at the deadline",
-	"                           traceoff=INSTANCE  kmod: the kernel stops INSTANCE's",
-	"                                              tracing at the deadline",
+	"                           snapshot=INSTANCE  snapshot trace instance INSTANCE:",
+	"                                              kmod: the kernel, at the deadline;",
+	"                                              bpf: tlob, when it reads the violation",
+	"                           traceoff=INSTANCE  stop INSTANCE's tracing (as snapshot=)",
 	"                           exec=CMD           /bin/sh -c CMD, the violation and",
 	"                                              its diagnosis in TLOB_* variables",
 	"      --on-violation-limit N[/PERIOD]  at most N actions per binding (per",
@@ -102,6 +103,8 @@ struct mon_ctx {
 	const char **cmds;		/* their commands */
 	struct tlob_trigger *trig[8];	/* snapshot=/traceoff= triggers installed */
 	size_t nr_trig;
+	struct tlob_trace_react *react[8];	/* the same, done here (bpf) */
+	size_t nr_react;
 	uint64_t armed_ns;		/* when the triggers' counts were set */
 };
 
@@ -132,17 +135,18 @@ static bool wanted(const struct mon_ctx *ctx, const struct tlob_record *r)
 }
 
 /*
- * A violation starts its actions: exec= waits for the diagnosis (or the
- * window's end), within the limit; the kernel's triggers fired already,
- * and get a fresh count when a limit's PERIOD has passed since they were
- * armed. A window's record runs what still waits for it.
+ * A violation starts its actions: the tool's snapshot=/traceoff= at once
+ * and exec= once the diagnosis (or the window's end) is in, within the
+ * limit, one count for both; the kernel's triggers fired already, and get
+ * a fresh count when a limit's PERIOD has passed since they were armed. A
+ * window's record runs what still waits for it.
  */
 static void on_violation_actions(struct mon_ctx *ctx, const struct tlob_record *r)
 {
 	const struct tlob_params *params = ctx->params;
 	uint64_t now;
 
-	if (!ctx->exec && !ctx->nr_trig)
+	if (!ctx->exec && !ctx->nr_trig && !ctx->nr_react)
 		return;
 	if (r->kind == TLOB_REC_WINDOW) {
 		tlob_exec_window(ctx->exec, r);
@@ -151,8 +155,12 @@ static void on_violation_actions(struct mon_ctx *ctx, const struct tlob_record *
 	if (r->kind != TLOB_REC_VIOLATION)
 		return;
 	now = tlob_now_ns();
-	if (ctx->exec && tlob_limit_take(ctx->limit, r->binding_id, now))
-		tlob_exec_violation(ctx->exec, r, now);
+	if ((ctx->exec || ctx->nr_react) && tlob_limit_take(ctx->limit, r->binding_id, now)) {
+		for (size_t i = 0; i < ctx->nr_react; i++)
+			tlob_trace_react_fire(ctx->react[i]);
+		if (ctx->exec)
+			tlob_exec_violation(ctx->exec, r, now);
+	}
 	if (ctx->nr_trig && params->action_period_ns &&
 	    now - ctx->armed_ns >= params->action_period_ns) {
 		for (size_t i = 0; i < ctx->nr_trig; i++)
@@ -335,10 +343,11 @@ static void mon_summary(struct tlob_backend *be, const struct tlob_params *param
 		fprintf(stderr, "tlob: %" PRIu64 " events were lost (ring buffer overrun)\n", lost);
 }
 
-/* --on-violation: what this backend can do (usage errors, before anything changes). */
-static int mon_check_actions(struct tlob_backend *be, const struct tlob_params *params)
+/* --on-violation: usage errors and missing instances, before anything changes. */
+static int mon_check_actions(const struct tlob_params *params, bool kmod)
 {
 	struct tlob_action a;
+	const char *kind;
 	char err[256];
 
 	if (params->action_limit && !params->nr_actions) {
@@ -350,19 +359,13 @@ static int mon_check_actions(struct tlob_backend *be, const struct tlob_params *
 		tlob_action_parse(params->actions[i], &a, err, sizeof(err));
 		if (a.kind == TLOB_ACTION_EXEC)
 			continue;
-		if (!strcmp(be->ops->name, "kmod")) {
-			/* Before anything changes: the instance must be there. */
-			if (tlob_trigger_instance_ok(a.kind == TLOB_ACTION_SNAPSHOT ? "snapshot" :
-						     "traceoff", a.arg, err, sizeof(err)))
-				continue;
-			fprintf(stderr, "tlob: %s\n", err);
-			return TLOB_EXIT_ERROR;
-		}
-		tlob_usage_msg("mon: --on-violation %s needs the kmod backend: the %s backend's "
-			       "violations are not the tlob:violation trace event that an ftrace "
-			       "trigger fires on at the deadline (exec= works on every backend)",
-			       params->actions[i], be->ops->name);
-		return TLOB_EXIT_USAGE;
+		/* Before anything changes: the instance must be there. */
+		kind = a.kind == TLOB_ACTION_SNAPSHOT ? "snapshot" : "traceoff";
+		if (kmod ? tlob_trigger_instance_ok(kind, a.arg, err, sizeof(err)) :
+		    tlob_trace_react_ok(kind, a.arg, err, sizeof(err)))
+			continue;
+		fprintf(stderr, "tlob: %s\n", err);
+		return TLOB_EXIT_ERROR;
 	}
 	if (params->nr_actions > 8) {
 		tlob_usage_msg("mon: at most 8 --on-violation actions");
@@ -373,14 +376,15 @@ static int mon_check_actions(struct tlob_backend *be, const struct tlob_params *
 
 /*
  * The session's actions: the limit, the exec= commands, and the kernel's
- * triggers on its bindings (all of them without -b). -1 when a trigger
- * could not be installed (said), with those installed before it kept for
+ * triggers on its bindings (all of them without -b) or, for a backend
+ * other than the module, the tool's own snapshot=/traceoff=. -1 when one
+ * could not be set up (said), with those before it kept for
  * mon_actions_end() to remove.
  */
 static int mon_actions_start(struct mon_ctx *ctx, const struct tlob_params *params,
-			     size_t bound)
+			     size_t bound, bool kmod)
 {
-	const char *cmds[8];
+	const char *cmds[8], *kind;
 	uint32_t ids[64];
 	size_t nc = 0, nid = 0;
 	struct tlob_action a;
@@ -400,14 +404,28 @@ static int mon_actions_start(struct mon_ctx *ctx, const struct tlob_params *para
 			cmds[nc++] = a.arg;
 			continue;
 		}
-		ctx->trig[ctx->nr_trig] = tlob_trigger_install("tlob",
-				a.kind == TLOB_ACTION_SNAPSHOT ? "snapshot" : "traceoff",
-				a.arg, ids, nid, params->action_limit, err, sizeof(err));
-		if (!ctx->trig[ctx->nr_trig]) {
+		kind = a.kind == TLOB_ACTION_SNAPSHOT ? "snapshot" : "traceoff";
+		/*
+		 * Only the module's violation is the tlob:violation trace event
+		 * an ftrace trigger fires on at the deadline; for the others
+		 * the tool does it when it reads the violation (trace_react.h).
+		 */
+		if (kmod) {
+			ctx->trig[ctx->nr_trig] = tlob_trigger_install("tlob", kind, a.arg, ids, nid,
+						  params->action_limit, err, sizeof(err));
+			if (!ctx->trig[ctx->nr_trig]) {
+				fprintf(stderr, "tlob: %s\n", err);
+				return -1;
+			}
+			ctx->nr_trig++;
+			continue;
+		}
+		ctx->react[ctx->nr_react] = tlob_trace_react_new(kind, a.arg, err, sizeof(err));
+		if (!ctx->react[ctx->nr_react]) {
 			fprintf(stderr, "tlob: %s\n", err);
 			return -1;
 		}
-		ctx->nr_trig++;
+		ctx->nr_react++;
 	}
 	/* The commands point into argv: they live as long as the process. */
 	ctx->cmds = malloc(nc * sizeof(*cmds) + 1);
@@ -428,6 +446,8 @@ static int mon_actions_end(struct mon_ctx *ctx)
 	ctx->exec = NULL;
 	while (ctx->nr_trig)
 		ret |= tlob_trigger_remove(ctx->trig[--ctx->nr_trig]);
+	while (ctx->nr_react)
+		tlob_trace_react_free(ctx->react[--ctx->nr_react]);
 	tlob_limit_free(ctx->limit);
 	ctx->limit = NULL;
 	free(ctx->cmds);
@@ -461,7 +481,7 @@ static int mon_check(struct tlob_backend *be, const struct tlob_params *params)
 			       "capacity is set at load (pool_size=)", be->ops->name);
 		return TLOB_EXIT_USAGE;
 	}
-	ret = mon_check_actions(be, params);
+	ret = mon_check_actions(params, !strcmp(be->ops->name, "kmod"));
 	if (ret)
 		return ret;
 	if (params->nr_specs)
@@ -538,7 +558,7 @@ int tlob_mon_session(struct tlob_backend *be, const struct tlob_params *params,
 	 * another session may rely on enable: it is left alone.
 	 */
 	session = bound && be->ops->session && be->ops->session(be);
-	if (mon_actions_start(&ctx, params, bound))
+	if (mon_actions_start(&ctx, params, bound, !strcmp(be->ops->name, "kmod")))
 		goto out_unbind;
 	if (session)
 		was_enabled = 1;

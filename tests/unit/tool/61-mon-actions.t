@@ -9,8 +9,9 @@
 # snapshot=/traceoff= write the trigger text to the instance's
 # events/tlob/violation/trigger (a directory libtracefs takes as tracefs)
 # and remove exactly it at exit, also when mon fails after installing
-# it; an instance that is not there, the BPF backend, a limit without an
-# action are refused before anything changes.
+# it; on the BPF backend the tool writes the instance's snapshot or
+# tracing_on itself when it reads a violation; an instance that is not
+# there, a limit without an action are refused before anything changes.
 . "$(dirname "$0")/tap.sh"
 DRV=$BUILD/tests/unit/tool/mon_drv
 APP=$BUILD/tests/unit/tool/fixtures/app
@@ -126,9 +127,36 @@ expect 1 "snapshot=nosuch: an instance that does not exist, exit 1"
 grep -q "^tlob: --on-violation snapshot=nosuch: no trace instance 'nosuch' (create it first: mkdir /sys/kernel/tracing/instances/nosuch)$" "$tmp/err" &&
 	! grep -q '^op:' "$tmp/out"
 ok $? "... said, before anything changed" || sed 's/^/#   /' "$tmp/err" "$tmp/out"
-run -N bpf -V v -- -d 50ms -b "$S" --on-violation snapshot=snap
-expect 2 "snapshot= on the BPF backend: usage error"
-grep -q "^tlob: mon: --on-violation snapshot=snap needs the kmod backend: the bpf backend's violations are not the tlob:violation trace event that an ftrace trigger fires on at the deadline (exec= works on every backend)$" "$tmp/err" &&
-	! grep -q '^op:' "$tmp/out"
-ok $? "... one sentence why, before anything changed" || sed 's/^/#   /' "$tmp/err"
+
+# The BPF backend: no trigger (its violations are no trace event); the
+# tool writes the instance's snapshot (tracing_on) when it reads the
+# violation, within the limit. The snapshot file a FIFO: each write seen.
+snapf=$tmp/tr/instances/snap/snapshot
+rm -f "$trig" "$snapf"
+: >"$trig"
+mkfifo "$snapf"
+(while :; do timeout 10 cat "$snapf" || break; echo .; done) >"$tmp/snap.log" &
+spid=$!
+run -N bpf -T "$tmp/tr" -V vgvgvg -- -d 50ms -b "$S" --on-violation snapshot=snap \
+	--on-violation-limit 2
+kill $spid 2>/dev/null
+wait $spid 2>/dev/null
+expect 0 "snapshot=snap on the BPF backend: exit 0"
+[ "$(grep -c '^1\.$' "$tmp/snap.log")" = 2 ] && [ "$(grep -c '^VIOLATION' "$tmp/out")" = 3 ]
+ok $? "... '1' written to the instance's snapshot at 2 of 3 violations (--on-violation-limit 2)" ||
+	sed 's/^/#   /' "$tmp/snap.log" "$tmp/err"
+[ ! -s "$trig" ]
+ok $? "... and no trigger installed" || sed 's/^/#   /' "$trig"
+rm -f "$snapf"
+echo 1 >"$tmp/tr/instances/snap/tracing_on"
+run -N bpf -T "$tmp/tr" -V v -- -d 50ms -b "$S" --on-violation traceoff=snap
+expect 0 "traceoff=snap on the BPF backend: exit 0"
+is "$(cat "$tmp/tr/instances/snap/tracing_on")" 0 "... the instance's tracing_on is 0 after the violation"
+run -N bpf -T "$tmp/tr" -V v -- -d 50ms -b "$S" --on-violation snapshot=snap
+expect 1 "snapshot=snap on the BPF backend, the instance without a snapshot file: exit 1"
+grep -q "^tlob: --on-violation snapshot=snap: the instance has no snapshot file (a kernel without CONFIG_TRACER_SNAPSHOT)$" "$tmp/err" &&
+	! grep -q '^op: bind' "$tmp/out"
+ok $? "... said, before anything was bound" || sed 's/^/#   /' "$tmp/err" "$tmp/out"
+run -N bpf -T "$tmp/tr" -V v -- -d 50ms -b "$S" --on-violation snapshot=nosuch
+expect 1 "snapshot=nosuch on the BPF backend: exit 1, as on the module's"
 tap_done
