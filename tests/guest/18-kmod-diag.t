@@ -6,7 +6,8 @@
 # tlob-diag's windows overrun for a known reason: spinning in
 # diag_spin_leaf() called by diag_spin_caller(), waiting behind a
 # SCHED_FIFO thread "diag-hog" on the task's CPU, sleeping in a pipe
-# read() until "diag-writer" writes.
+# read() until "diag-writer" writes; and a snapshot trigger on
+# tlob:violation freezes an instance's buffer at the deadline.
 . /opt/tlob/tests/lib/tap.sh
 . /opt/tlob/tests/lib/kmod.sh
 
@@ -159,6 +160,41 @@ echo "$ksyms" | grep -qE '^([a-z_]*_)?pipe_read$'
 ok $? "pipe: the kernel stack is in pipe_read"
 u=$(echo "$d" | list ustack)
 cmp_ok "$(echo "$u" | wc -l)" -gt 0 "pipe: a user stack"
+
+# --- snapshot: as a trace-cmd user sets it up, a snapshot trigger on
+# tlob:violation in an instance of their own: the kernel takes it at the
+# deadline, so it holds the sched_switch events up to the deadline and
+# none from after the detection (37-tool-diag: tlob mon's snapshot=)
+S=$TRACE/instances/diag18snap
+mkdir -p "$S"
+echo mono >"$S/trace_clock"
+# a small buffer: sed reads all of it below (the emulated guest is slow)
+echo 64 >"$S/buffer_size_kb"
+echo 1 >"$S/events/sched/sched_switch/enable"
+echo 'snapshot:1' >"$S/events/tlob/violation/trigger"
+ok $? "snapshot: a snapshot trigger on tlob:violation"
+(while :; do usleep 2000; done) &
+ticker=$!
+run -n 1 spin 150
+sleep 0.3
+kill $ticker
+wait $ticker 2>/dev/null
+echo '!snapshot:1' >"$S/events/tlob/violation/trigger"
+v=$(events violation | head -n 1)
+deadline=$(( $(echo "$v" | field start_ns) + $(echo "$v" | field budget_ns) ))
+seen=$(echo "$v" | field end_ns)
+# sched_switch timestamps (seconds.microseconds) as ns, one a line
+ts() { sed -n 's/.* \([0-9]*\)\.\([0-9]\{6\}\): sched_switch:.*/\1 \2/p' | awk '{ printf "%d%06d000\n", $1, $2 }'; }
+last=$(ts <"$S/snapshot" | sort -n | tail -1)
+live=$(ts <"$S/trace" | sort -n | tail -1)
+diag "snapshot: deadline $deadline, detected $seen, last in snapshot ${last:-none}, last live ${live:-none}"
+# (5ms: the detection's time is read just before the event that triggers it)
+[ -n "$last" ] && [ -n "$seen" ] && [ "$last" -le $((seen + 5000000)) ] && [ "$last" -ge $((deadline - 50000000)) ]
+ok $? "snapshot: it holds sched_switch events up to the deadline (last within 50ms before it), none after the detection"
+[ -n "$live" ] && [ -n "$seen" ] && [ "$live" -gt "$seen" ]
+ok $? "snapshot: ... while the live buffer went on after it"
+echo 0 >"$S/events/sched/sched_switch/enable"
+rmdir "$S"
 
 monitor "-$DIAG:$(doff diag_begin)"
 is "$(pool used)" "0" "no window left open"

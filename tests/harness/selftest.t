@@ -68,7 +68,7 @@ report slow:pass.t >/dev/null
 ok $? "and the scripts after it still run"
 
 # A run whose console says the watchdog took the TSC away (what a 6.12
-# guest printed ~15 s in before run-lane booted with tsc=reliable): the
+# guest printed ~15 s in before its lane booted with tsc=unstable): the
 # lane fails, quoting it. A recorded run, no boot.
 fake=$runs/tsc-flip
 mkdir -p "$fake"
