@@ -47,8 +47,11 @@ int BPF_PROG(floor_exec)
 /*
  * tlob's loader uses bpf_timer where the verifier takes it (not 6.1
  * PREEMPT_RT), and only then attaches its hrtimer_expire_exit program.
- * This one names a map holding a bpf_timer, in a branch never taken, so
- * that the same verifier decides whether this floor has it too.
+ * This one initialises a bpf_timer in a branch never taken, so that the
+ * same verifier decides whether this floor has it too. floor_never is in
+ * .bss, not .rodata: the verifier must not know its value, or it would
+ * prune the branch (and with it the PREEMPT_RT refusal, which comes with
+ * the bpf_timer_init() call, not with the map).
  */
 struct floor_tmr {
 	struct bpf_timer timer;
@@ -61,15 +64,19 @@ struct {
 	__type(value, struct floor_tmr);
 } floor_timers SEC(".maps");
 
-const volatile int floor_never;
+int floor_never;
 
 SEC("tp_btf/hrtimer_expire_exit")
 int BPF_PROG(floor_timer_done)
 {
+	struct floor_tmr *t;
 	__u32 zero = 0;
 
-	if (floor_never)
-		bpf_map_lookup_elem(&floor_timers, &zero);
+	if (floor_never) {
+		t = bpf_map_lookup_elem(&floor_timers, &zero);
+		if (t)
+			bpf_timer_init(&t->timer, &floor_timers, 1);
+	}
 	return 0;
 }
 
