@@ -8,7 +8,8 @@
  *     determinism (assertion) and no deadlock (invalid end state);
  *   spin -DSTART=<state>_tlob -DCHECK_RETURN -a tlob.pml ...
  *     an assertion violation proves stopped reachable from <state>.
- * Guards are not modelled: a guarded transition may always be taken.
+ * Guards are not modelled: a transition is taken whether its guard
+ * holds or not (one that fails is a violation, not a model error).
  */
 
 #define stopped_tlob	0

@@ -2,7 +2,10 @@
 /*
  * The shared model header (NAME_model.h): enums, name tables and the
  * [state][event] tables. It includes nothing and uses no kernel type, so
- * the module, the BPF programs and userspace compile it unchanged.
+ * the module, the BPF programs and userspace compile it unchanged. Guards
+ * are not in it: a guard that fails is a violation and the transition is
+ * still taken, so the tables are the same with or without guards;
+ * NAME_model_ha.h evaluates them (emit_ha.c).
  */
 #include <stdarg.h>
 #include <string.h>

@@ -1,14 +1,30 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * NAME_model_ha.h: the clocks of the hybrid automaton and when the
- * deadline timer is armed or cancelled. The decision is the model's
- * (validate.c computes timer[][]); this code only applies it. One header
- * serves the kernel module, BPF programs and userspace alike (__u64 from
- * linux/types.h, or from vmlinux.h in a BPF program that includes it
- * first), so the backends cannot disagree.
+ * NAME_model_ha.h: the clocks of the hybrid automaton, when the deadline
+ * timer is armed or cancelled, and whether a transition's guard holds.
+ * The decision is the model's (validate.c computes timer[][]); this code
+ * only applies it. One header serves the kernel module, BPF programs and
+ * userspace alike (__u64 from linux/types.h, or from vmlinux.h in a BPF
+ * program that includes it first), so the backends cannot disagree.
+ *
+ * Guards: a guard is a timing constraint on its edge, checked on the
+ * clocks as they were before the transition's reset. When it does not
+ * hold, the transition is still taken (the event did happen) and the
+ * monitor reports a violation of the guard, the way a broken invariant is
+ * a violation, not a model error: the tables of NAME_model.h are the same
+ * with or without guards. ha_guard_holds_NAME() evaluates the guard of
+ * one [state][event] cell, each comparison "CLOCK OP VALUE" as
+ * "(now - clk->start[CLOCK]) OP VALUE" with VALUE printed as an
+ * invariant's bound, && and || kept as written (&& binds tighter, as in
+ * C; a group of && among || is parenthesised). Callers call it before
+ * ha_step_NAME(), which applies the reset. main.c refuses, for this kind,
+ * a guard on a variable that is no clock and the constant comparisons
+ * CLOCK < 0 and CLOCK >= 0 (validate.c). A model without guards gets the
+ * function too, returning true, so callers can always call it.
  */
 #include <ctype.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "emit.h"
@@ -43,15 +59,68 @@ static void print_bound(FILE *out, const char *bound)
 		fputs(bound, out);
 }
 
-static bool seen_bound(const struct model *m, int upto, const char *bound)
+/* The guard of cell C, NULL if it has none. */
+static const struct rv_transition *guarded(const struct model *m,
+					   const struct rv_cell *c)
+{
+	if (c->next < 0 || c->trans < 0 || !m->trans[c->trans].ncmp)
+		return NULL;
+	return &m->trans[c->trans];
+}
+
+/*
+ * The guarded cells in table order: start with *k = -1; each call moves
+ * *k (state * nevents + event) to the next guarded cell and returns its
+ * transition, NULL after the last.
+ */
+static const struct rv_transition *next_guarded(const struct model *m, int *k)
+{
+	const struct rv_transition *t;
+
+	while (++*k < m->nstates * m->nevents) {
+		t = guarded(m, model_cell(m, *k / m->nevents, *k % m->nevents));
+		if (t)
+			return t;
+	}
+	return NULL;
+}
+
+static bool listed(const char **v, int n, const char *s)
 {
 	int i;
 
-	for (i = 0; i < upto; i++)
-		if (m->states[i].inv.present &&
-		    !strcmp(m->states[i].inv.bound, bound))
+	for (i = 0; i < n; i++)
+		if (!strcmp(v[i], s))
 			return true;
 	return false;
+}
+
+/*
+ * The distinct bounds the model uses, into *OUT (free it): the invariants'
+ * in state order, then the guards' values that are not numbers (nothing to
+ * define), cell by cell. Returns their number, -1 on ENOMEM.
+ */
+static int model_bounds(const struct model *m, const char ***out)
+{
+	const struct rv_transition *t;
+	const char **v;
+	int n = 0, i, k, max = m->nstates;
+
+	for (i = 0; i < m->ntrans; i++)
+		max += m->trans[i].ncmp;
+	v = malloc((max ? max : 1) * sizeof(*v));
+	if (!v)
+		return -1;
+	for (i = 0; i < m->nstates; i++)
+		if (m->states[i].inv.present &&
+		    !listed(v, n, m->states[i].inv.bound))
+			v[n++] = m->states[i].inv.bound;
+	for (k = -1; (t = next_guarded(m, &k));)
+		for (i = 0; i < t->ncmp; i++)
+			if (!t->cmp[i].number && !listed(v, n, t->cmp[i].value))
+				v[n++] = t->cmp[i].value;
+	*out = v;
+	return n;
 }
 
 static bool same_inv(const struct rv_invariant *a, const struct rv_invariant *b)
@@ -123,26 +192,113 @@ static void describe_timer(FILE *out, const struct model *m)
 		fputs(" *\t(none: no state has an invariant)\n", out);
 }
 
-/* Prints "HEAD(FIRST,\n<aligned>REST)": kernel style continuation. */
-static void proto(FILE *out, const char *head, const char *first,
-		  const char *rest)
+static void describe_guards(FILE *out, const struct model *m)
 {
-	int col = strlen(head) + 1, i;
+	const struct rv_transition *t;
+	int k, n = 0;
 
-	fprintf(out, "%s(%s,\n", head, first);
+	for (k = -1; (t = next_guarded(m, &k)); n++)
+		fprintf(out, " *\t%s x %s: %s\n",
+			m->states[k / m->nevents].name,
+			m->events[k % m->nevents], t->guard);
+	if (!n)
+		fputs(" *\t(none: no edge has a guard)\n", out);
+}
+
+static void indent_to(FILE *out, int col)
+{
+	int i;
+
 	for (i = 0; i < col / 8; i++)
 		fputc('\t', out);
 	for (i = 0; i < col % 8; i++)
 		fputc(' ', out);
-	fprintf(out, "%s)\n", rest);
+}
+
+/*
+ * Prints "HEAD(PARAMS[0],\n<aligned>PARAMS[1]...)", one line per entry of
+ * the NULL-terminated PARAMS: kernel style continuation.
+ */
+static void proto(FILE *out, const char *head, const char *const *params)
+{
+	int i;
+
+	fprintf(out, "%s(", head);
+	for (i = 0; params[i]; i++) {
+		if (i) {
+			fputs(",\n", out);
+			indent_to(out, strlen(head) + 1);
+		}
+		fputs(params[i], out);
+	}
+	fputs(")\n", out);
+}
+
+/* One comparison: "(now - clk->start[ENV]) OP VALUE", in () if PAREN. */
+static void print_cmp(FILE *out, const struct model *m, const struct rv_cmp *c,
+		      bool paren)
+{
+	fprintf(out, "%s(now - clk->start[%s_%s]) %s ", paren ? "(" : "",
+		m->envs[c->env_idx].name, m->name, rv_op_str(c->op));
+	print_bound(out, c->value);
+	if (paren)
+		fputc(')', out);
+}
+
+/*
+ * "return GUARD;" at two tabs: one comparison per line, each in (); where
+ * && and || mix, each group of && in () too, so that the C reads as the
+ * guard is written (&& first) and -Wparentheses has nothing to say.
+ */
+static void guard_return(FILE *out, const struct model *m,
+			 const struct rv_transition *t)
+{
+	const int col = 16 + strlen("return ");
+	bool has_and = false, has_or = false;
+	int i;
+
+	fputs("\t\treturn ", out);
+	if (t->ncmp == 1) {
+		print_cmp(out, m, &t->cmp[0], false);
+		fputs(";\n", out);
+		return;
+	}
+	for (i = 0; i < t->ncmp; i++) {
+		has_and |= t->cmp[i].join == RV_JOIN_AND;
+		has_or |= t->cmp[i].join == RV_JOIN_OR;
+	}
+	for (i = 0; i < t->ncmp; i++) {
+		const struct rv_cmp *c = &t->cmp[i];
+		bool prev_and = i && t->cmp[i - 1].join == RV_JOIN_AND;
+		bool in_group = has_and && has_or &&
+				(prev_and || c->join == RV_JOIN_AND);
+
+		if (in_group && !prev_and)
+			fputc('(', out);
+		print_cmp(out, m, c, true);
+		if (in_group && c->join != RV_JOIN_AND)
+			fputc(')', out);
+		if (c->join == RV_JOIN_END) {
+			fputs(";\n", out);
+			break;
+		}
+		fputs(c->join == RV_JOIN_AND ? " &&\n" : " ||\n", out);
+		indent_to(out, col + (in_group && c->join == RV_JOIN_AND));
+	}
 }
 
 int emit_ha(const struct model *m, FILE *out)
 {
 	const char *mon = m->name, *u64 = "__u64";
 	const char (*id)[RV_ID_LEN] = m->ids;
-	char file[256], macro[128], head[256], a[256], b[256];
-	int i;
+	char file[256], macro[128], head[256], a[256], b[256], c[256];
+	const char **bounds;
+	const struct rv_transition *t;
+	int i, k, nbounds;
+
+	nbounds = model_bounds(m, &bounds);
+	if (nbounds < 0)
+		return -1;
 
 	snprintf(file, sizeof(file), "%s_model_ha.h", mon);
 
@@ -150,18 +306,16 @@ int emit_ha(const struct model *m, FILE *out)
 	fprintf(out, "/* DO NOT EDIT: generated by rvgen from %s */\n", m->file);
 	fprintf(out,
 		"/*\n"
-		" * Clocks and invariants of the %s automaton, for the kernel module,\n"
-		" * BPF programs (include vmlinux.h first) and userspace alike.\n"
+		" * Clocks, invariants and guards of the %s automaton, for the kernel\n"
+		" * module, BPF programs (include vmlinux.h first) and userspace alike.\n"
 		" *\n"
 		" * Before including, define the bounds the model uses; a NAME() bound\n"
 		" * is called with the automaton's clocks, the const struct\n"
 		" * ha_clocks_%s * it bounds, and nothing else:\n",
 		mon, mon);
-	for (i = 0; i < m->nstates; i++) {
-		if (!m->states[i].inv.present || seen_bound(m, i, m->states[i].inv.bound))
-			continue;
+	for (i = 0; i < nbounds; i++) {
 		fputs(" *\t", out);
-		print_bound(out, m->states[i].inv.bound);
+		print_bound(out, bounds[i]);
 		fputc('\n', out);
 	}
 	fprintf(out,
@@ -179,6 +333,15 @@ int emit_ha(const struct model *m, FILE *out)
 		mon, id[RV_ID_HA_ARM], mon, u64, id[RV_ID_HA_CANCEL], mon,
 		id[RV_ID_HA_STEP]);
 	describe_timer(out, m);
+	fprintf(out,
+		" *\n"
+		" * %s() tells whether a transition's guard holds.\n"
+		" * Call it before %s(): a guard reads the clocks as they\n"
+		" * were before the transition's reset. A guard that does not hold is a\n"
+		" * violation, as a broken invariant is, and the transition is still\n"
+		" * taken. In this model:\n",
+		id[RV_ID_HA_GUARD], id[RV_ID_HA_STEP]);
+	describe_guards(out, m);
 	fputs(" */\n", out);
 	emit_guard(out, id[RV_ID_GUARD_HA], true);
 	fputc('\n', out);
@@ -195,16 +358,14 @@ int emit_ha(const struct model *m, FILE *out)
 	      "#endif\n", out);
 	fprintf(out, "#include \"%s_model.h\"\n\n", mon);
 
-	for (i = 0; i < m->nstates; i++) {
-		const char *b = m->states[i].inv.bound;
-
-		if (!m->states[i].inv.present || seen_bound(m, i, b) ||
-		    !bound_macro(b, macro, sizeof(macro)))
+	for (i = 0; i < nbounds; i++) {
+		if (!bound_macro(bounds[i], macro, sizeof(macro)))
 			continue;
 		fprintf(out, "#ifndef %s\n#error \"define ", macro);
-		print_bound(out, b);
+		print_bound(out, bounds[i]);
 		fprintf(out, " before including %s\"\n#endif\n\n", file);
 	}
+	free(bounds);
 
 	fprintf(out,
 		"struct ha_clocks_%s {\n"
@@ -220,7 +381,7 @@ int emit_ha(const struct model *m, FILE *out)
 	snprintf(head, sizeof(head), "static inline %s %s", u64,
 		 id[RV_ID_HA_DEADLINE]);
 	snprintf(a, sizeof(a), "const struct ha_clocks_%s *clk", mon);
-	proto(out, head, a, "unsigned int state");
+	proto(out, head, (const char *[]){ a, "unsigned int state", NULL });
 	fputs("{\n\tswitch (state) {\n", out);
 	invariant_cases(out, m, deadline_body);
 	fputs("\tdefault:\n\t\treturn 0;\n\t}\n}\n\n", out);
@@ -229,17 +390,43 @@ int emit_ha(const struct model *m, FILE *out)
 	      out);
 	snprintf(head, sizeof(head), "static inline bool %s", id[RV_ID_HA_HOLDS]);
 	snprintf(b, sizeof(b), "unsigned int state, %s now", u64);
-	proto(out, head, a, b);
+	proto(out, head, (const char *[]){ a, b, NULL });
 	fputs("{\n\tswitch (state) {\n", out);
 	invariant_cases(out, m, holds_body);
 	fputs("\tdefault:\n\t\treturn true;\n\t}\n}\n\n", out);
+
+	fputs("/*\n"
+	      " * Whether the guard of CURR x EVENT holds at NOW (true: no guard). The\n"
+	      " * clocks are read as they were before the transition's reset.\n"
+	      " */\n", out);
+	snprintf(head, sizeof(head), "static inline bool %s", id[RV_ID_HA_GUARD]);
+	snprintf(c, sizeof(c), "%s now", u64);
+	proto(out, head, (const char *[]){
+		a, "unsigned int curr, unsigned int event", c, NULL });
+	fputs("{\n", out);
+	i = 0;
+	for (k = -1; (t = next_guarded(m, &k)); i++) {
+		const char *st = m->states[k / m->nevents].name;
+		const char *ev = m->events[k % m->nevents];
+
+		fprintf(out,
+			"\t/* %s x %s: %s */\n"
+			"\tif (curr == %s_%s && event == %s_%s)\n",
+			st, ev, t->guard, st, mon, ev, mon);
+		guard_return(out, m, t);
+	}
+	/* without a guard, nothing reads the parameters: -Wunused-parameter */
+	if (!i)
+		fputs("\t(void)clk;\n\t(void)curr;\n\t(void)event;\n\t(void)now;\n",
+		      out);
+	fputs("\treturn true;\n}\n\n", out);
 
 	fputs("/* Clock reset and timer action of CURR x EVENT; nothing if not allowed. */\n",
 	      out);
 	snprintf(head, sizeof(head), "static inline void %s", id[RV_ID_HA_STEP]);
 	snprintf(a, sizeof(a), "struct ha_clocks_%s *clk, unsigned int curr", mon);
 	snprintf(b, sizeof(b), "unsigned int event, %s now", u64);
-	proto(out, head, a, b);
+	proto(out, head, (const char *[]){ a, b, NULL });
 	fprintf(out,
 		"{\n"
 		"\tunsigned int next, env;\n"

@@ -13,9 +13,13 @@
  *    that the state is not the initial one; spin interleaves it at every
  *    point of every run, so pan reporting the assertion as violated proves
  *    the initial state reachable from START.
- * Guards are not modelled; rvgen refuses a model with guards for this
- * kind (main.c) rather than let spin check transitions that the guards
- * would block.
+ * Guards are not modelled, and need not be: a guard is a timing
+ * constraint on its edge, checked on the clocks as they were before the
+ * transition's reset, and when it does not hold the transition is still
+ * taken (the event did happen) and the monitor reports a violation of the
+ * guard, as it does a broken invariant; it is not a model error. The
+ * state graph spin checks is therefore the same with or without guards,
+ * and so is this output; only --kind ha evaluates them.
  */
 #include <string.h>
 
@@ -38,7 +42,8 @@ int emit_promela(const struct model *m, FILE *out)
 		" *     determinism (assertion) and no deadlock (invalid end state);\n"
 		" *   spin -DSTART=<state>_%s -DCHECK_RETURN -a %s.pml ...\n"
 		" *     an assertion violation proves %s reachable from <state>.\n"
-		" * Guards are not modelled: a guarded transition may always be taken.\n"
+		" * Guards are not modelled: a transition is taken whether its guard\n"
+		" * holds or not (one that fails is a violation, not a model error).\n"
 		" */\n\n", mon, mon, mon, mon, init);
 	for (s = 0; s < m->nstates; s++)
 		fprintf(out, "#define %s_%s\t%d\n", m->states[s].name, mon, s);

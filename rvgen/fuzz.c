@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer entry point over the parse + validate layer (and the text
- * emitters, which walk everything validation built). Built by
- * `make rvgen-fuzz`; how to run it is in tests/README.md.
+ * libFuzzer entry point over the parse + validate layer and ha's check
+ * of the guards (and the text emitters, which walk everything validation
+ * built). Built by `make rvgen-fuzz`; how to run it is in tests/README.md.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -29,6 +29,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	text[size] = '\0';
 	m = model_parse(text, "fuzz.dot", "fuzz", &err);
 	if (m && !model_validate(m, &err)) {
+		if (model_check_guards(m, "ha", &err) &&
+		    (err.line < 1 || !err.msg[0]))
+			abort();
 		emit_header(m, null);
 		emit_ha(m, null);
 		emit_md(m, null);

@@ -305,46 +305,67 @@ out:
 	return ret;
 }
 
-/* "cmp ((&&|'||') cmp)*" over the whole of S. */
-static int check_guard(const char *s, const char **why)
+void rv_cmps_free(struct rv_cmp *cmp, int n)
 {
+	int i;
+
+	for (i = 0; i < n; i++) {
+		free(cmp[i].env);
+		free(cmp[i].value);
+	}
+	free(cmp);
+}
+
+/*
+ * "cmp ((&&|'||') cmp)*" over the whole of S, into *OUT (*N comparisons);
+ * -1 with why set and nothing allocated if S is not a guard.
+ */
+static int scan_guard(const char *s, struct rv_cmp **out, int *n,
+		      const char **why)
+{
+	struct rv_cmp *v = NULL, *grown;
 	const char *p = s;
+	int k = 0;
 
 	for (;;) {
 		struct cmp c = { 0 };
 
 		p = scan_cmp(p, &c, why);
-		cmp_free(&c);
-		if (!p)
-			return -1;
-		if (!*p)
+		if (!p) {
+			cmp_free(&c);
+			goto fail;
+		}
+		grown = realloc(v, (k + 1) * sizeof(*v));
+		if (!grown) {
+			cmp_free(&c);
+			*why = "out of memory";
+			goto fail;
+		}
+		v = grown;
+		v[k].env = c.env;
+		v[k].env_idx = -1;
+		v[k].op = c.op;
+		v[k].value = c.value;
+		v[k].number = c.number;
+		v[k].ns = c.ns;
+		v[k].join = RV_JOIN_END;
+		k++;
+		if (!*p) {
+			*out = v;
+			*n = k;
 			return 0;
+		}
 		if (!strncmp(p, "&&", 2) || !strncmp(p, "||", 2)) {
+			v[k - 1].join = p[0] == '&' ? RV_JOIN_AND : RV_JOIN_OR;
 			p += 2;
 			continue;
 		}
 		*why = "expected && or || between comparisons";
-		return -1;
+		goto fail;
 	}
-}
-
-int label_guard_vars(const char *guard, int (*fn)(const char *var, void *ctx),
-		     void *ctx)
-{
-	const char *p = guard, *why;
-	int ret = 0;
-
-	while (p && *p && !ret) {
-		struct cmp c = { 0 };
-
-		p = scan_cmp(p, &c, &why);
-		if (p)
-			ret = fn(c.env, ctx);
-		cmp_free(&c);
-		if (p && *p)
-			p += 2;		/* && or ||, as check_guard() saw */
-	}
-	return ret;
+fail:
+	rv_cmps_free(v, k);
+	return -1;
 }
 
 static int parse_reset(const char *s, const char *event, int line,
@@ -377,6 +398,8 @@ int label_event(const char *piece, int line, struct rv_transition *t,
 	t->event = NULL;
 	t->reset = NULL;
 	t->guard = NULL;
+	t->cmp = NULL;
+	t->ncmp = 0;
 	semi = strchr(p, ';');
 	t->event = trim_dup(p, semi ? semi : p + strlen(p));
 	if (!t->event) {
@@ -429,7 +452,7 @@ int label_event(const char *piece, int line, struct rv_transition *t,
 			free(part);
 			return -1;
 		}
-		if (!*part || check_guard(part, &why)) {
+		if (!*part || scan_guard(part, &t->cmp, &t->ncmp, &why)) {
 			rv_error_set(err, line,
 				     "event '%s': guard '%s' is not 'VAR OP VALUE' joined by && or ||: %s",
 				     t->event, part, why ? why : "empty guard");

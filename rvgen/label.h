@@ -17,12 +17,11 @@ void label_free_split(char **parts);
 /* "name[\ninvariant]" of state NODE; fills inv. */
 int label_state(const char *node, const char *label, int line,
 		struct rv_invariant *inv, struct rv_error *err);
-/* One "event[;reset(env)][;guard]" piece; fills event, reset, guard. */
+/*
+ * One "event[;reset(env)][;guard]" piece; fills event, reset, guard and
+ * the guard's comparisons (cmp, ncmp).
+ */
 int label_event(const char *piece, int line, struct rv_transition *t,
 		struct rv_error *err);
-
-/* Calls FN for the variable of each comparison in a checked guard. */
-int label_guard_vars(const char *guard, int (*fn)(const char *var, void *ctx),
-		     void *ctx);
 
 #endif /* RVGEN_LABEL_H */

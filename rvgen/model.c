@@ -365,6 +365,7 @@ static int add_transition(struct model *m, int from, int to, const char *piece,
 		free(t->event);
 		free(t->reset);
 		free(t->guard);
+		rv_cmps_free(t->cmp, t->ncmp);
 		return -1;
 	}
 	m->ntrans++;
@@ -650,6 +651,7 @@ void model_free(struct model *m)
 		free(m->trans[i].event);
 		free(m->trans[i].reset);
 		free(m->trans[i].guard);
+		rv_cmps_free(m->trans[i].cmp, m->trans[i].ncmp);
 	}
 	free(m->trans);
 	for (i = 0; i < m->nevents; i++)

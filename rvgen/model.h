@@ -54,6 +54,20 @@ struct rv_state {
 	struct rv_invariant inv;
 };
 
+/* What joins a guard's comparison to the next one. */
+enum rv_join { RV_JOIN_END, RV_JOIN_AND, RV_JOIN_OR };
+
+/* One comparison "env op value" of a guard, in the order written. */
+struct rv_cmp {
+	char *env;
+	int env_idx;		/* index into model->envs after validation */
+	enum rv_op op;
+	char *value;		/* as C, as an invariant's bound */
+	bool number;		/* value is a number, of ns ns */
+	unsigned long long ns;
+	enum rv_join join;	/* to the next comparison; END after the last */
+};
+
 /* One event on one edge: "event[;reset(env)][;guard]". */
 struct rv_transition {
 	int from;		/* parse order index into states[] */
@@ -61,6 +75,8 @@ struct rv_transition {
 	char *event;
 	char *reset;		/* env name or NULL */
 	char *guard;		/* guard text or NULL */
+	struct rv_cmp *cmp;	/* the guard's comparisons, ncmp of them */
+	int ncmp;
 	int line;
 	int order;		/* parse order: ties of line keep it */
 };
@@ -116,9 +132,14 @@ struct model *model_parse(const char *text, const char *file,
 /* Checks the model and builds the tables; 0 or -1 with err set. */
 int model_validate(struct model *m, struct rv_error *err);
 void model_free(struct model *m);
-/* -1 with err at the first guard: for kinds whose output ignores guards. */
-int model_refuse_guards(const struct model *m, const char *kind,
-			struct rv_error *err);
+/*
+ * For kinds whose output evaluates guards (ha): -1 with err at the first
+ * guard that the C cannot evaluate, one that reads a variable which is no
+ * clock, or whose comparison with 0 is constant.
+ */
+int model_check_guards(const struct model *m, const char *kind,
+		       struct rv_error *err);
+void rv_cmps_free(struct rv_cmp *cmp, int n);
 
 bool rv_is_identifier(const char *s);
 const char *rv_op_str(enum rv_op op);

@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "label.h"
 #include "model.h"
 
 static int cmp_str(const void *a, const void *b)
@@ -187,11 +186,6 @@ static int add_env(struct model *m, const char *name, bool clock)
 	return 0;
 }
 
-static int add_guard_var(const char *var, void *ctx)
-{
-	return add_env(ctx, var, false);
-}
-
 static int cmp_env(const void *a, const void *b)
 {
 	return strcmp(((const struct rv_env *)a)->name,
@@ -210,7 +204,7 @@ static int env_index(const struct model *m, const char *name)
 
 static int collect(struct model *m, struct rv_error *err)
 {
-	int i;
+	int i, j;
 
 	if (!m->ntrans) {
 		rv_error_set(err, m->states[m->initial].line,
@@ -235,9 +229,9 @@ static int collect(struct model *m, struct rv_error *err)
 	for (i = 0; i < m->ntrans; i++) {
 		if (m->trans[i].reset && add_env(m, m->trans[i].reset, true))
 			goto oom;
-		if (m->trans[i].guard &&
-		    label_guard_vars(m->trans[i].guard, add_guard_var, m))
-			goto oom;
+		for (j = 0; j < m->trans[i].ncmp; j++)
+			if (add_env(m, m->trans[i].cmp[j].env, false))
+				goto oom;
 	}
 	if (m->nenvs > RV_MAX_ENVS) {
 		rv_error_set(err, 1, "too many variables (%d): at most %d",
@@ -249,6 +243,10 @@ static int collect(struct model *m, struct rv_error *err)
 	for (i = 0; i < m->nstates; i++)
 		if (m->states[i].inv.present)
 			m->states[i].inv.env = env_index(m, m->states[i].inv.env_name);
+	for (i = 0; i < m->ntrans; i++)
+		for (j = 0; j < m->trans[i].ncmp; j++)
+			m->trans[i].cmp[j].env_idx =
+				env_index(m, m->trans[i].cmp[j].env);
 	return 0;
 oom:
 	rv_error_set(err, 1, "out of memory");
@@ -505,21 +503,42 @@ int model_validate(struct model *m, struct rv_error *err)
 	return 0;
 }
 
-int model_refuse_guards(const struct model *m, const char *kind,
-			struct rv_error *err)
+/*
+ * The C evaluates a guard's comparison as "now - start[VAR] OP VALUE": VAR
+ * must be a clock, one with a start, and the comparison must not be one
+ * of the two that a compiler flags as constant on an unsigned value.
+ */
+int model_check_guards(const struct model *m, const char *kind,
+		       struct rv_error *err)
 {
-	int i;
+	int i, j;
 
 	err->file = m->file;
 	for (i = 0; i < m->ntrans; i++) {
 		const struct rv_transition *t = &m->trans[i];
 
-		if (!t->guard)
-			continue;
-		rv_error_set(err, t->line,
-			     "event '%s': guard '%s' is not evaluated by --kind %s, whose output would take the transition whenever the event comes: remove the guard (md, svg and dump show guards)",
-			     t->event, t->guard, kind);
-		return -1;
+		for (j = 0; j < t->ncmp; j++) {
+			const struct rv_cmp *c = &t->cmp[j];
+			const char *why = NULL;
+
+			if (!m->envs[c->env_idx].clock) {
+				rv_error_set(err, t->line,
+					     "event '%s': guard '%s' reads '%s', which is not a clock (no edge resets it and no invariant bounds it): --kind %s evaluates guards on clocks only",
+					     t->event, t->guard, c->env, kind);
+				return -1;
+			}
+			if (c->number && !c->ns && c->op == RV_LT)
+				why = "can never hold: a clock is never below 0";
+			else if (c->number && !c->ns && c->op == RV_GE)
+				why = "always holds: a clock is never below 0";
+			if (why) {
+				rv_error_set(err, t->line,
+					     "event '%s': guard '%s': '%s %s 0' %s",
+					     t->event, t->guard, c->env,
+					     rv_op_str(c->op), why);
+				return -1;
+			}
+		}
 	}
 	return 0;
 }

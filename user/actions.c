@@ -258,6 +258,7 @@ static void env_record(struct env *e, const struct tlob_record *r)
 	env_chars(e, "TLOB_TAG", r->tag, sizeof(r->tag));
 	env_u64(e, "TLOB_START_NS", r->start_ns);
 	env_u64(e, "TLOB_BUDGET_NS", r->budget_ns);
+	env_u64(e, "TLOB_MIN_NS", r->min_ns);
 	env_u64(e, "TLOB_ELAPSED_NS", r->elapsed_ns);
 	env_add(e, "TLOB_DETECTOR", tlob_detector_name(r->detector));
 	/* TLOB_RUNNING_NS, ...: one per state a window is open in, by the model's names. */

@@ -37,6 +37,7 @@ struct tlob_binding_spec {
 	uint64_t stop;		/* ELF file offset of STOP (unused if stop_is_ret) */
 	bool stop_is_ret;	/* STOP = return of the START function */
 	uint64_t budget_ns;	/* TLOB_BUDGET_MIN_NS .. TLOB_BUDGET_MAX_NS */
+	uint64_t min_ns;	/* min=: 0 none, else below budget_ns */
 	char tag[TLOB_TAG_LEN];	/* "" = none */
 	pid_t pid;		/* only this thread; 0 = any */
 	pid_t tgid;		/* only this process; 0 = any */

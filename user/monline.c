@@ -63,6 +63,11 @@ int tlob_spec_check(const struct tlob_binding_spec *spec, char *err, size_t len)
 			 spec->budget_ns);
 		return -ERANGE;
 	}
+	if (spec->min_ns && spec->min_ns >= spec->budget_ns) {
+		snprintf(err, len, "min %" PRIu64 "ns is not below the budget (%" PRIu64 "ns)",
+			 spec->min_ns, spec->budget_ns);
+		return -ERANGE;
+	}
 	if (!spec->stop_is_ret && spec->stop == spec->start) {
 		snprintf(err, len, "START and STOP are the same offset "
 			 "(use 'ret' for the function's return)");
@@ -114,8 +119,8 @@ static void why(const struct tlob_req *req, const char *line, char *err, size_t 
 		snprintf(err, len, "unexpected '%s' after -PATH:START", bad);
 		break;
 	case TLOB_WHY_OPTION:
-		snprintf(err, len, "unexpected '%s' in monitor line (threshold=, tag=, pid= or "
-			 "tgid=, each once)", bad);
+		snprintf(err, len, "unexpected '%s' in monitor line (threshold=, min=, tag=, pid= "
+			 "or tgid=, each once)", bad);
 		break;
 	case TLOB_WHY_THRESHOLD:
 		snprintf(err, len, "invalid threshold '%s' (nanoseconds)", bad);
@@ -132,6 +137,12 @@ static void why(const struct tlob_req *req, const char *line, char *err, size_t 
 		break;
 	case TLOB_WHY_NO_THRESHOLD:
 		snprintf(err, len, "missing threshold=NS: '%s'", shown);
+		break;
+	case TLOB_WHY_MIN:
+		snprintf(err, len, "invalid min '%s' (nanoseconds)", bad);
+		break;
+	case TLOB_WHY_MIN_RANGE:
+		snprintf(err, len, "min %sns is out of range (above 0, below threshold=)", bad);
 		break;
 	default:
 		snprintf(err, len, "malformed monitor line: '%s'", shown);
@@ -185,6 +196,7 @@ int tlob_monline_parse(const char *line, struct tlob_binding_spec *spec,
 		spec->stop = req.stop;
 		spec->stop_is_ret = req.stop_ret;
 		spec->budget_ns = req.budget_ns;
+		spec->min_ns = req.min_ns;
 		memcpy(spec->tag, req.tag, sizeof(spec->tag));
 		if (req.filter == TLOB_FILTER_PID)
 			spec->pid = (pid_t)req.filter_id;
@@ -211,7 +223,8 @@ int tlob_spec_same_binding(const struct tlob_binding_spec *a,
 			   const struct tlob_binding_spec *b)
 {
 	if (a->stop_is_ret != b->stop_is_ret || (!a->stop_is_ret && a->stop != b->stop) ||
-	    (a->budget_ns && b->budget_ns && a->budget_ns != b->budget_ns) ||
+	    (a->budget_ns && b->budget_ns &&
+	     (a->budget_ns != b->budget_ns || a->min_ns != b->min_ns)) ||
 	    strcmp(a->tag, b->tag))
 		return 0;
 	return tlob_same_binding(a->path, a->start, b->path, b->start);
@@ -219,7 +232,7 @@ int tlob_spec_same_binding(const struct tlob_binding_spec *a,
 
 int tlob_monline_format(const struct tlob_binding_spec *spec, char *buf, size_t len)
 {
-	char stop[32], filter[32] = "", tag[TLOB_TAG_LEN + 6] = "";
+	char stop[32], filter[32] = "", tag[TLOB_TAG_LEN + 6] = "", min[32] = "";
 	int n;
 
 	if (tlob_spec_check(spec, NULL, 0))
@@ -230,12 +243,14 @@ int tlob_monline_format(const struct tlob_binding_spec *spec, char *buf, size_t 
 		snprintf(stop, sizeof(stop), "0x%" PRIx64, spec->stop);
 	if (spec->tag[0])
 		snprintf(tag, sizeof(tag), " tag=%s", spec->tag);
+	if (spec->min_ns)
+		snprintf(min, sizeof(min), " min=%" PRIu64, spec->min_ns);
 	if (spec->pid)
 		snprintf(filter, sizeof(filter), " pid=%d", (int)spec->pid);
 	else if (spec->tgid)
 		snprintf(filter, sizeof(filter), " tgid=%d", (int)spec->tgid);
-	n = snprintf(buf, len, "p %s:0x%" PRIx64 " %s threshold=%" PRIu64 "%s%s",
-		     spec->path, spec->start, stop, spec->budget_ns, tag, filter);
+	n = snprintf(buf, len, "p %s:0x%" PRIx64 " %s threshold=%" PRIu64 "%s%s%s",
+		     spec->path, spec->start, stop, spec->budget_ns, min, tag, filter);
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 

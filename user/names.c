@@ -31,6 +31,7 @@ const char *tlob_verdict_name(unsigned int verdict)
 		[TLOB_VERDICT_OVER_BUDGET] = "over_budget",
 		[TLOB_VERDICT_MODEL_ERROR] = "model_error",
 		[TLOB_VERDICT_ABORTED] = "aborted",
+		[TLOB_VERDICT_EARLY] = "early",
 	};
 	return NAME_OR_Q(n, verdict);
 }

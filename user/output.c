@@ -269,6 +269,7 @@ int tlob_record_json(const struct tlob_record *r, char *buf, size_t len)
 	json_u64(&j, "start_ns", r->start_ns);
 	json_u64(&j, "end_ns", r->end_ns);
 	json_u64(&j, "budget_ns", r->budget_ns);
+	json_u64(&j, "min_time_ns", r->min_ns);
 	json_u64(&j, "elapsed_ns", r->elapsed_ns);
 	/* Where the time went and what happened: the model's states and events. */
 	for (unsigned int s = 0; s < state_max_tlob; s++)
@@ -338,6 +339,7 @@ int tlob_spec_json(const struct tlob_binding_spec *s, char *buf, size_t len)
 	json_begin(&j, "binding");
 	json_spec_fields(&j, s);
 	json_u64(&j, "budget_ns", s->budget_ns);
+	json_u64(&j, "min_time_ns", s->min_ns);
 	json_u64(&j, "pid", (uint64_t)s->pid);
 	json_u64(&j, "tgid", (uint64_t)s->tgid);
 	if (s->holders[0])
@@ -356,6 +358,7 @@ int tlob_stats_json(const struct tlob_binding_stats *st, char *buf, size_t len)
 	json_u64(&j, "violations", st->stats.violations);
 	json_u64(&j, "errors", st->stats.errors);
 	json_u64(&j, "aborted", st->stats.aborted);
+	json_u64(&j, "early", st->stats.early);
 	json_u64(&j, "dropped", st->stats.dropped);
 	json_u64(&j, "min_ns", st->stats.min_ns);
 	json_u64(&j, "max_ns", st->stats.max_ns);
@@ -459,7 +462,7 @@ static void text_budget(struct jbuf *j, uint64_t ns)
 	jstr(j, unit);
 }
 
-/* TASK-PID tgid=N binding=N[ tag=TAG] budget=B */
+/* TASK-PID tgid=N binding=N[ tag=TAG] budget=B[ min=M] */
 static void text_who(struct jbuf *j, const char *what, const struct tlob_record *r)
 {
 	text_left(j, what, 14);
@@ -477,6 +480,10 @@ static void text_who(struct jbuf *j, const char *what, const struct tlob_record 
 	}
 	text_key(j, "budget");
 	text_budget(j, r->budget_ns);
+	if (r->min_ns) {
+		text_key(j, "min");
+		text_budget(j, r->min_ns);
+	}
 }
 
 int tlob_record_text(const struct tlob_record *r, char *buf, size_t len)
@@ -496,6 +503,7 @@ int tlob_record_text(const struct tlob_record *r, char *buf, size_t len)
 	else
 		what = r->verdict == TLOB_VERDICT_OVER_BUDGET ? "window OVER" :
 		       r->verdict == TLOB_VERDICT_MODEL_ERROR ? "window ERROR" :
+		       r->verdict == TLOB_VERDICT_EARLY ? "window EARLY" :
 		       "window aborted";
 
 	fields_init();
@@ -513,7 +521,12 @@ int tlob_record_text(const struct tlob_record *r, char *buf, size_t len)
 			jmem(&j, fields.count[e].text, fields.count[e].tlen);
 			ju64(&j, r->count[e]);
 		}
-	if (r->verdict == TLOB_VERDICT_OVER_BUDGET || r->kind == TLOB_REC_VIOLATION) {
+	if (r->verdict == TLOB_VERDICT_EARLY) {
+		/* Before its minimum: at STOP, no detection latency to tell. */
+		jstr(&j, " (");
+		jstr(&j, tlob_event_name(r->event));
+		jstr(&j, " before min)");
+	} else if (r->verdict == TLOB_VERDICT_OVER_BUDGET || r->kind == TLOB_REC_VIOLATION) {
 		text_key(&j, "detector");
 		jstr(&j, tlob_detector_name(r->detector));
 		text_key(&j, "latency");
@@ -605,9 +618,13 @@ void tlob_stats_print(FILE *f, const struct tlob_binding_stats *st)
 		st->spec.start, stop, st->spec.tag[0] ? " tag=" : "",
 		(int)sizeof(st->spec.tag), st->spec.tag);
 	/* struct tlob_stats is __u64: unsigned long long */
-	fprintf(f, "  windows=%llu violations=%llu errors=%llu aborted=%llu dropped=%llu\n",
+	fprintf(f, "  windows=%llu violations=%llu errors=%llu aborted=%llu dropped=%llu",
 		st->stats.windows,
 		st->stats.violations, st->stats.errors, st->stats.aborted, st->stats.dropped);
+	/* Only a binding with a minimum can end early: its count where it can. */
+	if (st->spec.min_ns || st->stats.early)
+		fprintf(f, " early=%llu", st->stats.early);
+	fputc('\n', f);
 	if (!st->stats.windows)
 		return;
 	fprintf(f, "  elapsed min=%s mean=%s max=%s\n",

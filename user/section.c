@@ -14,7 +14,10 @@
 #include "units.h"
 #include "utils.h"
 
-#define SECTION_HELP "expected PATH:START,STOP,BUDGET (e.g. /usr/bin/app:frame_begin,frame_end,10ms)"
+#define SECTION_HELP "expected PATH:START,STOP,BUDGET[,min=MIN][,tag=NAME] " \
+	"(e.g. /usr/bin/app:frame_begin,frame_end,10ms)"
+/* The fields after BUDGET: KEY=VALUE, each key at most once. */
+#define SECTION_OPTIONS	2
 
 /* elfsym's verdict: a malformed NAME+OFF is a usage error, the rest is about the file. */
 static int elf_verdict(int ret)
@@ -101,7 +104,8 @@ static int resolve_path(const char *path, struct tlob_binding_spec *spec, char *
 static int parse_friendly(char *s, unsigned int flags, struct tlob_binding_spec *spec,
 			  char *err, size_t len)
 {
-	char *colon = strrchr(s, ':'), *fields[4] = { 0 }, *save = NULL, *tok;
+	char *colon = strrchr(s, ':'), *fields[3 + SECTION_OPTIONS] = { 0 }, *save = NULL, *tok;
+	const char *min = NULL;
 	int n = 0, ret;
 
 	if (!colon || colon == s) {
@@ -110,7 +114,7 @@ static int parse_friendly(char *s, unsigned int flags, struct tlob_binding_spec 
 	}
 	*colon = '\0';
 	for (tok = strtok_r(colon + 1, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (n == 4) {
+		if (n == 3 + SECTION_OPTIONS) {
 			snprintf(err, len, "section has too many fields: %s", SECTION_HELP);
 			return TLOB_SECTION_SYNTAX;
 		}
@@ -125,18 +129,28 @@ static int parse_friendly(char *s, unsigned int flags, struct tlob_binding_spec 
 			 TLOB_SHOWN(s), SECTION_HELP);
 		return TLOB_SECTION_SYNTAX;
 	}
-	if (fields[3]) {
-		if (strncmp(fields[3], "tag=", 4)) {
-			snprintf(err, len, "4th field must be tag=NAME (1..%d characters)",
-				 TLOB_TAG_LEN - 1);
+	for (int i = 3; i < n; i++) {
+		if (!strncmp(fields[i], "tag=", 4) && !spec->tag[0]) {
+			if (tlob_tag_check(fields[i] + 4, err, len))
+				return TLOB_SECTION_SYNTAX;
+			strcpy(spec->tag, fields[i] + 4);
+		} else if (!strncmp(fields[i], "min=", 4) && !min) {
+			min = fields[i] + 4;
+		} else {
+			snprintf(err, len, "'%s': after BUDGET come min=MIN and tag=NAME "
+				 "(1..%d characters), each once", fields[i], TLOB_TAG_LEN - 1);
 			return TLOB_SECTION_SYNTAX;
 		}
-		if (tlob_tag_check(fields[3] + 4, err, len))
-			return TLOB_SECTION_SYNTAX;
-		strcpy(spec->tag, fields[3] + 4);
 	}
 	if (tlob_parse_budget(fields[2], &spec->budget_ns, err, len))
 		return TLOB_SECTION_SYNTAX;
+	/* A minimum is a duration like the budget, and below it. */
+	if (min && tlob_parse_bound("min", min, &spec->min_ns, err, len))
+		return TLOB_SECTION_SYNTAX;
+	if (min && spec->min_ns >= spec->budget_ns) {
+		snprintf(err, len, "min=%s is not below the budget %s", min, fields[2]);
+		return TLOB_SECTION_SYNTAX;
+	}
 
 	ret = resolve_path(s, spec, err, len);
 	if (ret)

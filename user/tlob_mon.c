@@ -110,7 +110,8 @@ struct mon_ctx {
 
 static bool is_violation(const struct tlob_record *r)
 {
-	return r->kind == TLOB_REC_VIOLATION || r->verdict == TLOB_VERDICT_OVER_BUDGET;
+	return r->kind == TLOB_REC_VIOLATION || r->verdict == TLOB_VERDICT_OVER_BUDGET ||
+	       r->verdict == TLOB_VERDICT_EARLY;
 }
 
 /* stdout is fully buffered: written per batch (mon_loop), not per line. */

@@ -70,7 +70,7 @@ static int parse_scaled(const char *s, const struct unit *units,
 	return 0;
 }
 
-int tlob_parse_budget(const char *s, uint64_t *ns, char *err, size_t len)
+int tlob_parse_bound(const char *what, const char *s, uint64_t *ns, char *err, size_t len)
 {
 	uint64_t v;
 	int ret;
@@ -78,16 +78,21 @@ int tlob_parse_budget(const char *s, uint64_t *ns, char *err, size_t len)
 	ret = parse_scaled(s, budget_units, 1, &v);
 	if (ret == -EINVAL) {
 		snprintf(err, len,
-			 "invalid budget '%s' (a number with ns, us, ms or s, e.g. 10ms)",
-			 s ? s : "");
+			 "invalid %s '%s' (a number with ns, us, ms or s, e.g. 10ms)",
+			 what, s ? s : "");
 		return ret;
 	}
 	if (ret || v < TLOB_BUDGET_MIN_NS || v > TLOB_BUDGET_MAX_NS) {
-		snprintf(err, len, "budget '%s' is out of range (1us..1h)", s);
+		snprintf(err, len, "%s '%s' is out of range (1us..1h)", what, s);
 		return -ERANGE;
 	}
 	*ns = v;
 	return 0;
+}
+
+int tlob_parse_budget(const char *s, uint64_t *ns, char *err, size_t len)
+{
+	return tlob_parse_bound("budget", s, ns, err, len);
 }
 
 int tlob_parse_duration(const char *s, uint64_t *ns, char *err, size_t len)

@@ -14,6 +14,8 @@
  * one-line reason either way.
  */
 int tlob_parse_budget(const char *s, uint64_t *ns, char *err, size_t len);
+/* The same for another bound of a section (min=): WHAT names it in err. */
+int tlob_parse_bound(const char *what, const char *s, uint64_t *ns, char *err, size_t len);
 
 /* "30s", "2m", "1h", "500ms"; a bare number is seconds (as rtla's -d). */
 int tlob_parse_duration(const char *s, uint64_t *ns, char *err, size_t len);

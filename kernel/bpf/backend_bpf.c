@@ -596,6 +596,7 @@ static void spec_of(const struct bpf_priv *p, const struct tlob_bpf_binding *b, 
 	s->stop = b->stop;
 	s->stop_is_ret = b->flags & TLOB_BIND_STOP_RET;
 	s->budget_ns = b->budget_ns;
+	s->min_ns = b->min_ns;
 	memcpy(s->tag, b->tag, sizeof(s->tag));
 	s->tag[sizeof(s->tag) - 1] = '\0';
 	s->pid = b->pid;
@@ -745,10 +746,11 @@ static int keep_links(struct tlob_backend *be, uint32_t id, int fd[2])
 	return 0;
 }
 
-/* The same binding beyond the section (tlob_abi.h): STOP, budget, tag, filter. */
+/* The same binding beyond the section (tlob_abi.h): STOP, budget, minimum, tag, filter. */
 static bool same_terms(const struct tlob_bpf_binding *b, const struct tlob_binding_spec *spec)
 {
-	return b->budget_ns == spec->budget_ns && b->pid == (uint32_t)spec->pid &&
+	return b->budget_ns == spec->budget_ns && b->min_ns == spec->min_ns &&
+	       b->pid == (uint32_t)spec->pid &&
 	       b->tgid == (uint32_t)spec->tgid && !!(b->flags & TLOB_BIND_STOP_RET) ==
 	       spec->stop_is_ret && (spec->stop_is_ret || b->stop == spec->stop) &&
 	       !strncmp(b->tag, spec->tag, sizeof(b->tag));
@@ -825,6 +827,7 @@ static int bind_locked(struct tlob_backend *be, const struct tlob_binding_spec *
 
 	memset(&b, 0, sizeof(b));
 	b.budget_ns = spec->budget_ns;
+	b.min_ns = spec->min_ns;
 	b.pid = spec->pid;
 	b.tgid = spec->tgid;
 	memcpy(b.tag, spec->tag, sizeof(b.tag));

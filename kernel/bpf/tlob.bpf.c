@@ -267,7 +267,7 @@ static __always_inline void tlob_start(const struct tlob_bpf_binding *b, __u32 i
 	 * task may have been preempted since, and that wait belongs to no
 	 * window (it would be booked running: no scheduler event saw it).
 	 */
-	tlob_open(&w->core, b->budget_ns, bpf_ktime_get_ns());
+	tlob_open(&w->core, b->budget_ns, b->min_ns, bpf_ktime_get_ns());
 	if (READ_ONCE(tlob_scan_ns))
 		tlob_due_at(ha_deadline_tlob(&w->core.clk, tlob_core_state(&w->core)) ?: ~0ULL);
 }

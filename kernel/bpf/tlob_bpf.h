@@ -67,6 +67,7 @@
  */
 struct tlob_bpf_binding {
 	__u64 budget_ns;
+	__u64 min_ns;		/* min=: 0 none */
 	__u32 pid;		/* only this thread; 0 = any */
 	__u32 tgid;		/* only this process; 0 = any */
 	char tag[16];		/* TLOB_TAG_LEN */

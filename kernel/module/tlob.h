@@ -94,6 +94,7 @@ struct tlob_binding {
 	unsigned int sessions;		/* holds of sessions, tlob_ctl_mutex */
 	bool disarm;			/* windows to abort, tlob_ctl_mutex */
 	u64 budget_ns;
+	u64 min_ns;			/* 0: none */
 	enum tlob_filter filter;
 	pid_t filter_id;
 	char tag[TLOB_TAG_LEN];

@@ -56,8 +56,11 @@ ssize_t tlob_monitor_show(const struct tlob_holder *h, char *buf, size_t size)
 		b = d->b;
 		tlob_out(&o, "p ");
 		tlob_out_section(&o, b, ":", " ");
-		tlob_out(&o, " threshold=%llu%s%s", b->budget_ns,
-			 b->tag[0] ? " tag=" : "", b->tag);
+		tlob_out(&o, " threshold=%llu", b->budget_ns);
+		if (b->min_ns)
+			tlob_out(&o, " min=%llu", b->min_ns);
+		if (b->tag[0])
+			tlob_out(&o, " tag=%s", b->tag);
 		if (b->filter != TLOB_FILTER_NONE)
 			tlob_out(&o, " %s=%d", b->filter == TLOB_FILTER_PID ?
 				 "pid" : "tgid", b->filter_id);
@@ -97,8 +100,8 @@ static void tlob_stats_line(struct tlob_out *o, const struct tlob_binding *b)
 
 	tlob_out(o, "id=%u path=", b->id);
 	tlob_out_section(o, b, " start=", " stop=");
-	tlob_out(o, " tag=%s threshold=%llu holders=",
-		 b->tag[0] ? b->tag : "-", b->budget_ns);
+	tlob_out(o, " tag=%s threshold=%llu min=%llu holders=",
+		 b->tag[0] ? b->tag : "-", b->budget_ns, b->min_ns);
 	tlob_out_holders(o, b);
 	tlob_out(o, " ");
 	at = min(o->n, o->size);

@@ -99,10 +99,16 @@ static void tlob_on_step(struct tlob_core *c, unsigned int curr,
 				 automaton_tlob.final_states[next]);
 }
 
-/* A violation: upstream's two events, the record, the reactor. */
+/*
+ * A violation: upstream's two events, the record, the reactor. A broken
+ * guard (STOP before min=) names the event whose guard broke, as an HA
+ * monitor's error_env does; it has no threshold to detail.
+ */
 static void tlob_emit_violation(struct tlob_window *w,
 				const struct tlob_record *r)
 {
+	bool early = r->verdict == TLOB_VERDICT_EARLY;
+
 	if (trace_error_env_tlob_enabled()) {
 		char env[40];
 
@@ -111,13 +117,15 @@ static void tlob_emit_violation(struct tlob_window *w,
 			 r->elapsed_ns);
 		trace_error_env_tlob(r->pid,
 				     automaton_tlob.state_names[r->state],
+				     early ? automaton_tlob.event_names[r->event] :
 				     "budget_exceeded", env);
 	}
 	/* Upstream's event: its three states, by name, whatever the model adds. */
-	trace_detail_env_tlob(r->pid, r->budget_ns,
-			      r->time_ns[running_tlob],
-			      r->time_ns[waiting_tlob],
-			      r->time_ns[sleeping_tlob]);
+	if (!early)
+		trace_detail_env_tlob(r->pid, r->budget_ns,
+				      r->time_ns[running_tlob],
+				      r->time_ns[waiting_tlob],
+				      r->time_ns[sleeping_tlob]);
 	trace_violation(r);
 	tlob_react(w->slot.task, r);
 }
@@ -191,7 +199,7 @@ static void __tlob_open(struct tlob_window *w, struct tlob_binding *b,
 	c->comm[TLOB_COMM_LEN - 1] = '\0';
 	memcpy(c->tag, b->tag, TLOB_TAG_LEN);
 	tlob_wdiag_open(&w->diag);
-	tlob_open(c, b->budget_ns, now);
+	tlob_open(c, b->budget_ns, b->min_ns, now);
 	raw_spin_unlock(&w->lock);
 }
 

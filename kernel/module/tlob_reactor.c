@@ -75,22 +75,26 @@ static void tlob_react_times(const struct tlob_record *r, char *buf,
 static void tlob_react_one(struct tlob_reaction *re)
 {
 	const struct tlob_record *r = &re->rec;
+	bool early = r->verdict == TLOB_VERDICT_EARLY;
 	const char *what = r->verdict == TLOB_VERDICT_MODEL_ERROR ?
-			   "model error" : "budget exceeded";
+			   "model error" : early ? "finished early" :
+			   "budget exceeded";
+	/* The bound the window broke: its minimum, or its budget. */
+	u64 bound = early ? r->min_ns : r->budget_ns;
 	char times[128];
 
 	switch (re->reactor) {
 	case TLOB_REACT_PRINTK:
 		tlob_react_times(r, times, sizeof(times));
-		pr_warn("%s: %s-%u binding %u%s%s elapsed %llu ns > budget %llu ns (%s)\n",
+		pr_warn("%s: %s-%u binding %u%s%s elapsed %llu ns %s %llu ns (%s)\n",
 			what, r->comm, r->pid, r->binding_id,
 			r->tag[0] ? " tag " : "", r->tag, r->elapsed_ns,
-			r->budget_ns, times);
+			early ? "< min" : "> budget", bound, times);
 		break;
 	case TLOB_REACT_PANIC:
-		panic("tlob: %s: %s-%u binding %u elapsed %llu ns budget %llu ns\n",
+		panic("tlob: %s: %s-%u binding %u elapsed %llu ns %s %llu ns\n",
 		      what, r->comm, r->pid, r->binding_id, r->elapsed_ns,
-		      r->budget_ns);
+		      early ? "min" : "budget", bound);
 		break;
 	case TLOB_REACT_SIGNAL:
 		kill_pid(re->pid, re->sig, 1);

@@ -53,7 +53,7 @@ static void tlob_stats_sum(struct tlob_stats __percpu *s, struct tlob_stats *sum
 }
 
 /*
- * "windows=.. violations=.. errors=.. aborted=.. dropped=.. min_ns=.. max_ns=..
+ * "windows=.. violations=.. errors=.. aborted=.. early=.. dropped=.. min_ns=.. max_ns=..
  * mean_ns=.. sum_ns=.. hist=i:n,i:n" (no newline). Returns the length it
  * needs, like snprintf(), so the caller can size its buffer.
  */
@@ -66,9 +66,9 @@ int tlob_stats_format(struct tlob_stats __percpu *s, char *buf, size_t size)
 
 	tlob_stats_sum(s, &sum);
 	n = snprintf(buf, size,
-		     "windows=%llu violations=%llu errors=%llu aborted=%llu dropped=%llu min_ns=%llu max_ns=%llu mean_ns=%llu sum_ns=%llu hist=",
+		     "windows=%llu violations=%llu errors=%llu aborted=%llu early=%llu dropped=%llu min_ns=%llu max_ns=%llu mean_ns=%llu sum_ns=%llu hist=",
 		     sum.windows, sum.violations, sum.errors, sum.aborted,
-		     sum.dropped,
+		     sum.early, sum.dropped,
 		     sum.min_ns, sum.max_ns,
 		     sum.windows ? div64_u64(sum.sum_ns, sum.windows) : 0,
 		     sum.sum_ns);

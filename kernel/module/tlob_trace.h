@@ -102,6 +102,7 @@ DECLARE_EVENT_CLASS(tlob_record_class,
 		    TP_STRUCT__entry(__field(u64, start_ns)
 				     __field(u64, end_ns)
 				     __field(u64, budget_ns)
+				     __field(u64, min_ns)
 				     __field(u64, elapsed_ns)
 				     __field(u64, running_ns)
 				     __field(u64, waiting_ns)
@@ -125,6 +126,7 @@ DECLARE_EVENT_CLASS(tlob_record_class,
 		    TP_fast_assign(__entry->start_ns = r->start_ns;
 				   __entry->end_ns = r->end_ns;
 				   __entry->budget_ns = r->budget_ns;
+				   __entry->min_ns = r->min_ns;
 				   __entry->elapsed_ns = r->elapsed_ns;
 				   __entry->running_ns = r->time_ns[running_tlob];
 				   __entry->waiting_ns = r->time_ns[waiting_tlob];
@@ -145,7 +147,7 @@ DECLARE_EVENT_CLASS(tlob_record_class,
 				   __entry->event = r->event;
 				   memcpy(__entry->comm, r->comm, TLOB_COMM_LEN);
 				   memcpy(__entry->tag, r->tag, TLOB_TAG_LEN);),
-		    TP_printk("pid=%u tgid=%u comm=%s binding_id=%u tag=%s kind=%u verdict=%u abort_reason=%u detector=%u state=%u event=%u start_ns=%llu end_ns=%llu budget_ns=%llu elapsed_ns=%llu running_ns=%llu waiting_ns=%llu sleeping_ns=%llu detect_latency_ns=%lld preemptions=%u sleeps=%u wakeups=%u switch_ins=%u",
+		    TP_printk("pid=%u tgid=%u comm=%s binding_id=%u tag=%s kind=%u verdict=%u abort_reason=%u detector=%u state=%u event=%u start_ns=%llu end_ns=%llu budget_ns=%llu min_ns=%llu elapsed_ns=%llu running_ns=%llu waiting_ns=%llu sleeping_ns=%llu detect_latency_ns=%lld preemptions=%u sleeps=%u wakeups=%u switch_ins=%u",
 			      __entry->pid, __entry->tgid, __entry->comm,
 			      __entry->binding_id,
 			      __entry->tag[0] ? __entry->tag : "-",
@@ -153,14 +155,18 @@ DECLARE_EVENT_CLASS(tlob_record_class,
 			      __entry->abort_reason, __entry->detector,
 			      __entry->state, __entry->event,
 			      __entry->start_ns, __entry->end_ns,
-			      __entry->budget_ns, __entry->elapsed_ns,
+			      __entry->budget_ns, __entry->min_ns,
+			      __entry->elapsed_ns,
 			      __entry->running_ns, __entry->waiting_ns,
 			      __entry->sleeping_ns, __entry->detect_latency_ns,
 			      __entry->preemptions, __entry->sleeps,
 			      __entry->wakeups, __entry->switch_ins)
 );
 
-/* The deadline passed while the task was inside its window. */
+/*
+ * A timing constraint broke: the deadline passed while the task was
+ * inside its window (verdict 1), or STOP came before min= (verdict 4).
+ */
 DEFINE_EVENT(tlob_record_class, violation,
 	     TP_PROTO(const struct tlob_record *r),
 	     TP_ARGS(r)

@@ -49,7 +49,11 @@
 
 /* Which record this is. */
 enum tlob_record_kind {
-	/* The deadline passed while the task was still inside its window. */
+	/*
+	 * A timing constraint of the model broke: the deadline passed while
+	 * the task was still inside its window (verdict over_budget), or a
+	 * guard did not hold on a transition (early: STOP before min=).
+	 */
 	TLOB_REC_VIOLATION = 1,
 	/* A window ended (whatever its verdict); emitted exactly once. */
 	TLOB_REC_WINDOW = 2,
@@ -67,6 +71,11 @@ enum tlob_verdict {
 	TLOB_VERDICT_OVER_BUDGET = 1,	/* deadline passed (timer or at STOP) */
 	TLOB_VERDICT_MODEL_ERROR = 2,	/* an event the model does not allow */
 	TLOB_VERDICT_ABORTED = 3,	/* the window ended without STOP */
+	/*
+	 * STOP came before the section's minimum (min=): the model's guard
+	 * on stop (clk_elapsed >= MIN_NS()) did not hold.
+	 */
+	TLOB_VERDICT_EARLY = 4,
 };
 
 /* Why an aborted window ended (TLOB_VERDICT_ABORTED only). */
@@ -114,10 +123,11 @@ struct tlob_record {
 	__u64 start_ns;		/* when START was seen */
 	__u64 end_ns;		/* STOP/abort (WINDOW), detection (VIOLATION) */
 	__u64 budget_ns;
+	__u64 min_ns;		/* the binding's min=, 0: none */
 	__u64 elapsed_ns;	/* end_ns - start_ns */
 	/*
 	 * Report time minus deadline (start_ns + budget_ns) of the first
-	 * detection; 0 when the window was in budget.
+	 * detection; 0 when the window was in budget or ended early.
 	 */
 	__s64 detect_latency_ns;
 	__u64 time_ns[state_max_tlob];	/* in each state; they add up to elapsed_ns */
@@ -213,6 +223,7 @@ struct tlob_stats {
 	__u64 violations;	/* windows whose deadline passed */
 	__u64 errors;		/* model errors */
 	__u64 aborted;		/* ended by exit/exec/unbind/disable */
+	__u64 early;		/* STOP before the binding's min= */
 	__u64 dropped;		/* STARTs that found no free window */
 	__u64 min_ns;		/* elapsed of the ended windows; 0 while none */
 	__u64 max_ns;
@@ -266,6 +277,7 @@ static inline void tlob_stats_add(struct tlob_stats *st, unsigned int verdict,
 	st->violations += verdict == TLOB_VERDICT_OVER_BUDGET;
 	st->errors += verdict == TLOB_VERDICT_MODEL_ERROR;
 	st->aborted += verdict == TLOB_VERDICT_ABORTED;
+	st->early += verdict == TLOB_VERDICT_EARLY;
 	WRITE_ONCE(st->windows, st->windows + 1);
 }
 
@@ -288,6 +300,7 @@ static inline void tlob_stats_merge(struct tlob_stats *sum,
 	sum->violations += c->violations;
 	sum->errors += c->errors;
 	sum->aborted += c->aborted;
+	sum->early += c->early;
 	sum->sum_ns += c->sum_ns;
 	for (i = 0; i < TLOB_HIST_BUCKETS; i++)
 		sum->hist[i] += c->hist[i];
@@ -314,7 +327,7 @@ static inline void tlob_stats_merge(struct tlob_stats *sum,
  * written with that text is meant.
  *
  * The same binding (the module): the same section on the same file, and
- * the same terms: STOP, budget, tag and pid/tgid filter. The module's
+ * the same terms: STOP, budget, minimum, tag and pid/tgid filter. The module's
  * bindings are shared by their holders (the monitor file, and each open
  * file of TLOB_SESSION_DEV): a holder holds at most one binding per
  * section, so adding a section the holder already holds is -EEXIST and a

@@ -11,7 +11,10 @@
  * - an event the model does not allow ends the window as a model error,
  *   never as an overrun, and cancels its deadline timer;
  * - any allowed event first checks the deadline, so a late or lost timer
- *   never hides an overrun (a violation record, once per window);
+ *   never hides an overrun (a violation record, once per window), and
+ *   then the transition's guard: one that does not hold (STOP before the
+ *   minimum) is a violation too, reported the same way, and the
+ *   transition is still taken (the event did happen);
  * - ha_step_tlob() resets the clock and arms or cancels the timer;
  * - the time since the last transition goes to the state left, and the
  *   event is counted;
@@ -55,8 +58,11 @@
 
 struct ha_clocks_tlob;
 static __always_inline __u64 tlob_core_budget(const struct ha_clocks_tlob *clk);
+static __always_inline __u64 tlob_core_min(const struct ha_clocks_tlob *clk);
 /* The bound of the model's invariant: the window's budget. */
 #define BUDGET_NS(clk) tlob_core_budget(clk)
+/* The bound of the guard on stop: the window's minimum (0: none). */
+#define MIN_NS(clk) tlob_core_min(clk)
 #include "tlob_model_ha.h"
 
 /*
@@ -76,6 +82,7 @@ static __always_inline __u64 tlob_core_budget(const struct ha_clocks_tlob *clk);
 struct tlob_core {
 	struct ha_clocks_tlob clk;	/* clk.start[clk_elapsed_tlob]: START */
 	__u64 budget_ns;
+	__u64 min_ns;			/* 0: none */
 	__u64 last_ns;			/* the last transition */
 	__s64 detect_latency_ns;	/* of the reported overrun */
 	__u64 time_ns[state_max_tlob];	/* booked per state, up to last_ns */
@@ -89,6 +96,7 @@ struct tlob_core {
 	__u8 verdict;			/* enum tlob_verdict, final once ended */
 	__u8 abort_reason;		/* enum tlob_abort_reason */
 	__u8 detector;			/* enum tlob_detector of the report */
+	__u8 violation;			/* enum tlob_verdict of the report */
 	char comm[TLOB_COMM_LEN];
 	char tag[TLOB_TAG_LEN];
 };
@@ -113,6 +121,13 @@ static __always_inline __u64 tlob_core_budget(const struct ha_clocks_tlob *clk)
 	const char *p = (const char *)clk - __builtin_offsetof(struct tlob_core, clk);
 
 	return ((const struct tlob_core *)p)->budget_ns;
+}
+
+static __always_inline __u64 tlob_core_min(const struct ha_clocks_tlob *clk)
+{
+	const char *p = (const char *)clk - __builtin_offsetof(struct tlob_core, clk);
+
+	return ((const struct tlob_core *)p)->min_ns;
 }
 
 static __always_inline bool tlob_core_active(const struct tlob_core *w)
@@ -153,6 +168,7 @@ static __always_inline void tlob_record_fill(struct tlob_record *r,
 	r->start_ns = start;
 	r->end_ns = now;
 	r->budget_ns = w->budget_ns;
+	r->min_ns = w->min_ns;
 	r->elapsed_ns = now - start;
 	r->detect_latency_ns = w->detect_latency_ns;
 	/*
@@ -168,7 +184,7 @@ static __always_inline void tlob_record_fill(struct tlob_record *r,
 	r->binding_id = w->binding_id;
 	__builtin_memcpy(r->count, w->count, sizeof(r->count));
 	r->kind = kind;
-	r->verdict = violation ? TLOB_VERDICT_OVER_BUDGET : w->verdict;
+	r->verdict = violation ? w->violation : w->verdict;
 	r->abort_reason = violation ? TLOB_ABORT_NONE : w->abort_reason;
 	r->detector = w->detector;
 	r->state = state;
@@ -200,6 +216,24 @@ static __always_inline void tlob_record_dropped(struct tlob_record *r, __u64 now
 }
 
 /*
+ * Claim the window's one violation report (the first constraint found
+ * broken: the deadline or a guard) and emit its record.
+ */
+static __always_inline bool tlob_report(struct tlob_core *w, __u64 now,
+					unsigned int detector,
+					unsigned int event,
+					unsigned int verdict, __s64 latency)
+{
+	if (!tlob_cas(&w->reported, 0, 1))
+		return false;
+	w->detect_latency_ns = latency;
+	w->detector = detector;
+	w->violation = verdict;
+	tlob_emit(w, TLOB_REC_VIOLATION, event, now);
+	return true;
+}
+
+/*
  * The deadline check every detector shares (the timer, a sampler, every
  * event): if the invariant of the window's state no longer holds at @now
  * and nobody reported it yet, claim the report, note who found it and how
@@ -216,12 +250,8 @@ static __always_inline bool tlob_check(struct tlob_core *w, __u64 now,
 		return false;
 	if (ha_invariant_holds_tlob(&w->clk, state, now))
 		return false;
-	if (!tlob_cas(&w->reported, 0, 1))
-		return false;
-	w->detect_latency_ns = (__s64)(now - ha_deadline_tlob(&w->clk, state));
-	w->detector = detector;
-	tlob_emit(w, TLOB_REC_VIOLATION, event, now);
-	return true;
+	return tlob_report(w, now, detector, event, TLOB_VERDICT_OVER_BUDGET,
+			   (__s64)(now - ha_deadline_tlob(&w->clk, state)));
 }
 
 /*
@@ -232,7 +262,7 @@ static __always_inline bool tlob_check(struct tlob_core *w, __u64 now,
  * deadline is armed once it is published.
  */
 static __always_inline void tlob_open(struct tlob_core *w, __u64 budget_ns,
-				      __u64 now)
+				      __u64 min_ns, __u64 now)
 {
 	unsigned int init = automaton_tlob.initial_state;
 	unsigned int next = automaton_tlob.function[init][start_tlob];
@@ -241,12 +271,14 @@ static __always_inline void tlob_open(struct tlob_core *w, __u64 budget_ns,
 	__builtin_memset(w->count, 0, sizeof(w->count));
 	w->clk.start[clk_elapsed_tlob] = now;
 	w->budget_ns = budget_ns;
+	w->min_ns = min_ns;
 	w->last_ns = now;
 	w->detect_latency_ns = 0;
 	w->reported = 0;
 	w->verdict = TLOB_VERDICT_OK;
 	w->abort_reason = TLOB_ABORT_NONE;
 	w->detector = TLOB_DETECT_NONE;
+	w->violation = TLOB_VERDICT_OK;
 	w->state = next;
 	w->count[start_tlob] = 1;
 	tlob_on_step(w, init, start_tlob, next);
@@ -256,15 +288,22 @@ static __always_inline void tlob_open(struct tlob_core *w, __u64 budget_ns,
 
 /*
  * The window ends (claimed): its verdict, the one window record, the
- * statistics. An overrun seen before decides the verdict, whatever ended
- * the window; the abort reason is kept for an aborted window only.
+ * statistics. A violation reported before (an overrun, or a guard at
+ * this very event) decides the verdict, whatever ended the window; the
+ * abort reason is kept for an aborted window only.
  */
 static __always_inline void tlob_end(struct tlob_core *w, unsigned int event,
 				     __u64 now, unsigned int verdict,
 				     unsigned int reason)
 {
+	/*
+	 * A guard is reported by the event that ends the window, here, in
+	 * this context; a detector on another CPU (BPF) may have claimed the
+	 * overrun and not yet written ->violation: that one is an overrun.
+	 */
 	if (READ_ONCE(w->reported))
-		verdict = TLOB_VERDICT_OVER_BUDGET;
+		verdict = READ_ONCE(w->violation) == TLOB_VERDICT_EARLY ?
+			  TLOB_VERDICT_EARLY : TLOB_VERDICT_OVER_BUDGET;
 	if (verdict != TLOB_VERDICT_ABORTED)
 		reason = TLOB_ABORT_NONE;
 	w->verdict = verdict;
@@ -321,6 +360,10 @@ static __always_inline int tlob_step(struct tlob_core *w, unsigned int event,
 		return TLOB_STEP_ENDED;
 	}
 	tlob_check(w, now, detector, event);
+	/* On the clocks before this transition's reset, as the model reads it. */
+	if (!ha_guard_holds_tlob(&w->clk, curr, event, now) &&
+	    !READ_ONCE(w->reported))
+		tlob_report(w, now, detector, event, TLOB_VERDICT_EARLY, 0);
 	if (automaton_tlob.final_states[next] && !claimed &&
 	    !tlob_cas(&w->active, 1, 0))
 		return TLOB_STEP_NONE;

@@ -114,9 +114,32 @@ static int tlob_threshold(const char *v, struct tlob_req *req)
 	return 0;
 }
 
+/*
+ * min=NS: the section's minimum, 0 < min < threshold (checked once both
+ * are read, whatever their order).
+ */
+static int tlob_min(const char *v, struct tlob_req *req)
+{
+	int ret;
+
+	if (req->min_ns)
+		return tlob_refuse(req, -EINVAL, TLOB_WHY_OPTION, v);
+	if (*v < '0' || *v > '9')
+		return tlob_refuse(req, -EINVAL, TLOB_WHY_MIN, v);
+	ret = kstrtoull(v, 10, &req->min_ns);
+	if (ret == -ERANGE)
+		return tlob_refuse(req, -ERANGE, TLOB_WHY_MIN_RANGE, v);
+	if (ret)
+		return tlob_refuse(req, -EINVAL, TLOB_WHY_MIN, v);
+	if (!req->min_ns)
+		return tlob_refuse(req, -ERANGE, TLOB_WHY_MIN_RANGE, v);
+	return 0;
+}
+
 /* key=value options after STOP; threshold= is required. */
 static int tlob_options(char *rest, struct tlob_req *req)
 {
+	const char *min = NULL;
 	bool have_tag = false;
 	char *tok, *v;
 	int ret;
@@ -131,6 +154,9 @@ static int tlob_options(char *rest, struct tlob_req *req)
 		} else if (!strcmp(tok, "tag") && !have_tag) {
 			ret = tlob_tag(v, req);
 			have_tag = true;
+		} else if (!strcmp(tok, "min")) {
+			ret = tlob_min(v, req);
+			min = v;
 		} else if (!strcmp(tok, "pid")) {
 			ret = tlob_filter_opt(v, TLOB_FILTER_PID, req);
 		} else if (!strcmp(tok, "tgid")) {
@@ -143,6 +169,8 @@ static int tlob_options(char *rest, struct tlob_req *req)
 	}
 	if (!req->budget_ns)
 		return tlob_refuse(req, -EINVAL, TLOB_WHY_NO_THRESHOLD, NULL);
+	if (req->min_ns >= req->budget_ns)
+		return tlob_refuse(req, -ERANGE, TLOB_WHY_MIN_RANGE, min);
 	return 0;
 }
 

@@ -2,7 +2,7 @@
 /*
  * The monitor file's line syntax (upstream's, plus extensions):
  *
- *   p PATH:START STOP threshold=NS [tag=NAME] [pid=N | tgid=N]
+ *   p PATH:START STOP threshold=NS [min=NS] [tag=NAME] [pid=N | tgid=N]
  *   -PATH:START
  *
  * START and STOP are ELF file offsets (decimal or 0x); STOP may be `ret`
@@ -55,6 +55,8 @@ enum tlob_parse_why {
 	TLOB_WHY_TAG,		/* tag= outside tlob_tag_char_ok() or too long */
 	TLOB_WHY_FILTER,	/* pid=/tgid= not a pid, or both */
 	TLOB_WHY_NO_THRESHOLD,	/* no threshold= */
+	TLOB_WHY_MIN,		/* min= not a decimal number */
+	TLOB_WHY_MIN_RANGE,	/* min= 0, or not below threshold= */
 };
 
 struct tlob_req {
@@ -64,6 +66,7 @@ struct tlob_req {
 	u64 stop;
 	bool stop_ret;
 	u64 budget_ns;
+	u64 min_ns;			/* 0: none */
 	char tag[TLOB_TAG_LEN];
 	enum tlob_filter filter;
 	u32 filter_id;
@@ -75,7 +78,8 @@ struct tlob_req {
 /*
  * Parse one line (NUL-terminated, no newline; modified in place).
  * Returns 0, 1 for a blank line, -EINVAL when malformed, -ERANGE for a
- * threshold outside TLOB_BUDGET_MIN_NS..TLOB_BUDGET_MAX_NS.
+ * threshold outside TLOB_BUDGET_MIN_NS..TLOB_BUDGET_MAX_NS or a min= that
+ * is 0 or not below the threshold.
  */
 int tlob_parse_line(char *line, struct tlob_req *req);
 

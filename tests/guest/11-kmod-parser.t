@@ -39,6 +39,9 @@ is "$(errno_of '-/usr/bin/myapp:abc')" "$EINVAL" "upstream: removal with offset 
 is "$(errno_of 'p /usr/bin/myapp:0x300 0x400 threshold=1000')" ok "threshold=1000 (1 us) accepted"
 is "$(errno_of 'p /usr/bin/myapp:0x500 0x600 threshold=3600000000000')" ok "threshold=3600000000000 (1 h) accepted"
 is "$(errno_of 'p /usr/bin/myapp:0x700 0x800 threshold=99999999999999999999999')" "$ERANGE" "threshold overflowing u64"
+is "$(errno_of 'p /usr/bin/myapp:0x700 0x800 threshold=5000 min=5000')" "$ERANGE" "min= not below the threshold"
+is "$(errno_of 'p /usr/bin/myapp:0x700 0x800 threshold=5000 min=0')" "$ERANGE" "min=0"
+is "$(errno_of 'p /usr/bin/myapp:0x700 0x800 threshold=5000 min=1ms')" "$EINVAL" "min= with a unit"
 
 # bad input of this project's list
 is "$(errno_of 'p usr/bin/myapp:0x900 0xa00 threshold=1000000')" "$EINVAL" "relative path"

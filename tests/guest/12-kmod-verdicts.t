@@ -150,6 +150,32 @@ is "$(events window | field verdict | sort -u)" "0" "ret: short calls are in bud
 is "$(events window | wc -l)" "3" "ret: one window per call"
 monitor "-$WL:$(off tlob_section_ret)"
 
+# --- min=: a STOP before the minimum is its own verdict, early, found at
+# STOP, with upstream's error_env_tlob naming the event whose guard broke
+bind tlob_section_begin "$E1" $((1000 * MS)) "min=$((50 * MS))"
+id=$(binding_id tlob_section_begin)
+grep -q "^p $WL:.* threshold=$((1000 * MS)) min=$((50 * MS))\$" $TLOB/monitor
+ok $? "min: the monitor file reads the minimum back"
+run -f 10 spin 5
+v=$(events violation)
+is "$(echo "$v" | grep -c .)" "1" "min: a 5 ms window of min 50 ms: one violation"
+is "$(echo "$v" | field verdict) $(echo "$v" | field detector) $(echo "$v" | field min_ns)" \
+	"4 4 $((50 * MS))" "min: the violation is early (4), found at STOP (4), with the minimum"
+is "$(events window | field verdict)" "4" "min: the window ended early"
+grep -q "event stop not expected in the state running with env clk_elapsed=" $INST/trace
+ok $? "min: error_env_tlob names stop, in state running"
+is "$(events detail_env_tlob | wc -l)" "0" "min: no detail_env_tlob (no threshold passed)"
+run -f 10 -n 2 spin 60
+is "$(events window | field verdict | sort -u)" "0" "min: 60 ms windows of min 50 ms are ok"
+is "$(events violation | wc -l)" "0" "min: ... and report nothing"
+is "$(stat_of $id early) $(stat_of $id violations) $(stat_of $id windows)" "1 0 3" \
+	"min: stats count 1 early of 3 windows, no overrun"
+is "$(stat_of $id min)" "$((50 * MS))" "min: the stats line names the minimum"
+no_model_errors "min"
+is "$(errno_of "p $WL:$(off tlob_section2_begin) $E2 threshold=$((10 * MS)) min=$((10 * MS))")" \
+	"Numerical result out of range" "min: a minimum not below the threshold is -ERANGE"
+monitor "-$WL:$(off tlob_section_begin)"
+
 # --- filters: pid= that does not match opens no window
 bind tlob_section_begin "$E1" $((20 * MS)) "pid=1"
 run spin 1

@@ -7,6 +7,7 @@
 #   starve (a SCHED_FIFO hog on the task's CPU: waiting dominant)
 #   restart (windows in budget, no carry-over)  two bindings  nested bindings
 #   exit and exec inside a window (aborted)
+#   min= (a STOP before the section's minimum: early; after it: ok)
 . /opt/tlob/tests/lib/tap.sh
 
 W=/opt/tlob/bin/tlob-workload
@@ -111,6 +112,8 @@ run_all() {
 	scenario "$1" nest "-b $S1,1s,tag=a -b $S2,10ms,tag=b" -c 0 -f 10 nest 80 60
 	scenario "$1" exit "-b $S1,1s,tag=a" -c 0 -f 10 exit 50
 	scenario "$1" exec "-b $S1,1s,tag=a" -c 0 -f 10 exec 50
+	scenario "$1" early "-b $S1,1s,min=50ms,tag=a" -c 0 -f 10 -n 2 spin 5
+	scenario "$1" minok "-b $S1,1s,min=5ms,tag=a" -c 0 -f 10 -n 2 spin 20
 }
 
 run_all bpf
@@ -146,6 +149,12 @@ window a ok none running
 window b over_budget none running"
 check exit "window a aborted exit running"
 check exec "window a aborted exec running"
+check early "violation a early none -
+violation a early none -
+window a early none running
+window a early none running"
+check minok "window a ok none running
+window a ok none running"
 
 # Every window's breakdown adds up to its elapsed time, to the ns: time is
 # booked at each state change from the window's START on, and nothing

@@ -129,6 +129,7 @@ static const struct num_member record_members[TLOB_DEC_MEMBERS] = {
 	M(start_ns), M(end_ns), M(budget_ns), M(elapsed_ns), M(detect_latency_ns),
 	M(pid), M(tgid), M(binding_id), M(kind), M(verdict), M(abort_reason),
 	M(detector), M_NAMED(state, tlob_state_by_name), M_NAMED(event, tlob_event_by_name),
+	M(min_ns),
 };
 
 /* The members of the transition are the record's state and event. */

@@ -48,6 +48,7 @@ int tlob_kmod_stats_parse(const char *line, struct tlob_binding_stats *st)
 		{ "violations", offsetof(struct tlob_binding_stats, stats.violations) },
 		{ "errors", offsetof(struct tlob_binding_stats, stats.errors) },
 		{ "aborted", offsetof(struct tlob_binding_stats, stats.aborted) },
+		{ "early", offsetof(struct tlob_binding_stats, stats.early) },
 		{ "dropped", offsetof(struct tlob_binding_stats, stats.dropped) },
 		{ "min_ns", offsetof(struct tlob_binding_stats, stats.min_ns) },
 		{ "max_ns", offsetof(struct tlob_binding_stats, stats.max_ns) },
@@ -55,6 +56,7 @@ int tlob_kmod_stats_parse(const char *line, struct tlob_binding_stats *st)
 		{ "sum_ns", offsetof(struct tlob_binding_stats, stats.sum_ns) },
 		{ "start", offsetof(struct tlob_binding_stats, spec.start) },
 		{ "threshold", offsetof(struct tlob_binding_stats, spec.budget_ns) },
+		{ "min", offsetof(struct tlob_binding_stats, spec.min_ns) },
 	};
 	const char *p = strstr(line, " path="), *pend;
 	char *copy, *tok, *save = NULL;

@@ -83,6 +83,7 @@ static struct {
 	int nrec;
 	struct tlob_stats stats[NBIND];
 	__u64 budget[NBIND];
+	__u64 min[NBIND];	/* min=: 0 none */
 	char tag[NBIND][TLOB_TAG_LEN];
 	__u64 clock;		/* what tlob_now() returns */
 	__u64 timer_late;	/* a timer fires this long after its deadline */
@@ -239,7 +240,7 @@ static void sim_start(int task, int binding, __u64 t)
 		w->core.binding_id = binding;
 		snprintf(w->core.comm, TLOB_COMM_LEN, "task-%d", task);
 		memcpy(w->core.tag, sim.tag[binding], TLOB_TAG_LEN);
-		tlob_open(&w->core, sim.budget[binding], t);
+		tlob_open(&w->core, sim.budget[binding], sim.min[binding], t);
 		return;
 	}
 	ok(0, "no free window");
@@ -377,7 +378,9 @@ static void check_records(const char *name)
 		for (size_t p = 0; p < sizeof(r->pad); p++)
 			pad &= !r->pad[p];
 		if (r->kind == TLOB_REC_VIOLATION)
-			open &= r->state != stopped_tlob && r->verdict == TLOB_VERDICT_OVER_BUDGET;
+			open &= r->state != stopped_tlob &&
+				(r->verdict == TLOB_VERDICT_OVER_BUDGET ||
+				 r->verdict == TLOB_VERDICT_EARLY);
 		else
 			open &= r->state == stopped_tlob ||
 				(r->event < event_max_tlob &&
@@ -387,7 +390,7 @@ static void check_records(const char *name)
 	ok(pad, "%s: every record's padding is zero", name);
 	ok(open, "%s: violations inside an open window, windows end in stopped (or refused)",
 	   name);
-	/* Each violation is followed by its window's record, over budget. */
+	/* Each violation is followed by its window's record, with its verdict. */
 	for (int i = 0; i < sim.nrec; i++) {
 		const struct tlob_record *v = &sim.rec[i];
 		bool found = false;
@@ -399,13 +402,13 @@ static void check_records(const char *name)
 
 			found = w->kind == TLOB_REC_WINDOW && w->pid == v->pid &&
 				w->binding_id == v->binding_id && w->start_ns == v->start_ns &&
-				w->verdict == TLOB_VERDICT_OVER_BUDGET && w->end_ns >= v->end_ns &&
+				w->verdict == v->verdict && w->end_ns >= v->end_ns &&
 				w->detector == v->detector &&
 				w->detect_latency_ns == v->detect_latency_ns;
 		}
 		lost += !found;
 	}
-	ok(!lost, "%s: every violation reported before its window ended over budget", name);
+	ok(!lost, "%s: every violation reported before its window ended with its verdict", name);
 	for (int i = 0; i < NWIN; i++)
 		lost += sim.win[i].used;
 	ok(!lost, "%s: no window left open", name);
@@ -894,6 +897,97 @@ static void scenario_details(void)
 
 /* ---- edge cases --------------------------------------------------------------- */
 
+/*
+ * min=: the guard on stop (clk_elapsed >= MIN_NS()). A STOP before it is
+ * a violation (early, at STOP) and the window's verdict; at the minimum
+ * or after, in budget, ok; only stop carries the guard, so a window that
+ * ends otherwise before its minimum keeps its own verdict; and an
+ * overrun is an overrun whatever the minimum.
+ */
+static void edge_min(void)
+{
+	const struct tlob_record *v, *w;
+
+	sim_reset();
+	sim.min[0] = 10 * MS;
+	sim_start(MAIN, 0, T0);
+	sim_out(MAIN, PREEMPTED, T0 + 1 * MS);
+	sim_in(MAIN, T0 + 2 * MS);
+	sim_stop(MAIN, 0, T0 + 5 * MS);
+	v = nth(TLOB_REC_VIOLATION, 0);
+	w = nth(TLOB_REC_WINDOW, 0);
+	if (ok(v && w, "min: STOP at 5 ms of min 10 ms: a violation and a window")) {
+		is_u64(v->verdict, TLOB_VERDICT_EARLY, "the violation is early", "min");
+		is_u64(v->detector, TLOB_DETECT_STOP, "found at STOP", "min");
+		is_u64(v->event, stop_tlob, "the event whose guard broke: stop", "min");
+		is_u64(v->state, running_tlob, "in the state it left", "min");
+		is_u64(v->min_ns, 10 * MS, "the record carries the minimum", "min");
+		is_u64((__u64)v->detect_latency_ns, 0, "no detection latency", "min");
+		is_u64(w->verdict, TLOB_VERDICT_EARLY, "the window ended early", "min");
+		is_u64(w->state, stopped_tlob, "the transition was still taken", "min");
+		ok(w->time_ns[running_tlob] == 4 * MS && w->time_ns[waiting_tlob] == 1 * MS,
+		   "min: the early window's time is booked as any other's");
+	}
+	is_u64(sim.stats[0].early, 1, "counted early", "min");
+	is_u64(sim.stats[0].violations, 0, "not counted over budget", "min");
+	is_u64(sim.cancels, 1, "its timer cancelled by the stop", "min");
+	check_records("min early");
+
+	/* At the minimum (the guard is >=) and after it: ok. */
+	sim_reset();
+	sim.min[0] = 10 * MS;
+	sim_start(MAIN, 0, T0);
+	sim_stop(MAIN, 0, T0 + 10 * MS);
+	sim_start(MAIN, 0, T0 + 20 * MS);
+	sim_stop(MAIN, 0, T0 + 20 * MS + 10 * MS - 1);
+	sim_start(MAIN, 0, T0 + 40 * MS);
+	sim_stop(MAIN, 0, T0 + 90 * MS);
+	ok(nr_of(TLOB_REC_WINDOW) == 3 && nr_of(TLOB_REC_VIOLATION) == 1 &&
+	   nth(TLOB_REC_WINDOW, 0)->verdict == TLOB_VERDICT_OK &&
+	   nth(TLOB_REC_WINDOW, 1)->verdict == TLOB_VERDICT_EARLY &&
+	   nth(TLOB_REC_WINDOW, 2)->verdict == TLOB_VERDICT_OK,
+	   "min: STOP at the minimum ok, 1 ns before early, after it ok");
+	check_records("min boundary");
+
+	/* No minimum: a STOP right after START is ok. */
+	sim_reset();
+	sim_start(MAIN, 0, T0);
+	sim_stop(MAIN, 0, T0 + 1);
+	ok(sim.nrec == 1 && sim.rec[0].verdict == TLOB_VERDICT_OK && !sim.rec[0].min_ns,
+	   "min: none (0): any STOP is in time");
+
+	/* exit before the minimum: aborted, not early (abort has no guard). */
+	sim_reset();
+	sim.min[0] = 10 * MS;
+	sim_start(MAIN, 0, T0);
+	sim_task(MAIN, abort_tlob, T0 + 1 * MS, TLOB_ABORT_EXIT);
+	ok(sim.nrec == 1 && sim.rec[0].verdict == TLOB_VERDICT_ABORTED &&
+	   !sim.stats[0].early, "min: exit before the minimum is aborted, not early");
+
+	/* An overrun with a minimum: over budget, reported by the timer. */
+	sim_reset();
+	sim.min[0] = 10 * MS;
+	sim_start(MAIN, 0, T0);
+	sim_stop(MAIN, 0, T0 + 150 * MS);
+	w = nth(TLOB_REC_WINDOW, 0);
+	ok(w && w->verdict == TLOB_VERDICT_OVER_BUDGET && nr_of(TLOB_REC_VIOLATION) == 1 &&
+	   nth(TLOB_REC_VIOLATION, 0)->verdict == TLOB_VERDICT_OVER_BUDGET,
+	   "min: an overrun is over budget whatever the minimum");
+	check_records("min overrun");
+
+	/* Two bindings on one task: only the one with the minimum ends early. */
+	sim_reset();
+	sim.min[1] = 50 * MS;
+	sim.budget[1] = 500 * MS;
+	sim_start(MAIN, 1, T0);
+	sim_start(MAIN, 0, T0 + 1 * MS);
+	sim_stop(MAIN, 0, T0 + 2 * MS);
+	sim_stop(MAIN, 1, T0 + 3 * MS);
+	ok(nr_of(TLOB_REC_WINDOW) == 2 && sim.stats[0].early == 0 && sim.stats[1].early == 1,
+	   "min: per binding");
+	check_records("min per binding");
+}
+
 /* START inside an open window: a model error, and no new window. */
 static void edge_restart(void)
 {
@@ -1268,6 +1362,7 @@ int main(int argc, char **argv)
 	edge_stats();
 	edge_dropped();
 	edge_layout();
+	edge_min();
 	printf("1..%d\n", tests);
 	return failed ? 1 : 0;
 }

@@ -43,6 +43,7 @@ struct want {
 	const char *tag;
 	enum tlob_filter filter;
 	u32 id;
+	u64 min;
 };
 
 static void good(const struct want *w)
@@ -57,7 +58,7 @@ static void good(const struct want *w)
 	   r.start == w->start && r.stop == w->stop &&
 	   r.stop_ret == w->stop_ret && r.budget_ns == w->budget &&
 	   !strcmp(r.tag, w->tag) && r.filter == w->filter &&
-	   r.filter_id == w->id, "accepted", w->line);
+	   r.filter_id == w->id && r.min_ns == w->min, "accepted", w->line);
 	if (ret)
 		printf("# got %d\n", ret);
 }
@@ -67,28 +68,33 @@ int main(void)
 	static const struct want goods[] = {
 		/* upstream */
 		{ "p /usr/bin/myapp:4768 4848 threshold=5000000", 0,
-		  "/usr/bin/myapp", 4768, 4848, 0, 5000000, "", TLOB_FILTER_NONE, 0 },
+		  "/usr/bin/myapp", 4768, 4848, 0, 5000000, "", TLOB_FILTER_NONE, 0, 0 },
 		{ "p /opt/my:app/bin:0x100 0x200 threshold=1000000", 0,
-		  "/opt/my:app/bin", 0x100, 0x200, 0, 1000000, "", TLOB_FILTER_NONE, 0 },
+		  "/opt/my:app/bin", 0x100, 0x200, 0, 1000000, "", TLOB_FILTER_NONE, 0, 0 },
 		{ "-/usr/bin/myapp:4768", 1, "/usr/bin/myapp", 4768, 0, 0, 0, "",
-		  TLOB_FILTER_NONE, 0 },
+		  TLOB_FILTER_NONE, 0, 0 },
 		{ "-/opt/my:app/bin:0x100", 1, "/opt/my:app/bin", 0x100, 0, 0, 0, "",
-		  TLOB_FILTER_NONE, 0 },
+		  TLOB_FILTER_NONE, 0, 0 },
 		/* bounds are inclusive */
 		{ "p /a:1 2 threshold=1000", 0, "/a", 1, 2, 0, 1000, "",
-		  TLOB_FILTER_NONE, 0 },
+		  TLOB_FILTER_NONE, 0, 0 },
 		{ "p /a:1 2 threshold=3600000000000", 0, "/a", 1, 2, 0,
-		  3600000000000ULL, "", TLOB_FILTER_NONE, 0 },
+		  3600000000000ULL, "", TLOB_FILTER_NONE, 0, 0 },
 		/* extensions, whitespace */
 		{ "p /a:0x10 ret threshold=5000 tag=frame_1.x-y pid=42", 0, "/a",
-		  0x10, 0, 1, 5000, "frame_1.x-y", TLOB_FILTER_PID, 42 },
+		  0x10, 0, 1, 5000, "frame_1.x-y", TLOB_FILTER_PID, 42, 0 },
 		{ "\tp  /a:0x10   0x20 tgid=7 threshold=5000 tag=t \r", 0, "/a",
-		  0x10, 0x20, 0, 5000, "t", TLOB_FILTER_TGID, 7 },
+		  0x10, 0x20, 0, 5000, "t", TLOB_FILTER_TGID, 7, 0 },
 		{ "p /a:0 1 threshold=5000", 0, "/a", 0, 1, 0, 5000, "",
-		  TLOB_FILTER_NONE, 0 },
+		  TLOB_FILTER_NONE, 0, 0 },
+		/* min=: below the threshold, before or after it */
+		{ "p /a:1 2 threshold=5000 min=4999", 0, "/a", 1, 2, 0, 5000, "",
+		  TLOB_FILTER_NONE, 0, 4999 },
+		{ "p /a:1 2 min=1 tag=m threshold=5000", 0, "/a", 1, 2, 0, 5000, "m",
+		  TLOB_FILTER_NONE, 0, 1 },
 		/* a path may hold any byte but blanks and control bytes */
 		{ "p /opt/\xc3\xbc=#,/app:1 2 threshold=5000", 0,
-		  "/opt/\xc3\xbc=#,/app", 1, 2, 0, 5000, "", TLOB_FILTER_NONE, 0 },
+		  "/opt/\xc3\xbc=#,/app", 1, 2, 0, 5000, "", TLOB_FILTER_NONE, 0, 0 },
 	};
 	static const char * const einval[] = {
 		/* upstream */
@@ -127,6 +133,12 @@ int main(void)
 		"p /a:1 2 threshold=5000 pid=4294967296",
 		"p /a:1 2 threshold=5000 pid=1 tgid=1",
 		"p /a:1 2 threshold=5000 pid=1 pid=2",
+		"p /a:1 2 threshold=5000 min=",
+		"p /a:1 2 threshold=5000 min=abc",
+		"p /a:1 2 threshold=5000 min=-1",
+		"p /a:1 2 threshold=5000 min=0x10",
+		"p /a:1 2 threshold=5000 min=10 min=20",
+		"p /a:1 2 min=10",
 		"p /a:99999999999999999999 2 threshold=5000",
 		"p /a:0x8000000000000000 2 threshold=5000",
 		"-/a:0x100 junk",
@@ -149,6 +161,10 @@ int main(void)
 		"p /usr/bin/myapp:0x100 0x200 threshold=999",
 		"p /usr/bin/myapp:0x100 0x200 threshold=3600000000001",
 		"p /a:1 2 threshold=99999999999999999999999",
+		"p /a:1 2 threshold=5000 min=0",
+		"p /a:1 2 threshold=5000 min=5000",
+		"p /a:1 2 min=6000 threshold=5000",
+		"p /a:1 2 threshold=5000 min=99999999999999999999999",
 	};
 	char longline[TLOB_LINE_MAX + 64];
 	size_t i;

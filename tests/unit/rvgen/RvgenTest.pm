@@ -11,7 +11,7 @@ use File::Temp qw(tempdir);
 use Exporter qw(import);
 
 our @EXPORT = qw(top build rvgen run slurp fixtures upstream_models
-		 parse_dump tmpdir);
+		 parse_dump tmpdir write_file);
 
 sub top { return abs_path(dirname(__FILE__) . '/../../..'); }
 sub build { return $ENV{BUILD} || top() . '/build'; }
@@ -26,6 +26,15 @@ sub slurp {
 	my $text = <$fh>;
 	close($fh);
 	return $text;
+}
+
+# write_file($dir, $name, $text) -> "$dir/$name", written.
+sub write_file {
+	my ($dir, $name, $text) = @_;
+	open(my $fh, '>', "$dir/$name") or die "$dir/$name: $!";
+	print $fh $text;
+	close($fh);
+	return "$dir/$name";
 }
 
 # run(@argv) -> (status, stdout, stderr); status is the exit code, or

@@ -1,9 +1,9 @@
 #!/usr/bin/perl
 # SPDX-License-Identifier: GPL-2.0
 # rvgen built with AddressSanitizer and UndefinedBehaviorSanitizer runs
-# over every model the tests know (tlob, upstream, malformed, spin and
-# fuzz fixtures) and every kind of output: it exits 0 or 1, never crashes,
-# and the sanitizers report nothing (leaks included).
+# over every model the tests know (tlob, upstream, malformed, guards, spin
+# and fuzz fixtures) and every kind of output: it exits 0 or 1, never
+# crashes, and the sanitizers report nothing (leaks included).
 use strict;
 use warnings;
 use FindBin;
@@ -16,7 +16,7 @@ $ENV{LSAN_OPTIONS} = "suppressions=$FindBin::Bin/lsan.supp:print_suppressions=0"
 $ENV{UBSAN_OPTIONS} = 'print_stacktrace=1:halt_on_error=1:exitcode=98';
 
 my @models = (top() . '/models/tlob.dot',
-	      map { sort glob(fixtures() . "/$_/*.dot") } qw(upstream malformed spin fuzz));
+	      map { sort glob(fixtures() . "/$_/*.dot") } qw(upstream malformed guards spin fuzz));
 cmp_ok(scalar(@models), '>=', 70, 'models to run');
 my $out = tmpdir();
 for my $m (@models) {

@@ -16,17 +16,10 @@ my $top = top();
 my $dir = tmpdir();
 my @warn = qw(-std=c11 -Wall -Wextra -Werror -pedantic -Wunused-const-variable);
 
-sub write_file {
-	my ($name, $text) = @_;
-	open(my $fh, '>', "$dir/$name") or die;
-	print $fh $text;
-	close($fh);
-	return "$dir/$name";
-}
 
-my $uses = write_file('uses.c', "#include \"tlob_model.h\"\nint main(void)\n{\n" .
+my $uses = write_file($dir, 'uses.c', "#include \"tlob_model.h\"\nint main(void)\n{\n" .
 	"\treturn automaton_tlob.function[stopped_tlob][start_tlob] == running_tlob ? 0 : 1;\n}\n");
-my $unused = write_file('unused.c', "#include \"tlob_model.h\"\nint f(void);\nint f(void)\n{\n\treturn 0;\n}\n");
+my $unused = write_file($dir, 'unused.c', "#include \"tlob_model.h\"\nint f(void);\nint f(void)\n{\n\treturn 0;\n}\n");
 
 for my $cc (qw(gcc clang)) {
 	for my $src ($uses, $unused) {
@@ -44,21 +37,26 @@ unlike($sections, qr/\.rel\.rodata/, 'BPF object: no relocations in .rodata');
 my $vmlinux = build() . '/bpf/vmlinux.h';
 SKIP: {
 	skip("no $vmlinux (built by the BPF backend's rules)", 1) unless -e $vmlinux;
-	my $prog = write_file('glue.bpf.c', <<"EOF2");
+	my $prog = write_file($dir, 'glue.bpf.c', <<"EOF2");
 #include "$vmlinux"
 struct ha_clocks_tlob;
 static __u64 budget(const struct ha_clocks_tlob *clk);
+static inline __u64 min_ns(const struct ha_clocks_tlob *clk);
 #define BUDGET_NS(clk) budget(clk)
+#define MIN_NS(clk) min_ns(clk)
 #include "tlob_model_ha.h"
-struct w { struct ha_clocks_tlob clk; __u64 budget, armed; };
+struct w { struct ha_clocks_tlob clk; __u64 budget, min, armed; };
 static __u64 budget(const struct ha_clocks_tlob *clk) { return ((const struct w *)clk)->budget; }
+static inline __u64 min_ns(const struct ha_clocks_tlob *clk) { return ((const struct w *)clk)->min; }
 static void ha_arm_tlob(struct ha_clocks_tlob *clk, __u64 d) { ((struct w *)clk)->armed = d; }
 static void ha_cancel_tlob(struct ha_clocks_tlob *clk) { ((struct w *)clk)->armed = 0; }
 int step(struct w *x, unsigned int s, unsigned int e, __u64 now);
 int step(struct w *x, unsigned int s, unsigned int e, __u64 now)
 {
+	bool guard = ha_guard_holds_tlob(&x->clk, s, e, now);
+
 	ha_step_tlob(&x->clk, s, e, now);
-	return ha_invariant_holds_tlob(&x->clk, s, now);
+	return guard && ha_invariant_holds_tlob(&x->clk, s, now);
 }
 EOF2
 	($st, undef, $err) = run('clang', '-target', 'bpf', '-O2', '-Wall', '-Wextra', '-Werror',
@@ -79,16 +77,18 @@ for my $kind (qw(header ha)) {
 my $kinc = "$dir/kinc";
 mkdir($kinc) or die;
 mkdir("$kinc/linux") or die;
-write_file('kinc/linux/types.h', "typedef unsigned long long __u64;\ntypedef _Bool bool;\n" .
+write_file($dir, 'kinc/linux/types.h', "typedef unsigned long long __u64;\ntypedef _Bool bool;\n" .
 	   "#define true 1\n#define false 0\n");
 for my $as (['userspace', ()], ['the kernel', '-D__KERNEL__', '-nostdinc', "-I$kinc"]) {
 	my ($what, @flags) = @$as;
-	my $src = write_file("from-dir.c", "#define BUDGET_NS(clk) 1000ULL\n" .
+	my $src = write_file($dir, "from-dir.c", "#define BUDGET_NS(clk) 1000ULL\n" .
+		"#define MIN_NS(clk) 10ULL\n" .
 		"#include \"tlob_model_ha.h\"\n" .
 		"static void ha_arm_tlob(struct ha_clocks_tlob *c, __u64 d) { (void)c; (void)d; }\n" .
 		"static void ha_cancel_tlob(struct ha_clocks_tlob *c) { (void)c; }\n" .
 		"int f(struct ha_clocks_tlob *c);\nint f(struct ha_clocks_tlob *c)\n{\n" .
-		"\tha_step_tlob(c, 0, 0, 1);\n\treturn ha_invariant_holds_tlob(c, 0, 1);\n}\n");
+		"\tbool g = ha_guard_holds_tlob(c, 0, 0, 1);\n\n" .
+		"\tha_step_tlob(c, 0, 0, 1);\n\treturn g && ha_invariant_holds_tlob(c, 0, 1);\n}\n");
 	($st, undef, $err) = run('gcc', '-std=c11', '-Wall', '-Wextra', '-Werror', @flags, "-I$gen",
 				 '-c', '-o', "$dir/from-dir.o", $src);
 	is($st, 0, "tlob_model_ha.h compiles from the directory rvgen wrote it to, as $what")

@@ -10,7 +10,7 @@ use lib $FindBin::Bin;
 use Test::More;
 use RvgenTest;
 
-my @dirs = map { fixtures() . "/$_" } qw(upstream malformed spin fuzz);
+my @dirs = map { fixtures() . "/$_" } qw(upstream malformed guards spin fuzz);
 my ($st, $out, $err) = run(rvgen('rvgen-fuzz'), '-runs=0', @dirs, top() . '/models');
 is($st, 0, 'rvgen-fuzz replays every seed without a crash') or diag($err);
 like($err, qr/Done \d+ runs/, 'libFuzzer finished the replay');

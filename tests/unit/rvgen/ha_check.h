@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The checks of ha_glue.c: the generated invariant glue applies the
- * model's table, and nothing else. The includer has included the glue,
- * with BUDGET_NS(clk) calling budget_of(clk). Prints TAP.
+ * model's table, and nothing else, and the one guard of the model,
+ * stop;clk_elapsed >= MIN_NS() on running -> stopped, holds from the
+ * minimum on. The includer has included the glue, with BUDGET_NS(clk)
+ * calling budget_of(clk) and MIN_NS(clk) calling min_of(clk). Prints TAP.
  */
 #include <stdio.h>
 #include <string.h>
 
 struct win {
 	struct ha_clocks_tlob clk;	/* first: the glue's pointer is ours */
-	unsigned long long budget;
+	unsigned long long budget, min;
 	int arms, cancels;
 	unsigned long long armed_at;
 };
@@ -28,6 +30,11 @@ static void ok(int cond, const char *fmt, const char *a, const char *b)
 static unsigned long long budget_of(const struct ha_clocks_tlob *clk)
 {
 	return ((const struct win *)clk)->budget;
+}
+
+static unsigned long long min_of(const struct ha_clocks_tlob *clk)
+{
+	return ((const struct win *)clk)->min;
 }
 
 static void ha_arm_tlob(struct ha_clocks_tlob *clk, __u64 deadline_ns)
@@ -103,9 +110,34 @@ static int run_checks(void)
 		   "no invariant, holds at any time");
 	}
 
+	for (s = 0; s < state_max_tlob; s++) {
+		for (e = 0; e < event_max_tlob; e++) {
+			const char *sn = a->state_names[s], *en = a->event_names[e];
+			struct win w = { .budget = budget, .min = 300 };
+
+			w.clk.start[clk_elapsed_tlob] = t0;
+			if (s != running_tlob || e != stop_tlob) {
+				ok(ha_guard_holds_tlob(&w.clk, s, e, t0),
+				   "%s x %s: no guard, holds", sn, en);
+				continue;
+			}
+			ok(!ha_guard_holds_tlob(&w.clk, s, e, t0 + 299),
+			   "%s x %s: clk_elapsed >= MIN_NS() fails 1 ns before the minimum",
+			   sn, en);
+			ok(ha_guard_holds_tlob(&w.clk, s, e, t0 + 300),
+			   "%s x %s: clk_elapsed >= MIN_NS() holds at the minimum",
+			   sn, en);
+			w.min = 0;
+			ok(ha_guard_holds_tlob(&w.clk, s, e, t0),
+			   "%s x %s: with no minimum (0), holds at once", sn, en);
+		}
+	}
 	{
 		struct win w = { .budget = budget };
 
+		ok(ha_guard_holds_tlob(&w.clk, state_max_tlob, stop_tlob, now) &&
+		   ha_guard_holds_tlob(&w.clk, running_tlob, event_max_tlob, now),
+		   "%s%sout-of-range state or event: the guard holds", "", "");
 		w.clk.start[clk_elapsed_tlob] = t0;
 		ha_step_tlob(&w.clk, state_max_tlob, start_tlob, now);
 		ha_step_tlob(&w.clk, stopped_tlob, event_max_tlob, now);

@@ -44,25 +44,37 @@ for my $c (@cases) {
 		or diag("got: $err");
 }
 
-# Guards are read, documented (md, svg, dump) and checked, but no
-# generated code evaluates them: the kinds whose output would take a guarded
-# transition unconditionally refuse the model, at the guard's line.
-my $guarded = fixtures() . '/malformed/guard-not-evaluated.dot';
-for my $kind (qw(header ha pml)) {
-	my ($st, $out, $err) = run(rvgen(), '--name', 'm', '-k', $kind, $guarded);
-	ok($st == 1 && $out eq '' &&
-	   $err =~ /^\Q$guarded\E:10: event 'done': guard 'clk > 5ms' is not evaluated by --kind $kind\b[^\n]*\n\z/,
-	   "guard: --kind $kind refuses it") or diag("status $st: $err");
+# Guards: ha evaluates them as C on clocks (now - start OP value), so it
+# refuses, at the guard's line, one that reads a variable which is no
+# clock, and a comparison with 0 that is constant (-Wtype-limits); every
+# other kind takes such a model, header and pml included (their output
+# does not depend on guards).
+my @refused = sort glob(fixtures() . '/guards/*.dot');
+@refused = grep { slurp($_) =~ m{^// expect: } } @refused;
+cmp_ok(scalar(@refused), '>=', 3, 'at least 3 guards refused by --kind ha');
+for my $f (@refused) {
+	my ($line, $want) = slurp($f) =~ m{^// expect: (\d+): (.*)$}m;
+	my $name = $f =~ s{.*/}{}r;
+	my ($st, $out, $err) = run(rvgen(), '--name', 'm', '-k', 'ha', $f);
+	ok($st == 1 && $out eq '' && $err =~ /^\Q$f\E:$line: [^\n]*\Q$want\E[^\n]*\n\z/,
+	   "$name: --kind ha refuses it: '$line: $want'") or diag("status $st: $err");
+	for my $kind (qw(check dump header md pml svg)) {
+		($st, undef, $err) = run(rvgen(), '--name', 'm', '-k', $kind, $f);
+		is($st, 0, "$name: --kind $kind accepts it") or diag($err);
+	}
 }
-for my $kind (qw(check dump md svg)) {
-	my ($st, undef, $err) = run(rvgen(), '--name', 'm', '-k', $kind, $guarded);
-	is($st, 0, "guard: --kind $kind accepts it") or diag($err);
-}
+# Upstream's opid guards read variables (irq_off, preempt_off), not clocks.
+my $opid = fixtures() . '/upstream/sched-opid.dot';
+my ($st, $out, $err) = run(rvgen(), '--name', 'm', '-k', 'ha', $opid);
+ok($st == 1 && $err =~ /^\Q$opid\E:\d+: event '\w+': guard '[^']*' reads '(irq_off|preempt_off)', which is not a clock/,
+   'sched-opid.dot: --kind ha refuses a guard on a variable') or diag("status $st: $err");
+($st, undef, $err) = run(rvgen(), '--name', 'm', '-k', 'header', $opid);
+is($st, 0, 'sched-opid.dot: --kind header accepts it') or diag($err);
 
 # The monitor name defaults to the file name, which must then be an identifier.
 my $ok = top() . '/models/tlob.dot';
 system('cp', $ok, "$dir/bad-name.dot") == 0 or die;
-my ($st, undef, $err) = run(rvgen(), '-k', 'check', "$dir/bad-name.dot");
+($st, undef, $err) = run(rvgen(), '-k', 'check', "$dir/bad-name.dot");
 is($st, 1, 'bad-name.dot without --name: exit status 1');
 like($err, qr/:1: model name 'bad-name' is not a C identifier/, 'bad-name.dot: message');
 

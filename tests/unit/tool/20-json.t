@@ -20,7 +20,7 @@ is_deeply([$state1, $state2, $state3], [sort($state1, $state2, $state3)], 'state
 
 my $r = decode_json($out[0]);
 my %want = (type => 'record', start_ns => 1000000001, end_ns => 1012000002,
-	budget_ns => 10000000, elapsed_ns => 12000001, running_ns => 5000003,
+	budget_ns => 10000000, min_time_ns => 2000000, elapsed_ns => 12000001, running_ns => 5000003,
 	waiting_ns => 4000004, sleeping_ns => 3000005, detect_latency_ns => -6,
 	pid => 4242, tgid => 4241, binding_id => 7, preemptions => 8, sleeps => 9,
 	wakeups => 10, switch_ins => 12, kind => 2, kind_name => 'window', verdict => 1,
@@ -49,12 +49,14 @@ is($s->{path}, '/opt/a "b"/app', 'stats.path escaped and decoded');
 is($s->{stop}, 'ret', 'stats.stop ret');
 is($s->{start}, 0x1139, 'stats.start');
 is($s->{windows}, 11, 'stats.windows');
+is($s->{early}, 4, 'stats.early');
 is_deeply($s->{hist}, { 6 => 1, 23 => 10 }, 'stats.hist only non-empty buckets');
 
 my $b = decode_json($out[3]);
 is($b->{type}, 'binding', 'binding.type');
 is($b->{stop}, 0x1150, 'binding.stop numeric');
 is($b->{budget_ns}, 5000000, 'binding.budget_ns');
+is($b->{min_time_ns}, 1000000, 'binding.min_time_ns');
 is($b->{tgid}, 99, 'binding.tgid');
 
 ok($out[4] < 0, 'a too small buffer fails instead of truncating');

@@ -15,7 +15,7 @@ int main(void)
 {
 	struct tlob_record r = {
 		.start_ns = 1000000001, .end_ns = 1012000002, .budget_ns = 10000000,
-		.elapsed_ns = 12000001, .time_ns = { [running_tlob] = 5000003,
+		.min_ns = 2000000, .elapsed_ns = 12000001, .time_ns = { [running_tlob] = 5000003,
 		[waiting_tlob] = 4000004, [sleeping_tlob] = 3000005 },
 		.detect_latency_ns = -6, .pid = 4242, .tgid = 4241, .binding_id = 7,
 		.count = { [preempt_tlob] = 8, [sleep_tlob] = 9, [wakeup_tlob] = 10,
@@ -48,6 +48,7 @@ int main(void)
 	st.spec.stop_is_ret = true;
 	st.stats.windows = 11;
 	st.stats.violations = 2;
+	st.stats.early = 4;
 	st.stats.min_ns = 100;
 	st.stats.max_ns = 9000000;
 	st.stats.hist[6] = 1;
@@ -57,6 +58,7 @@ int main(void)
 	puts(buf);
 
 	st.spec.budget_ns = 5000000;
+	st.spec.min_ns = 1000000;
 	st.spec.tgid = 99;
 	st.spec.stop_is_ret = false;
 	st.spec.stop = 0x1150;

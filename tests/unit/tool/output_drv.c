@@ -121,7 +121,12 @@ static void fill(struct tlob_record *r, unsigned int i)
 	for (unsigned int e = 0; e < event_max_tlob; e++)
 		r->count[e] = (i * 31 + e * 7) % (i % 7 == 6 ? 0xffffffffu : 100);
 	r->kind = (uint8_t)(1 + i % 3);
-	r->verdict = (uint8_t)(i % 4);
+	/*
+	 * Early (min=) instead of aborted in a violation (i % 12 == 3) and a
+	 * window (7) record of every twelve; a minimum in those and others.
+	 */
+	r->verdict = (uint8_t)(i % 12 == 3 || i % 12 == 7 ? TLOB_VERDICT_EARLY : i % 4);
+	r->min_ns = r->verdict == TLOB_VERDICT_EARLY || i % 6 == 2 ? r->budget_ns / 5 : 0;
 	r->abort_reason = (uint8_t)(i % 5);
 	r->detector = (uint8_t)(i % 4);
 	r->state = (uint8_t)(i % state_max_tlob);

@@ -9,7 +9,7 @@ int main(void)
 	int ret;
 
 	ret = tlob_kmod_stats_parse("id=3 path=/opt/my app/bin start=0x1139 stop=ret tag=frame "
-				    "windows=10 violations=2 errors=1 aborted=3 dropped=5 min_ns=1000 "
+				    "threshold=5000000 min=40000 windows=10 violations=2 errors=1 aborted=3 early=6 dropped=5 min_ns=1000 "
 				    "max_ns=9000000 mean_ns=500000 sum_ns=5000000 "
 				    "hist=9:1,19:7,23:2", &st);
 	tap_ok(ret == 0, "full line parses");
@@ -22,7 +22,10 @@ int main(void)
 	tap_is_u64(st.stats.violations, 2, "violations");
 	tap_is_u64(st.stats.errors, 1, "errors");
 	tap_is_u64(st.stats.aborted, 3, "aborted");
+	tap_is_u64(st.stats.early, 6, "early");
 	tap_is_u64(st.stats.dropped, 5, "dropped");
+	tap_is_u64(st.spec.budget_ns, 5000000, "threshold");
+	tap_is_u64(st.spec.min_ns, 40000, "min (the section's minimum, not min_ns)");
 	tap_is_u64(st.stats.min_ns, 1000, "min_ns");
 	tap_is_u64(st.stats.max_ns, 9000000, "max_ns");
 	tap_is_u64(st.mean_ns, 500000, "mean_ns");
