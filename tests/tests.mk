@@ -5,7 +5,7 @@
 # The engine both backends run (kernel/shared/tlob_engine.h), on the host, under
 # ASan and UBSan: tests/unit/engine/engine.t drives it with every scenario
 # of tests/e2e/scenarios.tsv and the edge cases.
-$(BUILD)/unit/engine/engine-test: tests/unit/engine/engine-test.c kernel/shared/tlob_engine.h \
+$(BUILD)/unit/engine/engine-test: tests/unit/engine/engine-test.c kernel/shared/tlob_engine.h kernel/shared/tlob_tolerance.h \
 		kernel/shared/tlob_abi.h kernel/shared/tlob_model.h kernel/shared/tlob_model_ha.h kernel/shared/tlob_switch_rule.h
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -std=gnu11 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined \

@@ -38,6 +38,12 @@ struct tlob_binding_spec {
 	bool stop_is_ret;	/* STOP = return of the START function */
 	uint64_t budget_ns;	/* TLOB_BUDGET_MIN_NS .. TLOB_BUDGET_MAX_NS */
 	uint64_t min_ns;	/* min=: 0 none, else below budget_ns */
+	/*
+	 * tolerance=K/W (tlob_tolerance.h): react to a violation only when
+	 * it makes K of the last W judged windows; W <= 1 (a zeroed spec's
+	 * 0/0 too) is none, which the backends store as 1/1.
+	 */
+	uint8_t tol_k, tol_w;
 	char tag[TLOB_TAG_LEN];	/* "" = none */
 	pid_t pid;		/* only this thread; 0 = any */
 	pid_t tgid;		/* only this process; 0 = any */
@@ -49,6 +55,17 @@ struct tlob_binding_spec {
 	 */
 	char holders[256];
 };
+
+/* A spec's tolerance=K/W as the backends hold it: none is 1/1. */
+static inline unsigned int tlob_spec_tol_k(const struct tlob_binding_spec *s)
+{
+	return s->tol_w > 1 ? s->tol_k : 1;
+}
+
+static inline unsigned int tlob_spec_tol_w(const struct tlob_binding_spec *s)
+{
+	return s->tol_w > 1 ? s->tol_w : 1;
+}
 
 /*
  * Per-binding statistics aggregated by the backend (kernel side): the

@@ -190,6 +190,9 @@ int tlob_metrics_write(FILE *f, enum tlob_metrics_format fmt,
 	counter(f, fmt, "tlob_aborted_windows",
 		"Windows that ended without STOP (task exit or exec, unbind, disable)", b, n,
 		offsetof(struct tlob_binding_stats, stats.aborted));
+	counter(f, fmt, "tlob_tolerated_violations",
+		"Violations held back by the binding's tolerance= (no reaction)", b, n,
+		offsetof(struct tlob_binding_stats, stats.tolerated));
 	counter(f, fmt, "tlob_early_windows",
 		"Windows that ended before their minimum (min=)", b, n,
 		offsetof(struct tlob_binding_stats, stats.early));

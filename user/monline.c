@@ -68,6 +68,12 @@ int tlob_spec_check(const struct tlob_binding_spec *spec, char *err, size_t len)
 			 spec->min_ns, spec->budget_ns);
 		return -ERANGE;
 	}
+	if (spec->tol_w > 1 && (!spec->tol_k || spec->tol_k > spec->tol_w ||
+				spec->tol_w > TLOB_TOLERANCE_MAX)) {
+		snprintf(err, len, "tolerance %u/%u is out of range (K/W: 1 <= K <= W <= %d)",
+			 spec->tol_k, spec->tol_w, TLOB_TOLERANCE_MAX);
+		return -ERANGE;
+	}
 	if (!spec->stop_is_ret && spec->stop == spec->start) {
 		snprintf(err, len, "START and STOP are the same offset "
 			 "(use 'ret' for the function's return)");
@@ -119,8 +125,8 @@ static void why(const struct tlob_req *req, const char *line, char *err, size_t 
 		snprintf(err, len, "unexpected '%s' after -PATH:START", bad);
 		break;
 	case TLOB_WHY_OPTION:
-		snprintf(err, len, "unexpected '%s' in monitor line (threshold=, min=, tag=, pid= "
-			 "or tgid=, each once)", bad);
+		snprintf(err, len, "unexpected '%s' in monitor line (threshold=, min=, tolerance=, "
+			 "tag=, pid= or tgid=, each once)", bad);
 		break;
 	case TLOB_WHY_THRESHOLD:
 		snprintf(err, len, "invalid threshold '%s' (nanoseconds)", bad);
@@ -143,6 +149,14 @@ static void why(const struct tlob_req *req, const char *line, char *err, size_t 
 		break;
 	case TLOB_WHY_MIN_RANGE:
 		snprintf(err, len, "min %sns is out of range (above 0, below threshold=)", bad);
+		break;
+	case TLOB_WHY_TOLERANCE:
+		snprintf(err, len, "invalid tolerance '%s' (K/W: K violations of the last W "
+			 "windows)", bad);
+		break;
+	case TLOB_WHY_TOLERANCE_RANGE:
+		snprintf(err, len, "tolerance %s is out of range (K/W: 1 <= K <= W <= %d)", bad,
+			 TLOB_TOLERANCE_MAX);
 		break;
 	default:
 		snprintf(err, len, "malformed monitor line: '%s'", shown);
@@ -197,6 +211,8 @@ int tlob_monline_parse(const char *line, struct tlob_binding_spec *spec,
 		spec->stop_is_ret = req.stop_ret;
 		spec->budget_ns = req.budget_ns;
 		spec->min_ns = req.min_ns;
+		spec->tol_k = req.tol_k;
+		spec->tol_w = req.tol_w;
 		memcpy(spec->tag, req.tag, sizeof(spec->tag));
 		if (req.filter == TLOB_FILTER_PID)
 			spec->pid = (pid_t)req.filter_id;
@@ -224,7 +240,9 @@ int tlob_spec_same_binding(const struct tlob_binding_spec *a,
 {
 	if (a->stop_is_ret != b->stop_is_ret || (!a->stop_is_ret && a->stop != b->stop) ||
 	    (a->budget_ns && b->budget_ns &&
-	     (a->budget_ns != b->budget_ns || a->min_ns != b->min_ns)) ||
+	     (a->budget_ns != b->budget_ns || a->min_ns != b->min_ns ||
+	      tlob_spec_tol_k(a) != tlob_spec_tol_k(b) ||
+	      tlob_spec_tol_w(a) != tlob_spec_tol_w(b))) ||
 	    strcmp(a->tag, b->tag))
 		return 0;
 	return tlob_same_binding(a->path, a->start, b->path, b->start);
@@ -232,7 +250,7 @@ int tlob_spec_same_binding(const struct tlob_binding_spec *a,
 
 int tlob_monline_format(const struct tlob_binding_spec *spec, char *buf, size_t len)
 {
-	char stop[32], filter[32] = "", tag[TLOB_TAG_LEN + 6] = "", min[32] = "";
+	char stop[32], filter[32] = "", tag[TLOB_TAG_LEN + 6] = "", min[32] = "", tol[32] = "";
 	int n;
 
 	if (tlob_spec_check(spec, NULL, 0))
@@ -245,12 +263,14 @@ int tlob_monline_format(const struct tlob_binding_spec *spec, char *buf, size_t 
 		snprintf(tag, sizeof(tag), " tag=%s", spec->tag);
 	if (spec->min_ns)
 		snprintf(min, sizeof(min), " min=%" PRIu64, spec->min_ns);
+	if (spec->tol_w > 1)
+		snprintf(tol, sizeof(tol), " tolerance=%u/%u", spec->tol_k, spec->tol_w);
 	if (spec->pid)
 		snprintf(filter, sizeof(filter), " pid=%d", (int)spec->pid);
 	else if (spec->tgid)
 		snprintf(filter, sizeof(filter), " tgid=%d", (int)spec->tgid);
-	n = snprintf(buf, len, "p %s:0x%" PRIx64 " %s threshold=%" PRIu64 "%s%s%s",
-		     spec->path, spec->start, stop, spec->budget_ns, min, tag, filter);
+	n = snprintf(buf, len, "p %s:0x%" PRIx64 " %s threshold=%" PRIu64 "%s%s%s%s",
+		     spec->path, spec->start, stop, spec->budget_ns, min, tol, tag, filter);
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 

@@ -298,6 +298,7 @@ int tlob_record_json(const struct tlob_record *r, char *buf, size_t len)
 	json_str(&j, "state_name", tlob_state_name(r->state), 32);
 	json_u64(&j, "event", r->event);
 	json_str(&j, "event_name", tlob_event_name(r->event), 32);
+	json_bool(&j, "react", r->react);
 	json_str(&j, "comm", r->comm, sizeof(r->comm));
 	json_str(&j, "tag", r->tag, sizeof(r->tag));
 	return json_end(&j);
@@ -340,6 +341,8 @@ int tlob_spec_json(const struct tlob_binding_spec *s, char *buf, size_t len)
 	json_spec_fields(&j, s);
 	json_u64(&j, "budget_ns", s->budget_ns);
 	json_u64(&j, "min_time_ns", s->min_ns);
+	json_u64(&j, "tolerance_k", tlob_spec_tol_k(s));
+	json_u64(&j, "tolerance_w", tlob_spec_tol_w(s));
 	json_u64(&j, "pid", (uint64_t)s->pid);
 	json_u64(&j, "tgid", (uint64_t)s->tgid);
 	if (s->holders[0])
@@ -359,6 +362,7 @@ int tlob_stats_json(const struct tlob_binding_stats *st, char *buf, size_t len)
 	json_u64(&j, "errors", st->stats.errors);
 	json_u64(&j, "aborted", st->stats.aborted);
 	json_u64(&j, "early", st->stats.early);
+	json_u64(&j, "tolerated", st->stats.tolerated);
 	json_u64(&j, "dropped", st->stats.dropped);
 	json_u64(&j, "min_ns", st->stats.min_ns);
 	json_u64(&j, "max_ns", st->stats.max_ns);
@@ -539,6 +543,9 @@ int tlob_record_text(const struct tlob_record *r, char *buf, size_t len)
 		text_key(&j, "reason");
 		jstr(&j, tlob_abort_name(r->abort_reason));
 	}
+	/* Recorded, not reacted to: within the binding's tolerance=. */
+	if (r->kind == TLOB_REC_VIOLATION && !r->react)
+		jstr(&j, " (tolerated)");
 	if (r->verdict == TLOB_VERDICT_MODEL_ERROR) {
 		jstr(&j, " (event ");
 		jstr(&j, tlob_event_name(r->event));
@@ -624,6 +631,10 @@ void tlob_stats_print(FILE *f, const struct tlob_binding_stats *st)
 	/* Only a binding with a minimum can end early: its count where it can. */
 	if (st->spec.min_ns || st->stats.early)
 		fprintf(f, " early=%llu", st->stats.early);
+	/* Likewise, only a binding with a tolerance holds violations back. */
+	if (st->spec.tol_w > 1 || st->stats.tolerated)
+		fprintf(f, " tolerated=%llu (tolerance %u/%u)", st->stats.tolerated,
+			tlob_spec_tol_k(&st->spec), tlob_spec_tol_w(&st->spec));
 	fputc('\n', f);
 	if (!st->stats.windows)
 		return;

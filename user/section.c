@@ -11,13 +11,14 @@
 #include "elfsym.h"
 #include "monline.h"
 #include "section.h"
+#include "tlob_parse.h"
 #include "units.h"
 #include "utils.h"
 
-#define SECTION_HELP "expected PATH:START,STOP,BUDGET[,min=MIN][,tag=NAME] " \
+#define SECTION_HELP "expected PATH:START,STOP,BUDGET[,min=MIN][,tolerance=K/W][,tag=NAME] " \
 	"(e.g. /usr/bin/app:frame_begin,frame_end,10ms)"
 /* The fields after BUDGET: KEY=VALUE, each key at most once. */
-#define SECTION_OPTIONS	2
+#define SECTION_OPTIONS	3
 
 /* elfsym's verdict: a malformed NAME+OFF is a usage error, the rest is about the file. */
 static int elf_verdict(int ret)
@@ -105,7 +106,7 @@ static int parse_friendly(char *s, unsigned int flags, struct tlob_binding_spec 
 			  char *err, size_t len)
 {
 	char *colon = strrchr(s, ':'), *fields[3 + SECTION_OPTIONS] = { 0 }, *save = NULL, *tok;
-	const char *min = NULL;
+	const char *min = NULL, *tol = NULL;
 	int n = 0, ret;
 
 	if (!colon || colon == s) {
@@ -136,9 +137,21 @@ static int parse_friendly(char *s, unsigned int flags, struct tlob_binding_spec 
 			strcpy(spec->tag, fields[i] + 4);
 		} else if (!strncmp(fields[i], "min=", 4) && !min) {
 			min = fields[i] + 4;
+		} else if (!strncmp(fields[i], "tolerance=", 10) && !tol) {
+			tol = fields[i] + 10;
+			/* The module's reading of it (kernel/shared/tlob_parse.c). */
+			ret = tlob_parse_tolerance(fields[i] + 10, &spec->tol_k, &spec->tol_w);
+			if (ret) {
+				snprintf(err, len, ret == -ERANGE ?
+					 "tolerance=%s is out of range (K/W: 1 <= K <= W <= %d)" :
+					 "tolerance=%s: expected K/W, K violations of the last W "
+					 "windows (e.g. 3/10)", tol, TLOB_TOLERANCE_MAX);
+				return TLOB_SECTION_SYNTAX;
+			}
 		} else {
-			snprintf(err, len, "'%s': after BUDGET come min=MIN and tag=NAME "
-				 "(1..%d characters), each once", fields[i], TLOB_TAG_LEN - 1);
+			snprintf(err, len, "'%s': after BUDGET come min=MIN, tolerance=K/W and "
+				 "tag=NAME (1..%d characters), each once", fields[i],
+				 TLOB_TAG_LEN - 1);
 			return TLOB_SECTION_SYNTAX;
 		}
 	}

@@ -153,7 +153,8 @@ static void on_violation_actions(struct mon_ctx *ctx, const struct tlob_record *
 		tlob_exec_window(ctx->exec, r);
 		return;
 	}
-	if (r->kind != TLOB_REC_VIOLATION)
+	/* Held back by the binding's tolerance=: recorded, not reacted to. */
+	if (r->kind != TLOB_REC_VIOLATION || !r->react)
 		return;
 	now = tlob_now_ns();
 	if ((ctx->exec || ctx->nr_react) && tlob_limit_take(ctx->limit, r->binding_id, now)) {

@@ -597,6 +597,8 @@ static void spec_of(const struct bpf_priv *p, const struct tlob_bpf_binding *b, 
 	s->stop_is_ret = b->flags & TLOB_BIND_STOP_RET;
 	s->budget_ns = b->budget_ns;
 	s->min_ns = b->min_ns;
+	s->tol_k = b->tol_k;
+	s->tol_w = b->tol_w;
 	memcpy(s->tag, b->tag, sizeof(s->tag));
 	s->tag[sizeof(s->tag) - 1] = '\0';
 	s->pid = b->pid;
@@ -746,10 +748,14 @@ static int keep_links(struct tlob_backend *be, uint32_t id, int fd[2])
 	return 0;
 }
 
-/* The same binding beyond the section (tlob_abi.h): STOP, budget, minimum, tag, filter. */
+/*
+ * The same binding beyond the section (tlob_abi.h): STOP, budget, minimum,
+ * tolerance, tag, filter.
+ */
 static bool same_terms(const struct tlob_bpf_binding *b, const struct tlob_binding_spec *spec)
 {
 	return b->budget_ns == spec->budget_ns && b->min_ns == spec->min_ns &&
+	       b->tol_k == tlob_spec_tol_k(spec) && b->tol_w == tlob_spec_tol_w(spec) &&
 	       b->pid == (uint32_t)spec->pid &&
 	       b->tgid == (uint32_t)spec->tgid && !!(b->flags & TLOB_BIND_STOP_RET) ==
 	       spec->stop_is_ret && (spec->stop_is_ret || b->stop == spec->stop) &&
@@ -779,6 +785,7 @@ static int bind_locked(struct tlob_backend *be, const struct tlob_binding_spec *
 	struct tlob_bpf_binding b, *v;
 	struct tlob_bpf_meta meta;
 	struct tlob_stats *zero;
+	uint64_t history = 0;
 	uint32_t *ids, id, key0 = 0;
 	int fd[2], ret = 0;
 	ssize_t join = -1;
@@ -828,6 +835,8 @@ static int bind_locked(struct tlob_backend *be, const struct tlob_binding_spec *
 	memset(&b, 0, sizeof(b));
 	b.budget_ns = spec->budget_ns;
 	b.min_ns = spec->min_ns;
+	b.tol_k = (uint8_t)tlob_spec_tol_k(spec);
+	b.tol_w = (uint8_t)tlob_spec_tol_w(spec);
 	b.pid = spec->pid;
 	b.tgid = spec->tgid;
 	memcpy(b.tag, spec->tag, sizeof(b.tag));
@@ -844,9 +853,12 @@ static int bind_locked(struct tlob_backend *be, const struct tlob_binding_spec *
 	ret = bpf_map_update_elem(p->m.fd[TB_STATS], &id, zero, BPF_ANY);
 	free(zero);
 	if (!ret)
+		ret = bpf_map_update_elem(p->m.fd[TB_HISTORY], &id, &history, BPF_ANY);
+	if (!ret)
 		ret = bpf_map_update_elem(p->m.fd[TB_BINDINGS], &id, &b, BPF_NOEXIST);
 	if (ret) {
 		bpf_map_delete_elem(p->m.fd[TB_STATS], &id);
+		bpf_map_delete_elem(p->m.fd[TB_HISTORY], &id);
 		return tlob_backend_err(be, -ret, "cannot add binding %u: %s", id,
 					strerror(-ret));
 	}
@@ -856,6 +868,7 @@ static int bind_locked(struct tlob_backend *be, const struct tlob_binding_spec *
 	if (ret) {
 		bpf_map_delete_elem(p->m.fd[TB_BINDINGS], &id);
 		bpf_map_delete_elem(p->m.fd[TB_STATS], &id);
+		bpf_map_delete_elem(p->m.fd[TB_HISTORY], &id);
 		return ret;
 	}
 	if (idp)

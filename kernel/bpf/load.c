@@ -185,6 +185,7 @@ static const char *const map_names[TB_NR_MAPS] = {
 	[TB_META] = "tlob_meta",
 	[TB_URGENT] = "tlob_urgent",
 	[TB_READERS] = "tlob_readers",
+	[TB_HISTORY] = "tlob_history",
 };
 
 const char *tb_map_name(enum tlob_bpf_map i)

@@ -30,6 +30,7 @@ enum tlob_bpf_map {
 	TB_META,
 	TB_URGENT,
 	TB_READERS,
+	TB_HISTORY,
 	TB_NR_MAPS,
 };
 

@@ -166,6 +166,7 @@ int tb_binding_free(const struct bpf_mon *m, uint32_t id, void *percpu_stats)
 		return -errno;
 	bpf_map_delete_elem(m->fd[TB_BINDINGS], &id);
 	bpf_map_delete_elem(m->fd[TB_STATS], &id);
+	bpf_map_delete_elem(m->fd[TB_HISTORY], &id);
 	return 0;
 }
 

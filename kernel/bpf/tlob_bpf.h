@@ -71,6 +71,9 @@ struct tlob_bpf_binding {
 	__u32 pid;		/* only this thread; 0 = any */
 	__u32 tgid;		/* only this process; 0 = any */
 	char tag[16];		/* TLOB_TAG_LEN */
+	__u8 tol_k;		/* tolerance=K/W; 1/1: none */
+	__u8 tol_w;
+	__u8 pad[6];
 	__u64 start;		/* ELF file offsets */
 	__u64 stop;
 	__u32 flags;		/* TLOB_BIND_* */

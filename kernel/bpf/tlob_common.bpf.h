@@ -138,6 +138,19 @@ struct {
 	__type(value, struct tlob_bpf_binding);
 } tlob_bindings SEC(".maps");
 
+/*
+ * Each binding's history of judged windows (tlob_tolerance.h), keyed by
+ * binding id: a map of its own, because the tool rewrites a binding's
+ * entry in tlob_bindings when its readers change, which would lose a
+ * bit the programs pushed in between. Made and removed with the binding.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, TLOB_BPF_MAX_BINDINGS);
+	__type(key, __u32);
+	__type(value, __u64);
+} tlob_history SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
 	__uint(max_entries, TLOB_BPF_MAX_BINDINGS);
@@ -300,14 +313,43 @@ static __always_inline void tlob_emit(struct tlob_core *c, unsigned int kind,
 		tlob_diag_violation(tlob_win_of(c), event);
 }
 
-/* Per-binding statistics of an ended window, as the module counts them. */
+/*
+ * Per-binding statistics of an ended window, as the module counts them,
+ * and the binding's history (tlob_tolerance.h). Windows of one binding
+ * end on several CPUs without a common lock: the history takes the
+ * verdict by compare-and-swap, a few tries (a push lost to a storm of
+ * ends on every CPU at once is one window's bit, never a wrong word).
+ */
 static __always_inline void tlob_account(struct tlob_core *c, __u64 elapsed_ns)
 {
 	__u32 id = c->binding_id;
 	struct tlob_stats *st = bpf_map_lookup_elem(&tlob_stats, &id);
+	__u64 *h = bpf_map_lookup_elem(&tlob_history, &id);
+	__u64 old;
+	int i;
 
+	if (h && tlob_tolerance_judged(c->verdict)) {
+		for (i = 0; i < 4; i++) {
+			old = READ_ONCE(*h);
+			if (__sync_val_compare_and_swap(h, old,
+							tlob_history_push(old, c->verdict)) == old)
+				break;
+		}
+	}
 	if (st)
-		tlob_stats_add(st, c->verdict, elapsed_ns);
+		tlob_stats_add(st, c->verdict, tlob_core_tolerated(c), elapsed_ns);
+}
+
+/* Whether a violation being reported passes its binding's tolerance. */
+static __always_inline bool tlob_react_due(struct tlob_core *c)
+{
+	__u32 id = c->binding_id;
+	const struct tlob_bpf_binding *b = bpf_map_lookup_elem(&tlob_bindings, &id);
+	__u64 *h = bpf_map_lookup_elem(&tlob_history, &id);
+
+	if (!b)
+		return true;
+	return tlob_tolerance_reached(h ? READ_ONCE(*h) : 0, b->tol_k, b->tol_w);
 }
 
 /* Nothing is traced per transition here: the records say it all. */

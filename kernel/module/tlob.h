@@ -95,6 +95,12 @@ struct tlob_binding {
 	bool disarm;			/* windows to abort, tlob_ctl_mutex */
 	u64 budget_ns;
 	u64 min_ns;			/* 0: none */
+	u8 tol_k, tol_w;		/* tolerance=K/W; 1/1: none */
+	/*
+	 * Its judged windows, the latest in bit 0 (tlob_tolerance.h): pushed
+	 * by each window's end, read by each violation, lock-free.
+	 */
+	atomic64_t history;
 	enum tlob_filter filter;
 	pid_t filter_id;
 	char tag[TLOB_TAG_LEN];
@@ -271,7 +277,7 @@ int tlob_pool_show(char *buf, size_t size);
 struct tlob_stats __percpu *tlob_stats_alloc(void);
 void tlob_stats_free(struct tlob_stats __percpu *s);
 void tlob_stats_account(struct tlob_stats __percpu *s, unsigned int verdict,
-			u64 elapsed_ns);
+			bool tolerated, u64 elapsed_ns);
 void tlob_stats_dropped(struct tlob_stats __percpu *s);
 int tlob_stats_format(struct tlob_stats __percpu *s, char *buf, size_t size);
 

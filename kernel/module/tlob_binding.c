@@ -67,6 +67,9 @@ int tlob_binding_new(const struct tlob_req *req, struct tlob_binding **out)
 	b->stop_ret = req->stop_ret;
 	b->budget_ns = req->budget_ns;
 	b->min_ns = req->min_ns;
+	b->tol_k = req->tol_k;
+	b->tol_w = req->tol_w;
+	atomic64_set(&b->history, 0);
 	b->filter = req->filter;
 	b->filter_id = req->filter_id;
 	memcpy(b->tag, req->tag, TLOB_TAG_LEN);
@@ -95,7 +98,7 @@ int tlob_binding_same(const struct tlob_binding *b, const struct inode *inode,
 
 /*
  * The rest of "the same binding" (tlob_abi.h): the same STOP, budget,
- * minimum, tag and filter. Two holders asking for the same section with the same
+ * minimum, tolerance, tag and filter. Two holders asking for the same section with the same
  * terms share one binding (its windows, records and statistics); other
  * terms make a binding of its own.
  */
@@ -105,6 +108,7 @@ bool tlob_binding_same_terms(const struct tlob_binding *a,
 	return a->stop_ret == b->stop_ret &&
 	       (a->stop_ret || a->stop == b->stop) &&
 	       a->budget_ns == b->budget_ns && a->min_ns == b->min_ns &&
+	       a->tol_k == b->tol_k && a->tol_w == b->tol_w &&
 	       a->filter == b->filter &&
 	       a->filter_id == b->filter_id && !strcmp(a->tag, b->tag);
 }

@@ -59,6 +59,8 @@ ssize_t tlob_monitor_show(const struct tlob_holder *h, char *buf, size_t size)
 		tlob_out(&o, " threshold=%llu", b->budget_ns);
 		if (b->min_ns)
 			tlob_out(&o, " min=%llu", b->min_ns);
+		if (b->tol_w > 1)
+			tlob_out(&o, " tolerance=%u/%u", b->tol_k, b->tol_w);
 		if (b->tag[0])
 			tlob_out(&o, " tag=%s", b->tag);
 		if (b->filter != TLOB_FILTER_NONE)
@@ -100,8 +102,9 @@ static void tlob_stats_line(struct tlob_out *o, const struct tlob_binding *b)
 
 	tlob_out(o, "id=%u path=", b->id);
 	tlob_out_section(o, b, " start=", " stop=");
-	tlob_out(o, " tag=%s threshold=%llu min=%llu holders=",
-		 b->tag[0] ? b->tag : "-", b->budget_ns, b->min_ns);
+	tlob_out(o, " tag=%s threshold=%llu min=%llu tolerance=%u/%u holders=",
+		 b->tag[0] ? b->tag : "-", b->budget_ns, b->min_ns, b->tol_k,
+		 b->tol_w);
 	tlob_out_holders(o, b);
 	tlob_out(o, " ");
 	at = min(o->n, o->size);

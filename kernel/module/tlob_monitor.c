@@ -127,7 +127,9 @@ static void tlob_emit_violation(struct tlob_window *w,
 				      r->time_ns[waiting_tlob],
 				      r->time_ns[sleeping_tlob]);
 	trace_violation(r);
-	tlob_react(w->slot.task, r);
+	/* Held back by the binding's tolerance=: recorded, not reacted to. */
+	if (r->react)
+		tlob_react(w->slot.task, r);
 }
 
 static void tlob_emit(struct tlob_core *c, unsigned int kind,
@@ -150,10 +152,29 @@ static void tlob_emit(struct tlob_core *c, unsigned int kind,
 		tlob_react(w->slot.task, &r);
 }
 
+/*
+ * The binding's history takes the window's verdict by compare-and-swap:
+ * windows of one binding end on several CPUs under their own locks.
+ */
 static void tlob_account(struct tlob_core *c, u64 elapsed_ns)
 {
-	tlob_stats_account(core_window(c)->slot.binding->stats, c->verdict,
+	struct tlob_binding *b = core_window(c)->slot.binding;
+	s64 old = atomic64_read(&b->history);
+
+	if (tlob_tolerance_judged(c->verdict))
+		while (!atomic64_try_cmpxchg(&b->history, &old,
+					     tlob_history_push(old, c->verdict)))
+			;
+	tlob_stats_account(b->stats, c->verdict, tlob_core_tolerated(c),
 			   elapsed_ns);
+}
+
+static bool tlob_react_due(struct tlob_core *c)
+{
+	const struct tlob_binding *b = core_window(c)->slot.binding;
+
+	return tlob_tolerance_reached(atomic64_read(&b->history), b->tol_k,
+				      b->tol_w);
 }
 
 static struct tlob_slot *__tlob_find(struct tlob_bucket *bkt,

@@ -32,9 +32,9 @@ void tlob_stats_free(struct tlob_stats __percpu *s)
 }
 
 void tlob_stats_account(struct tlob_stats __percpu *s, unsigned int verdict,
-			u64 elapsed_ns)
+			bool tolerated, u64 elapsed_ns)
 {
-	tlob_stats_add(this_cpu_ptr(s), verdict, elapsed_ns);
+	tlob_stats_add(this_cpu_ptr(s), verdict, tolerated, elapsed_ns);
 }
 
 /* A START of this binding found no free window (tlob_pool.c). */
@@ -53,8 +53,9 @@ static void tlob_stats_sum(struct tlob_stats __percpu *s, struct tlob_stats *sum
 }
 
 /*
- * "windows=.. violations=.. errors=.. aborted=.. early=.. dropped=.. min_ns=.. max_ns=..
- * mean_ns=.. sum_ns=.. hist=i:n,i:n" (no newline). Returns the length it
+ * "windows=.. violations=.. errors=.. aborted=.. early=.. tolerated=..
+ * dropped=.. min_ns=.. max_ns=.. mean_ns=.. sum_ns=.. hist=i:n,i:n" (no
+ * newline). Returns the length it
  * needs, like snprintf(), so the caller can size its buffer.
  */
 int tlob_stats_format(struct tlob_stats __percpu *s, char *buf, size_t size)
@@ -66,9 +67,9 @@ int tlob_stats_format(struct tlob_stats __percpu *s, char *buf, size_t size)
 
 	tlob_stats_sum(s, &sum);
 	n = snprintf(buf, size,
-		     "windows=%llu violations=%llu errors=%llu aborted=%llu early=%llu dropped=%llu min_ns=%llu max_ns=%llu mean_ns=%llu sum_ns=%llu hist=",
+		     "windows=%llu violations=%llu errors=%llu aborted=%llu early=%llu tolerated=%llu dropped=%llu min_ns=%llu max_ns=%llu mean_ns=%llu sum_ns=%llu hist=",
 		     sum.windows, sum.violations, sum.errors, sum.aborted,
-		     sum.early, sum.dropped,
+		     sum.early, sum.tolerated, sum.dropped,
 		     sum.min_ns, sum.max_ns,
 		     sum.windows ? div64_u64(sum.sum_ns, sum.windows) : 0,
 		     sum.sum_ns);

@@ -121,6 +121,7 @@ DECLARE_EVENT_CLASS(tlob_record_class,
 				     __field(u8, detector)
 				     __field(u8, state)
 				     __field(u8, event)
+				     __field(u8, react)
 				     __array(char, comm, TLOB_COMM_LEN)
 				     __array(char, tag, TLOB_TAG_LEN)),
 		    TP_fast_assign(__entry->start_ns = r->start_ns;
@@ -145,15 +146,16 @@ DECLARE_EVENT_CLASS(tlob_record_class,
 				   __entry->detector = r->detector;
 				   __entry->state = r->state;
 				   __entry->event = r->event;
+				   __entry->react = r->react;
 				   memcpy(__entry->comm, r->comm, TLOB_COMM_LEN);
 				   memcpy(__entry->tag, r->tag, TLOB_TAG_LEN);),
-		    TP_printk("pid=%u tgid=%u comm=%s binding_id=%u tag=%s kind=%u verdict=%u abort_reason=%u detector=%u state=%u event=%u start_ns=%llu end_ns=%llu budget_ns=%llu min_ns=%llu elapsed_ns=%llu running_ns=%llu waiting_ns=%llu sleeping_ns=%llu detect_latency_ns=%lld preemptions=%u sleeps=%u wakeups=%u switch_ins=%u",
+		    TP_printk("pid=%u tgid=%u comm=%s binding_id=%u tag=%s kind=%u verdict=%u abort_reason=%u detector=%u state=%u event=%u react=%u start_ns=%llu end_ns=%llu budget_ns=%llu min_ns=%llu elapsed_ns=%llu running_ns=%llu waiting_ns=%llu sleeping_ns=%llu detect_latency_ns=%lld preemptions=%u sleeps=%u wakeups=%u switch_ins=%u",
 			      __entry->pid, __entry->tgid, __entry->comm,
 			      __entry->binding_id,
 			      __entry->tag[0] ? __entry->tag : "-",
 			      __entry->kind, __entry->verdict,
 			      __entry->abort_reason, __entry->detector,
-			      __entry->state, __entry->event,
+			      __entry->state, __entry->event, __entry->react,
 			      __entry->start_ns, __entry->end_ns,
 			      __entry->budget_ns, __entry->min_ns,
 			      __entry->elapsed_ns,
@@ -166,6 +168,8 @@ DECLARE_EVENT_CLASS(tlob_record_class,
 /*
  * A timing constraint broke: the deadline passed while the task was
  * inside its window (verdict 1), or STOP came before min= (verdict 4).
+ * react=0: held back by the binding's tolerance=K/W (no reactor ran); a
+ * trigger meant to act as a reaction filters on react == 1.
  */
 DEFINE_EVENT(tlob_record_class, violation,
 	     TP_PROTO(const struct tlob_record *r),

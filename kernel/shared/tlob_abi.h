@@ -142,11 +142,17 @@ struct tlob_record {
 	__u8 state;		/* model state at end_ns (enum states_tlob) */
 	__u8 event;		/* model event that ended it (enum events_tlob) */
 	/*
+	 * 1: the window's violation passed the binding's tolerance=K/W and
+	 * was reacted to (reactor, actions, triggers filtered on it); 0: no
+	 * violation, or one tolerated (recorded all the same).
+	 */
+	__u8 react;
+	/*
 	 * To the next 8 bytes whatever the model's size (count[] may end
 	 * half-way): the record has no implicit hole, so every byte a
 	 * backend writes is one it set (tlob_trace.c checks the size).
 	 */
-	__u8 pad[2 + 4 * ((3 + event_max_tlob) % 2)];
+	__u8 pad[1 + 4 * ((3 + event_max_tlob) % 2)];
 	char comm[TLOB_COMM_LEN];
 	char tag[TLOB_TAG_LEN];	/* the binding's tag= or "" */
 };
@@ -218,12 +224,19 @@ struct tlob_diag {
  */
 #define TLOB_HIST_BUCKETS	64
 
+/*
+ * A binding's tolerance=K/W (tlob_tolerance.h): 1 <= K <= W <= this, the
+ * bits of its history word; none is 1/1.
+ */
+#define TLOB_TOLERANCE_MAX	64
+
 struct tlob_stats {
 	__u64 windows;		/* ended windows, whatever their verdict */
 	__u64 violations;	/* windows whose deadline passed */
 	__u64 errors;		/* model errors */
 	__u64 aborted;		/* ended by exit/exec/unbind/disable */
 	__u64 early;		/* STOP before the binding's min= */
+	__u64 tolerated;	/* violations within tolerance=: no reaction */
 	__u64 dropped;		/* STARTs that found no free window */
 	__u64 min_ns;		/* elapsed of the ended windows; 0 while none */
 	__u64 max_ns;
@@ -263,10 +276,11 @@ static inline unsigned int tlob_hist_bucket(__u64 ns)
  * One ended window into this CPU's copy. The caller keeps the copy to
  * itself (IRQs off, or the one program running on this CPU); windows is
  * written last, so a reader that sees the window counted sees its
- * numbers.
+ * numbers. @tolerated: the window had a violation, not reacted to
+ * (tolerance=K/W).
  */
 static inline void tlob_stats_add(struct tlob_stats *st, unsigned int verdict,
-				  __u64 elapsed_ns)
+				  unsigned int tolerated, __u64 elapsed_ns)
 {
 	if (!st->windows || elapsed_ns < st->min_ns)
 		st->min_ns = elapsed_ns;
@@ -278,6 +292,7 @@ static inline void tlob_stats_add(struct tlob_stats *st, unsigned int verdict,
 	st->errors += verdict == TLOB_VERDICT_MODEL_ERROR;
 	st->aborted += verdict == TLOB_VERDICT_ABORTED;
 	st->early += verdict == TLOB_VERDICT_EARLY;
+	st->tolerated += !!tolerated;
 	WRITE_ONCE(st->windows, st->windows + 1);
 }
 
@@ -301,6 +316,7 @@ static inline void tlob_stats_merge(struct tlob_stats *sum,
 	sum->errors += c->errors;
 	sum->aborted += c->aborted;
 	sum->early += c->early;
+	sum->tolerated += c->tolerated;
 	sum->sum_ns += c->sum_ns;
 	for (i = 0; i < TLOB_HIST_BUCKETS; i++)
 		sum->hist[i] += c->hist[i];

@@ -46,6 +46,10 @@
  *		a record of @kind is ready: tlob_record_fill() it and send it
  *	static void tlob_account(struct tlob_core *w, __u64 elapsed_ns);
  *		the window ended (its verdict in w->verdict): its statistics
+ *		and its binding's history (tlob_tolerance.h)
+ *	static bool tlob_react_due(struct tlob_core *w);
+ *		a violation is being reported: whether it passes the
+ *		binding's tolerance (tlob_tolerance_reached())
  *	static void tlob_on_step(struct tlob_core *w, unsigned int curr,
  *				 unsigned int event, unsigned int next);
  *		curr x event -> next taken, or refused (next is
@@ -64,6 +68,7 @@ static __always_inline __u64 tlob_core_min(const struct ha_clocks_tlob *clk);
 /* The bound of the guard on stop: the window's minimum (0: none). */
 #define MIN_NS(clk) tlob_core_min(clk)
 #include "tlob_model_ha.h"
+#include "tlob_tolerance.h"
 
 /*
  * An index the BPF verifier must see bounded: the barrier keeps the
@@ -97,6 +102,7 @@ struct tlob_core {
 	__u8 abort_reason;		/* enum tlob_abort_reason */
 	__u8 detector;			/* enum tlob_detector of the report */
 	__u8 violation;			/* enum tlob_verdict of the report */
+	__u8 react;			/* the report passed the tolerance */
 	char comm[TLOB_COMM_LEN];
 	char tag[TLOB_TAG_LEN];
 };
@@ -113,6 +119,7 @@ static __u64 tlob_now(void);
 static void tlob_emit(struct tlob_core *w, unsigned int kind,
 		      unsigned int event, __u64 now);
 static void tlob_account(struct tlob_core *w, __u64 elapsed_ns);
+static bool tlob_react_due(struct tlob_core *w);
 static void tlob_on_step(struct tlob_core *w, unsigned int curr,
 			 unsigned int event, unsigned int next);
 
@@ -128,6 +135,13 @@ static __always_inline __u64 tlob_core_min(const struct ha_clocks_tlob *clk)
 	const char *p = (const char *)clk - __builtin_offsetof(struct tlob_core, clk);
 
 	return ((const struct tlob_core *)p)->min_ns;
+}
+
+/* The ended window had a violation its binding's tolerance held back. */
+static __always_inline bool tlob_core_tolerated(const struct tlob_core *w)
+{
+	return (w->verdict == TLOB_VERDICT_OVER_BUDGET ||
+		w->verdict == TLOB_VERDICT_EARLY) && !READ_ONCE(w->react);
 }
 
 static __always_inline bool tlob_core_active(const struct tlob_core *w)
@@ -187,6 +201,7 @@ static __always_inline void tlob_record_fill(struct tlob_record *r,
 	r->verdict = violation ? w->violation : w->verdict;
 	r->abort_reason = violation ? TLOB_ABORT_NONE : w->abort_reason;
 	r->detector = w->detector;
+	r->react = w->react;
 	r->state = state;
 	r->event = event;
 	__builtin_memset(r->pad, 0, sizeof(r->pad));
@@ -229,6 +244,7 @@ static __always_inline bool tlob_report(struct tlob_core *w, __u64 now,
 	w->detect_latency_ns = latency;
 	w->detector = detector;
 	w->violation = verdict;
+	w->react = tlob_react_due(w);
 	tlob_emit(w, TLOB_REC_VIOLATION, event, now);
 	return true;
 }
@@ -279,6 +295,7 @@ static __always_inline void tlob_open(struct tlob_core *w, __u64 budget_ns,
 	w->abort_reason = TLOB_ABORT_NONE;
 	w->detector = TLOB_DETECT_NONE;
 	w->violation = TLOB_VERDICT_OK;
+	w->react = 0;
 	w->state = next;
 	w->count[start_tlob] = 1;
 	tlob_on_step(w, init, start_tlob, next);

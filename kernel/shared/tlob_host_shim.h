@@ -19,6 +19,7 @@
 
 typedef uint64_t u64;
 typedef uint32_t u32;
+typedef uint8_t u8;
 
 static inline int kstrtoull(const char *s, unsigned int base, u64 *res)
 {

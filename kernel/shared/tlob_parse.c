@@ -136,11 +136,42 @@ static int tlob_min(const char *v, struct tlob_req *req)
 	return 0;
 }
 
+int tlob_parse_tolerance(char *v, u8 *kp, u8 *wp)
+{
+	char *slash = strchr(v, '/');
+	int rk, rw;
+	u32 k, w;
+
+	if (!slash || *v < '0' || *v > '9' || slash[1] < '0' || slash[1] > '9')
+		return -EINVAL;
+	*slash = '\0';
+	rk = kstrtou32(v, 10, &k);
+	rw = kstrtou32(slash + 1, 10, &w);
+	*slash = '/';
+	if (rk == -EINVAL || rw == -EINVAL)
+		return -EINVAL;
+	if (rk || rw || !k || k > w || w > TLOB_TOLERANCE_MAX)
+		return -ERANGE;
+	*kp = k;
+	*wp = w;
+	return 0;
+}
+
+static int tlob_tolerance(char *v, struct tlob_req *req)
+{
+	int ret = tlob_parse_tolerance(v, &req->tol_k, &req->tol_w);
+
+	if (ret)
+		return tlob_refuse(req, ret, ret == -ERANGE ?
+				   TLOB_WHY_TOLERANCE_RANGE : TLOB_WHY_TOLERANCE, v);
+	return 0;
+}
+
 /* key=value options after STOP; threshold= is required. */
 static int tlob_options(char *rest, struct tlob_req *req)
 {
 	const char *min = NULL;
-	bool have_tag = false;
+	bool have_tag = false, have_tol = false;
 	char *tok, *v;
 	int ret;
 
@@ -154,6 +185,9 @@ static int tlob_options(char *rest, struct tlob_req *req)
 		} else if (!strcmp(tok, "tag") && !have_tag) {
 			ret = tlob_tag(v, req);
 			have_tag = true;
+		} else if (!strcmp(tok, "tolerance") && !have_tol) {
+			ret = tlob_tolerance(v, req);
+			have_tol = true;
 		} else if (!strcmp(tok, "min")) {
 			ret = tlob_min(v, req);
 			min = v;
@@ -169,6 +203,10 @@ static int tlob_options(char *rest, struct tlob_req *req)
 	}
 	if (!req->budget_ns)
 		return tlob_refuse(req, -EINVAL, TLOB_WHY_NO_THRESHOLD, NULL);
+	if (!have_tol) {
+		req->tol_k = 1;
+		req->tol_w = 1;
+	}
 	if (req->min_ns >= req->budget_ns)
 		return tlob_refuse(req, -ERANGE, TLOB_WHY_MIN_RANGE, min);
 	return 0;

@@ -2,7 +2,8 @@
 /*
  * The monitor file's line syntax (upstream's, plus extensions):
  *
- *   p PATH:START STOP threshold=NS [min=NS] [tag=NAME] [pid=N | tgid=N]
+ *   p PATH:START STOP threshold=NS [min=NS] [tolerance=K/W] [tag=NAME]
+ *     [pid=N | tgid=N]
  *   -PATH:START
  *
  * START and STOP are ELF file offsets (decimal or 0x); STOP may be `ret`
@@ -57,6 +58,8 @@ enum tlob_parse_why {
 	TLOB_WHY_NO_THRESHOLD,	/* no threshold= */
 	TLOB_WHY_MIN,		/* min= not a decimal number */
 	TLOB_WHY_MIN_RANGE,	/* min= 0, or not below threshold= */
+	TLOB_WHY_TOLERANCE,	/* tolerance= not K/W in decimal */
+	TLOB_WHY_TOLERANCE_RANGE, /* not 1 <= K <= W <= 64 */
 };
 
 struct tlob_req {
@@ -67,6 +70,7 @@ struct tlob_req {
 	bool stop_ret;
 	u64 budget_ns;
 	u64 min_ns;			/* 0: none */
+	u8 tol_k, tol_w;		/* tolerance=K/W; 1/1 when not given */
 	char tag[TLOB_TAG_LEN];
 	enum tlob_filter filter;
 	u32 filter_id;
@@ -82,5 +86,12 @@ struct tlob_req {
  * is 0 or not below the threshold.
  */
 int tlob_parse_line(char *line, struct tlob_req *req);
+
+/*
+ * tolerance=K/W's value @v (modified, then restored): 0 with *@k and *@w
+ * set, -EINVAL when it is not K/W in decimal, -ERANGE unless
+ * 1 <= K <= W <= TLOB_TOLERANCE_MAX (tlob_tolerance.h says what it means).
+ */
+int tlob_parse_tolerance(char *v, u8 *k, u8 *w);
 
 #endif /* TLOB_PARSE_H */

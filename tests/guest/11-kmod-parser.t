@@ -42,6 +42,9 @@ is "$(errno_of 'p /usr/bin/myapp:0x700 0x800 threshold=99999999999999999999999')
 is "$(errno_of 'p /usr/bin/myapp:0x700 0x800 threshold=5000 min=5000')" "$ERANGE" "min= not below the threshold"
 is "$(errno_of 'p /usr/bin/myapp:0x700 0x800 threshold=5000 min=0')" "$ERANGE" "min=0"
 is "$(errno_of 'p /usr/bin/myapp:0x700 0x800 threshold=5000 min=1ms')" "$EINVAL" "min= with a unit"
+is "$(errno_of 'p /usr/bin/myapp:0x700 0x800 threshold=5000 tolerance=4/3')" "$ERANGE" "tolerance= K above W"
+is "$(errno_of 'p /usr/bin/myapp:0x700 0x800 threshold=5000 tolerance=1/65')" "$ERANGE" "tolerance= W above 64"
+is "$(errno_of 'p /usr/bin/myapp:0x700 0x800 threshold=5000 tolerance=3')" "$EINVAL" "tolerance= without /W"
 
 # bad input of this project's list
 is "$(errno_of 'p usr/bin/myapp:0x900 0xa00 threshold=1000000')" "$EINVAL" "relative path"

@@ -1,7 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Reactors: nop (default), printk, signal (SIGXCPU or signal:N); panic is
-# only selected and read back (it would end the lane).
+# only selected and read back (it would end the lane). A binding's
+# tolerance=K/W holds the reactor back until K of its last W windows
+# overran.
 . /opt/tlob/tests/lib/tap.sh
 . /opt/tlob/tests/lib/kmod.sh
 
@@ -34,6 +36,24 @@ is "$(set_reactor signal)" ok "select signal"
 is "$(cat $TLOB/reactors)" "nop printk panic [signal]" "signal is current"
 is "$($WL spin 150)" "windows=1 sigxcpu=1" "signal: SIGXCPU delivered to the task that overran"
 is "$($WL -n 3 spin 1)" "windows=3 sigxcpu=0" "signal: nothing for windows in budget"
+
+# --- tolerance=K/W: the reactor runs for a violation that makes K of the
+# binding's last W judged windows; every violation is still counted
+monitor "-$WL:$(off tlob_section_begin)"
+bind tlob_section_begin "$(off tlob_section_end)" $((50 * MS)) "tolerance=3/3"
+id=$(binding_id tlob_section_begin)
+grep -q "^p $WL:.* threshold=$((50 * MS)) tolerance=3/3\$" $TLOB/monitor
+ok $? "tolerance: the monitor file reads it back"
+is "$($WL -n 4 spin 150)" "windows=4 sigxcpu=2" \
+	"tolerance 3/3: four overruns in a row, the first two held back"
+is "$($WL -n 2 spin 150)" "windows=2 sigxcpu=2" \
+	"tolerance 3/3: the history is the binding's, kept across processes"
+is "$($WL -n 2 spin 1)" "windows=2 sigxcpu=0" "tolerance 3/3: two windows in budget"
+is "$($WL spin 150)" "windows=1 sigxcpu=0" "tolerance 3/3: ... then an overrun is held back"
+is "$(stat_of $id violations) $(stat_of $id tolerated) $(stat_of $id tolerance)" "7 3 3/3" \
+	"tolerance: the stats count 7 overruns, 3 of them tolerated, and name the tolerance"
+monitor "-$WL:$(off tlob_section_begin)"
+bind tlob_section_begin "$(off tlob_section_end)" $((50 * MS))
 
 is "$(set_reactor signal:10)" ok "select signal:10 (SIGUSR1)"
 $WL spin 150 >/dev/null 2>&1

@@ -12,7 +12,7 @@ echo 1 >$TLOB/enable
 bind tlob_section_begin "$(off tlob_section_end)" $((50 * MS)) "tag=st"
 id=$(binding_id tlob_section_begin)
 line=$(grep "^id=$id " $TLOB/stats)
-is "$line" "id=$id path=$WL start=$(printf 0x%x $(off tlob_section_begin)) stop=$(printf 0x%x $(off tlob_section_end)) tag=st threshold=$((50 * MS)) min=0 holders=monitor windows=0 violations=0 errors=0 aborted=0 early=0 dropped=0 min_ns=0 max_ns=0 mean_ns=0 sum_ns=0 hist=" "a fresh binding's stats line (its budget, held by the monitor file)"
+is "$line" "id=$id path=$WL start=$(printf 0x%x $(off tlob_section_begin)) stop=$(printf 0x%x $(off tlob_section_end)) tag=st threshold=$((50 * MS)) min=0 tolerance=1/1 holders=monitor windows=0 violations=0 errors=0 aborted=0 early=0 tolerated=0 dropped=0 min_ns=0 max_ns=0 mean_ns=0 sum_ns=0 hist=" "a fresh binding's stats line (its budget, held by the monitor file)"
 
 trace_start window
 $WL -n 5 spin 1 >/dev/null

@@ -8,6 +8,8 @@
 #   restart (windows in budget, no carry-over)  two bindings  nested bindings
 #   exit and exec inside a window (aborted)
 #   min= (a STOP before the section's minimum: early; after it: ok)
+#   tolerance=2/3 (four overruns in a row: the first held back, react
+#   false, the rest reacted to; every one recorded)
 . /opt/tlob/tests/lib/tap.sh
 
 W=/opt/tlob/bin/tlob-workload
@@ -114,6 +116,7 @@ run_all() {
 	scenario "$1" exec "-b $S1,1s,tag=a" -c 0 -f 10 exec 50
 	scenario "$1" early "-b $S1,1s,min=50ms,tag=a" -c 0 -f 10 -n 2 spin 5
 	scenario "$1" minok "-b $S1,1s,min=5ms,tag=a" -c 0 -f 10 -n 2 spin 20
+	scenario "$1" tol "-b $S1,10ms,tolerance=2/3,tag=a" -c 0 -f 10 -n 4 spin 30
 }
 
 run_all bpf
@@ -155,6 +158,20 @@ window a early none running
 window a early none running"
 check minok "window a ok none running
 window a ok none running"
+check tol "$V
+$V
+$V
+$V
+window a over_budget none running
+window a over_budget none running
+window a over_budget none running
+window a over_budget none running"
+for be in bpf ${KMOD:+kmod}; do
+	is "$(grep '"kind_name":"violation"' $OUT/$be-tol.json | field react | tr '\n' ' ')" \
+		"false true true true " "tol: $be: the first of four overruns held back, the rest reacted to"
+	is "$(grep '"kind_name":"window"' $OUT/$be-tol.json | field react | tr '\n' ' ')" \
+		"false true true true " "tol: $be: ... and each window says so too"
+done
 
 # Every window's breakdown adds up to its elapsed time, to the ns: time is
 # booked at each state change from the window's START on, and nothing

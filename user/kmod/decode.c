@@ -129,7 +129,7 @@ static const struct num_member record_members[TLOB_DEC_MEMBERS] = {
 	M(start_ns), M(end_ns), M(budget_ns), M(elapsed_ns), M(detect_latency_ns),
 	M(pid), M(tgid), M(binding_id), M(kind), M(verdict), M(abort_reason),
 	M(detector), M_NAMED(state, tlob_state_by_name), M_NAMED(event, tlob_event_by_name),
-	M(min_ns),
+	M(min_ns), M(react),
 };
 
 /* The members of the transition are the record's state and event. */
@@ -194,6 +194,8 @@ void tlob_decode_record(const struct tlob_decode *d, const struct tep_record *re
 	unsigned long long v;
 
 	memset(out, 0, sizeof(*out));
+	/* An event without react (upstream's detail_env_tlob) reacts always. */
+	out->react = 1;
 	for (size_t i = 0; i < TLOB_DEC_MEMBERS; i++) {
 		const struct num_member *m = &record_members[i];
 

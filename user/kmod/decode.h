@@ -29,7 +29,7 @@ enum tlob_decoder {
 enum tlob_decoder tlob_decoder_for(const char *event_name);
 
 /* The struct tlob_record members the events carry as numbers (decode.c). */
-#define TLOB_DEC_MEMBERS	15
+#define TLOB_DEC_MEMBERS	16
 /* The struct tlob_diag members violation_detail carries (decode.c). */
 #define TLOB_DEC_DIAG_MEMBERS	19
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "kmod_stats.h"
+#include "tlob_parse.h"
 
 static int parse_hist(const char *v, struct tlob_binding_stats *st)
 {
@@ -49,6 +50,7 @@ int tlob_kmod_stats_parse(const char *line, struct tlob_binding_stats *st)
 		{ "errors", offsetof(struct tlob_binding_stats, stats.errors) },
 		{ "aborted", offsetof(struct tlob_binding_stats, stats.aborted) },
 		{ "early", offsetof(struct tlob_binding_stats, stats.early) },
+		{ "tolerated", offsetof(struct tlob_binding_stats, stats.tolerated) },
 		{ "dropped", offsetof(struct tlob_binding_stats, stats.dropped) },
 		{ "min_ns", offsetof(struct tlob_binding_stats, stats.min_ns) },
 		{ "max_ns", offsetof(struct tlob_binding_stats, stats.max_ns) },
@@ -105,6 +107,9 @@ int tlob_kmod_stats_parse(const char *line, struct tlob_binding_stats *st)
 				st->spec.stop_is_ret = true;
 			else
 				ret = parse_u64(val, &st->spec.stop);
+		} else if (!strcmp(tok, "tolerance")) {
+			/* K/W, as the monitor line writes it (kernel/shared/tlob_parse.c) */
+			ret = tlob_parse_tolerance(val, &st->spec.tol_k, &st->spec.tol_w);
 		} else if (!strcmp(tok, "tag")) {
 			if (strcmp(val, "-") && strlen(val) < sizeof(st->spec.tag))
 				strcpy(st->spec.tag, val);

@@ -18,7 +18,7 @@
 struct tlob_trigger {
 	struct tracefs_instance *inst;
 	char system[32];
-	char text[2048];	/* "snapshot:N if binding_id == 1 || ..." */
+	char text[2048];	/* "snapshot:N if react == 1 && (binding_id == 1 || ...)" */
 	char name[256];		/* the instance's */
 };
 
@@ -84,9 +84,12 @@ struct tlob_trigger *tlob_trigger_install(const char *system, const char *kind,
 	used = (size_t)snprintf(t->text, sizeof(t->text), "%s", kind);
 	if (count)
 		used += (size_t)snprintf(t->text + used, sizeof(t->text) - used, ":%u", count);
+	/* A violation its binding's tolerance= held back is no reaction's. */
+	used += (size_t)snprintf(t->text + used, sizeof(t->text) - used, " if react == 1");
 	for (size_t i = 0; i < n && used < sizeof(t->text); i++)
 		used += (size_t)snprintf(t->text + used, sizeof(t->text) - used,
-					 "%s binding_id == %u", i ? " ||" : " if", ids[i]);
+					 "%sbinding_id == %u%s", i ? " || " : " && (", ids[i],
+					 i + 1 == n ? ")" : "");
 	if (used >= sizeof(t->text)) {
 		snprintf(err, len, "--on-violation %s=%s: too many bindings for one filter",
 			 kind, instance);

@@ -84,6 +84,8 @@ static struct {
 	struct tlob_stats stats[NBIND];
 	__u64 budget[NBIND];
 	__u64 min[NBIND];	/* min=: 0 none */
+	unsigned int tol_k[NBIND], tol_w[NBIND];	/* tolerance=K/W */
+	__u64 history[NBIND];	/* tlob_tolerance.h */
 	char tag[NBIND][TLOB_TAG_LEN];
 	__u64 clock;		/* what tlob_now() returns */
 	__u64 timer_late;	/* a timer fires this long after its deadline */
@@ -151,7 +153,15 @@ static void tlob_emit(struct tlob_core *c, unsigned int kind, unsigned int event
 
 static void tlob_account(struct tlob_core *c, __u64 elapsed_ns)
 {
-	tlob_stats_add(&sim.stats[c->binding_id], c->verdict, elapsed_ns);
+	sim.history[c->binding_id] = tlob_history_push(sim.history[c->binding_id], c->verdict);
+	tlob_stats_add(&sim.stats[c->binding_id], c->verdict, tlob_core_tolerated(c),
+		       elapsed_ns);
+}
+
+static bool tlob_react_due(struct tlob_core *c)
+{
+	return tlob_tolerance_reached(sim.history[c->binding_id], sim.tol_k[c->binding_id],
+				      sim.tol_w[c->binding_id]);
 }
 
 static void tlob_on_step(struct tlob_core *c, unsigned int curr, unsigned int event,
@@ -169,6 +179,8 @@ static void sim_reset(void)
 	memset(&sim, 0, sizeof(sim));
 	for (int b = 0; b < NBIND; b++) {
 		sim.budget[b] = 100 * MS;
+		sim.tol_k[b] = 1;
+		sim.tol_w[b] = 1;
 		snprintf(sim.tag[b], TLOB_TAG_LEN, "%c", 'a' + b);
 	}
 }
@@ -403,12 +415,17 @@ static void check_records(const char *name)
 			found = w->kind == TLOB_REC_WINDOW && w->pid == v->pid &&
 				w->binding_id == v->binding_id && w->start_ns == v->start_ns &&
 				w->verdict == v->verdict && w->end_ns >= v->end_ns &&
-				w->detector == v->detector &&
+				w->detector == v->detector && w->react == v->react &&
 				w->detect_latency_ns == v->detect_latency_ns;
 		}
 		lost += !found;
 	}
-	ok(!lost, "%s: every violation reported before its window ended with its verdict", name);
+	ok(!lost, "%s: every violation reported before its window ended with its verdict "
+	   "(and reaction)", name);
+	for (int i = 0; i < sim.nrec; i++)
+		lost += sim.rec[i].react && sim.rec[i].verdict != TLOB_VERDICT_OVER_BUDGET &&
+			sim.rec[i].verdict != TLOB_VERDICT_EARLY;
+	ok(!lost, "%s: only a violation's records react", name);
 	for (int i = 0; i < NWIN; i++)
 		lost += sim.win[i].used;
 	ok(!lost, "%s: no window left open", name);
@@ -988,6 +1005,100 @@ static void edge_min(void)
 	check_records("min per binding");
 }
 
+/* The definition, counted out bit by bit: K among the last W, this one included. */
+static bool naive_reached(__u64 history, unsigned int k, unsigned int w)
+{
+	unsigned int n = 1;
+
+	for (unsigned int i = 0; i + 1 < w; i++)
+		n += (history >> i) & 1;
+	return n >= k;
+}
+
+/* tolerance=K/W: the shared arithmetic, then windows through the engine. */
+static void edge_tolerance(void)
+{
+	static const char seq[] = "VVooVaVeV";
+	static const int want[] = { 0, 1, 0, 1, 1, 1 };
+	__u64 h = 0x9e3779b97f4a7c15ULL, x;
+	bool same = true;
+	int nv = 0;
+
+	for (unsigned int w = 1; w <= TLOB_TOLERANCE_MAX; w++)
+		for (unsigned int k = 1; k <= w; k++)
+			for (int i = 0; i < 64; i++) {
+				h ^= h << 13;
+				h ^= h >> 7;
+				h ^= h << 17;
+				x = i == 0 ? 0 : i == 1 ? ~0ULL : h;
+				same &= tlob_tolerance_reached(x, k, w) == naive_reached(x, k, w);
+			}
+	ok(same, "tolerance: K of the last W, for every 1 <= K <= W <= 64, as counted bit by bit");
+	ok(tlob_bits64(0) == 0 && tlob_bits64(~0ULL) == 64 && tlob_bits64(1ULL << 63) == 1,
+	   "tolerance: bits of 0, all ones, the top bit");
+	ok(tlob_history_push(0x5, TLOB_VERDICT_OK) == 0xa &&
+	   tlob_history_push(0x5, TLOB_VERDICT_OVER_BUDGET) == 0xb &&
+	   tlob_history_push(0x5, TLOB_VERDICT_EARLY) == 0xb &&
+	   tlob_history_push(0x5, TLOB_VERDICT_ABORTED) == 0x5 &&
+	   tlob_history_push(0x5, TLOB_VERDICT_MODEL_ERROR) == 0x5,
+	   "tolerance: ok pushes 0, over budget and early 1, aborted and model errors nothing");
+	ok(tlob_tolerance_reached(0, 0, 0) && tlob_tolerance_reached(0, 1, 64),
+	   "tolerance: none (0/0) and 1/W react every time");
+
+	/*
+	 * 2/3 on binding 0: V overruns, o in time, a exits, e ends early
+	 * (min=): the violations react when they make two of the last three
+	 * judged windows; the abort leaves the history as it was.
+	 */
+	sim_reset();
+	sim.tol_k[0] = 2;
+	sim.tol_w[0] = 3;
+	sim.min[0] = 5 * MS;
+	for (int i = 0; seq[i]; i++) {
+		__u64 t = T0 + (__u64)i * 1000 * MS;
+
+		sim_start(MAIN, 0, t);
+		if (seq[i] == 'a')
+			sim_task(MAIN, abort_tlob, t + 10 * MS, TLOB_ABORT_EXIT);
+		else
+			sim_stop(MAIN, 0, t + (seq[i] == 'V' ? 150 * MS : seq[i] == 'e' ? 1 * MS :
+					       10 * MS));
+	}
+	for (int i = 0; i < (int)(sizeof(want) / sizeof(want[0])); i++) {
+		const struct tlob_record *v = nth(TLOB_REC_VIOLATION, i);
+
+		same = v && v->react == want[i];
+		if (!ok(same, "tolerance 2/3: violation %d %s", i + 1,
+			want[i] ? "reacts" : "is held back"))
+			printf("#   react %d\n", v ? v->react : -1);
+		nv++;
+	}
+	ok(nr_of(TLOB_REC_VIOLATION) == nv, "tolerance 2/3: every violation recorded (%d)", nv);
+	is_u64(sim.stats[0].tolerated, 2, "two violations held back", "tolerance 2/3");
+	is_u64(sim.stats[0].violations + sim.stats[0].early, 6, "six violations counted",
+	       "tolerance 2/3");
+	is_u64(sim.history[0], 0xcf, "the history: V e V V o o V V, newest first, "
+	       "without the abort", "tolerance 2/3");
+	check_records("tolerance");
+
+	/* Per binding: binding 1 (none) reacts to each of its overruns. */
+	sim_reset();
+	sim.tol_k[0] = 3;
+	sim.tol_w[0] = 3;
+	for (int i = 0; i < 3; i++) {
+		sim_start(MAIN, 0, T0 + (__u64)i * 1000 * MS);
+		sim_start(MAIN, 1, T0 + (__u64)i * 1000 * MS + 1);
+		sim_stop(MAIN, 1, T0 + (__u64)i * 1000 * MS + 150 * MS);
+		sim_stop(MAIN, 0, T0 + (__u64)i * 1000 * MS + 160 * MS);
+	}
+	ok(sim.stats[0].tolerated == 2 && sim.stats[1].tolerated == 0 &&
+	   nr_of(TLOB_REC_VIOLATION) == 6 && nth(TLOB_REC_VIOLATION, 4)->binding_id == 0 &&
+	   nth(TLOB_REC_VIOLATION, 4)->react && !nth(TLOB_REC_VIOLATION, 2)->react &&
+	   nth(TLOB_REC_VIOLATION, 3)->react,
+	   "tolerance 3/3: the third overrun in a row reacts, the other binding's each time");
+	check_records("tolerance per binding");
+}
+
 /* START inside an open window: a model error, and no new window. */
 static void edge_restart(void)
 {
@@ -1302,15 +1413,16 @@ static void edge_stats(void)
 	ok(hist && tlob_hist_bucket(0) == 0 && tlob_hist_bucket(~0ULL) == 63,
 	   "histogram: bucket floor(log2(ns)), 0 ns in 0, the top bucket 63");
 
-	tlob_stats_add(&a, TLOB_VERDICT_OK, 1000);
-	tlob_stats_add(&a, TLOB_VERDICT_OVER_BUDGET, 5000);
-	tlob_stats_add(&b, TLOB_VERDICT_MODEL_ERROR, 700);
-	tlob_stats_add(&b, TLOB_VERDICT_ABORTED, 9000);
+	tlob_stats_add(&a, TLOB_VERDICT_OK, 0, 1000);
+	tlob_stats_add(&a, TLOB_VERDICT_OVER_BUDGET, 1, 5000);
+	tlob_stats_add(&b, TLOB_VERDICT_MODEL_ERROR, 0, 700);
+	tlob_stats_add(&b, TLOB_VERDICT_ABORTED, 0, 9000);
 	b.dropped = 2;
 	a.dropped = 1;
 	tlob_stats_merge(&sum, &a);
 	tlob_stats_merge(&sum, &b);
 	ok(sum.windows == 4 && sum.violations == 1 && sum.errors == 1 && sum.aborted == 1 &&
+	   sum.tolerated == 1 &&
 	   sum.min_ns == 700 && sum.max_ns == 9000 && sum.sum_ns == 15700 && sum.dropped == 3,
 	   "stats: two CPUs' copies summed: counts, min, max, sum, dropped");
 	ok(sum.hist[9] == 2 && sum.hist[12] == 1 && sum.hist[13] == 1,
@@ -1363,6 +1475,7 @@ int main(int argc, char **argv)
 	edge_dropped();
 	edge_layout();
 	edge_min();
+	edge_tolerance();
 	printf("1..%d\n", tests);
 	return failed ? 1 : 0;
 }

@@ -33,6 +33,20 @@ static void bad(const char *line, int err)
 		printf("# got %d\n", ret);
 }
 
+/* tolerance=K/W: what the line gives (1/1 when it names none). */
+static void good_tolerance(const char *line, unsigned int k, unsigned int w)
+{
+	char buf[256];
+	struct tlob_req r;
+	int ret;
+
+	snprintf(buf, sizeof(buf), "%s", line);
+	ret = tlob_parse_line(buf, &r);
+	ok(!ret && r.tol_k == k && r.tol_w == w, "tolerance", line);
+	if (ret || r.tol_k != k || r.tol_w != w)
+		printf("# got %d, %u/%u\n", ret, r.tol_k, r.tol_w);
+}
+
 struct want {
 	const char *line;
 	int remove;
@@ -139,6 +153,17 @@ int main(void)
 		"p /a:1 2 threshold=5000 min=0x10",
 		"p /a:1 2 threshold=5000 min=10 min=20",
 		"p /a:1 2 min=10",
+		"p /a:1 2 threshold=5000 tolerance=",
+		"p /a:1 2 threshold=5000 tolerance=3",
+		"p /a:1 2 threshold=5000 tolerance=/5",
+		"p /a:1 2 threshold=5000 tolerance=3/",
+		"p /a:1 2 threshold=5000 tolerance=a/5",
+		"p /a:1 2 threshold=5000 tolerance=3/b",
+		"p /a:1 2 threshold=5000 tolerance=3/5/7",
+		"p /a:1 2 threshold=5000 tolerance=-1/5",
+		"p /a:1 2 threshold=5000 tolerance=0x3/5",
+		"p /a:1 2 threshold=5000 tolerance=3/5 tolerance=3/5",
+		"p /a:1 2 tolerance=3/5",
 		"p /a:99999999999999999999 2 threshold=5000",
 		"p /a:0x8000000000000000 2 threshold=5000",
 		"-/a:0x100 junk",
@@ -165,6 +190,10 @@ int main(void)
 		"p /a:1 2 threshold=5000 min=5000",
 		"p /a:1 2 min=6000 threshold=5000",
 		"p /a:1 2 threshold=5000 min=99999999999999999999999",
+		"p /a:1 2 threshold=5000 tolerance=0/5",
+		"p /a:1 2 threshold=5000 tolerance=6/5",
+		"p /a:1 2 threshold=5000 tolerance=3/65",
+		"p /a:1 2 threshold=5000 tolerance=1/99999999999",
 	};
 	char longline[TLOB_LINE_MAX + 64];
 	size_t i;
@@ -177,6 +206,11 @@ int main(void)
 		bad(erange[i], -ERANGE);
 	bad("", 1);
 	bad(" \t ", 1);
+	good_tolerance("p /a:1 2 threshold=5000", 1, 1);
+	good_tolerance("p /a:1 2 threshold=5000 tolerance=3/10", 3, 10);
+	good_tolerance("p /a:1 2 tolerance=2/5 threshold=5000 tag=t", 2, 5);
+	good_tolerance("p /a:1 2 threshold=5000 tolerance=64/64", 64, 64);
+	good_tolerance("p /a:1 2 threshold=5000 tolerance=1/1", 1, 1);
 	/* a path of PATH_MAX bytes, and a line over TLOB_LINE_MAX */
 	memset(longline, 'a', sizeof(longline));
 	memcpy(longline, "p /", 3);

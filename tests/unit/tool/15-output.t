@@ -10,7 +10,8 @@
 # 1.235ms; the old double division printed 1.234ms there, yet rounded
 # 999999500 ns up to 1000.000ms), and the lines that min= (issue 19)
 # added: a minimum in the records that carry one, every twelfth window
-# early. Then the formatter's printf-family
+# early; and those tolerance= added: react in JSON, (tolerated) in text.
+# Then the formatter's printf-family
 # calls, counted by wrapping them at link time: none, for any line.
 . "$(dirname "$0")/tap.sh"
 DRV=${BUILD:-$(cd "$(dirname "$0")/../../.." && pwd)/build}/tests/unit/tool/output_drv

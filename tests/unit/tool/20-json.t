@@ -26,7 +26,7 @@ my %want = (type => 'record', start_ns => 1000000001, end_ns => 1012000002,
 	wakeups => 10, switch_ins => 12, kind => 2, kind_name => 'window', verdict => 1,
 	verdict_name => 'over_budget', abort_reason => 0, abort_reason_name => 'none',
 	detector => 1, detector_name => 'hrtimer', state => 2, state_name => $state2,
-	event => 4, event_name => $event4, comm => "a\"b\\c\td\x01e",
+	event => 4, event_name => $event4, react => JSON::PP::true, comm => "a\"b\\c\td\x01e",
 	tag => '0123456789abcdef');
 for my $k (sort keys %want) {
 	is($r->{$k}, $want{$k}, "record.$k");
@@ -50,6 +50,7 @@ is($s->{stop}, 'ret', 'stats.stop ret');
 is($s->{start}, 0x1139, 'stats.start');
 is($s->{windows}, 11, 'stats.windows');
 is($s->{early}, 4, 'stats.early');
+is($s->{tolerated}, 5, 'stats.tolerated');
 is_deeply($s->{hist}, { 6 => 1, 23 => 10 }, 'stats.hist only non-empty buckets');
 
 my $b = decode_json($out[3]);
@@ -57,6 +58,7 @@ is($b->{type}, 'binding', 'binding.type');
 is($b->{stop}, 0x1150, 'binding.stop numeric');
 is($b->{budget_ns}, 5000000, 'binding.budget_ns');
 is($b->{min_time_ns}, 1000000, 'binding.min_time_ns');
+is($b->{tolerance_k} . '/' . $b->{tolerance_w}, '3/10', 'binding.tolerance_k/_w');
 is($b->{tgid}, 99, 'binding.tgid');
 
 ok($out[4] < 0, 'a too small buffer fails instead of truncating');

@@ -5,7 +5,8 @@
 # stack symbolized live: the driver's own functions), after the
 # diagnosis, or at the window's end or at exit without one; the reader is
 # not held up by a slow command; at most 8 run at once; the per-binding
-# limit N[/PERIOD] applies while every violation is still printed.
+# limit N[/PERIOD] applies while every violation is still printed, and a
+# violation the binding's tolerance= held back (react 0) runs nothing.
 # snapshot=/traceoff= write the trigger text to the instance's
 # events/tlob/violation/trigger (a directory libtracefs takes as tracefs)
 # and remove exactly it at exit, also when mon fails after installing
@@ -56,6 +57,14 @@ run -V vw -- -d 50ms -b "$S" --on-violation "exec=env >$tmp/e2/\$\$"
 f=$(ls "$tmp/e2"/* 2>/dev/null | head -1)
 [ -n "$f" ] && [ "$(envof "$f" TLOB_COMM)" = fakeapp ] && ! grep -q '^TLOB_CPU=' "$f"
 ok $? "no diagnosis: the command runs at the window's end, without TLOB_CPU..." || sed 's/^/#   /' "$tmp/err"
+# A violation its binding's tolerance= held back (react 0): printed, no action.
+mkdir "$tmp/et"
+run -V twtwvw -- -d 50ms -b "$S" --on-violation "exec=env >$tmp/et/\$\$"
+expect 0 "tolerated violations: exit 0"
+[ "$(ls "$tmp/et" | wc -l)" = 1 ] && [ "$(grep -c '^VIOLATION.*(tolerated)' "$tmp/out")" = 2 ] &&
+	[ "$(grep -c '^VIOLATION' "$tmp/out")" = 3 ]
+ok $? "... of three violations printed, two tolerated, the command ran for the third only" ||
+	{ ls "$tmp/et" | sed 's/^/#   /'; sed 's/^/#   /' "$tmp/out"; }
 mkdir "$tmp/e3"
 run -V v -- -d 50ms -b "$S" --on-violation "exec=env >$tmp/e3/\$\$"
 [ "$(ls "$tmp/e3" | wc -l)" = 1 ]
@@ -107,14 +116,14 @@ listen
 run -N kmod -T "$tmp/tr" -V vg -- -d 50ms -b "$S" --on-violation snapshot=snap --on-violation-limit 3
 wait $lpid
 expect 0 "snapshot=snap on the kmod backend: exit 0"
-printf 'snapshot:3 if binding_id == 1\n!snapshot:3 if binding_id == 1\n' | cmp -s - "$tmp/trig.log"
-ok $? "... 'snapshot:3 if binding_id == 1' installed, and exactly it removed at exit" ||
+printf 'snapshot:3 if react == 1 && (binding_id == 1)\n!snapshot:3 if react == 1 && (binding_id == 1)\n' | cmp -s - "$tmp/trig.log"
+ok $? "... 'snapshot:3 if react == 1 && (binding_id == 1)' installed, and exactly it removed at exit" ||
 	sed 's/^/#   /' "$tmp/trig.log"
 listen
 run -N kmod -T "$tmp/tr" -F 1 -V vg -- -d 50ms -b "$S" --on-violation traceoff=snap
 wait $lpid
 expect 1 "traceoff=snap, then enabling fails: exit 1"
-printf 'traceoff if binding_id == 1\n!traceoff if binding_id == 1\n' | cmp -s - "$tmp/trig.log"
+printf 'traceoff if react == 1 && (binding_id == 1)\n!traceoff if react == 1 && (binding_id == 1)\n' | cmp -s - "$tmp/trig.log"
 ok $? "... the trigger (no limit: no count) removed on that path too" || sed 's/^/#   /' "$tmp/trig.log"
 # Appended, never truncated: a trigger file opened with O_TRUNC loses every trigger.
 rm -f "$trig"

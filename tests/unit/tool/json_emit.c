@@ -22,7 +22,7 @@ int main(void)
 		[switch_in_tlob] = 12, [start_tlob] = 1, [stop_tlob] = 1 },
 		.kind = TLOB_REC_WINDOW, .verdict = TLOB_VERDICT_OVER_BUDGET,
 		.abort_reason = TLOB_ABORT_NONE, .detector = TLOB_DETECT_HRTIMER,
-		.state = 2, .event = 4,
+		.state = 2, .event = 4, .react = 1,
 	};
 	struct tlob_transition tr = {
 		.ts_ns = 77, .id = 4242, .cpu = 1, .state = 1, .event = 1, .next_state = 3,
@@ -49,6 +49,7 @@ int main(void)
 	st.stats.windows = 11;
 	st.stats.violations = 2;
 	st.stats.early = 4;
+	st.stats.tolerated = 5;
 	st.stats.min_ns = 100;
 	st.stats.max_ns = 9000000;
 	st.stats.hist[6] = 1;
@@ -59,6 +60,8 @@ int main(void)
 
 	st.spec.budget_ns = 5000000;
 	st.spec.min_ns = 1000000;
+	st.spec.tol_k = 3;
+	st.spec.tol_w = 10;
 	st.spec.tgid = 99;
 	st.spec.stop_is_ret = false;
 	st.spec.stop = 0x1150;

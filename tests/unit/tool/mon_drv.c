@@ -191,9 +191,11 @@ static int fake_poll(struct tlob_backend *be, int timeout_ms, const struct tlob_
 				return ret;
 			continue;
 		}
-		if (**from == 'v') {
+		if (**from == 'v' || **from == 't') {
+			/* t: a violation its binding's tolerance= held back */
 			r.kind = TLOB_REC_VIOLATION;
 			r.verdict = TLOB_VERDICT_OVER_BUDGET;
+			r.react = **from == 'v';
 			last_violation = r;
 			last_violation.kind = TLOB_REC_WINDOW;
 		} else if (**from == 'd') {

@@ -127,6 +127,8 @@ static void fill(struct tlob_record *r, unsigned int i)
 	 */
 	r->verdict = (uint8_t)(i % 12 == 3 || i % 12 == 7 ? TLOB_VERDICT_EARLY : i % 4);
 	r->min_ns = r->verdict == TLOB_VERDICT_EARLY || i % 6 == 2 ? r->budget_ns / 5 : 0;
+	/* Held back by a tolerance= in one record of eight (i % 8 == 3: violations). */
+	r->react = (uint8_t)(i % 8 != 3);
 	r->abort_reason = (uint8_t)(i % 5);
 	r->detector = (uint8_t)(i % 4);
 	r->state = (uint8_t)(i % state_max_tlob);
