@@ -17,8 +17,8 @@ sed -e 's/^#\(section\|reactor\|backend\) /\1 /' -e "s|/usr/bin/app:|$APP:|" "$E
 "$TLOB" apply --check "$tmp/tlob.conf" >"$tmp/out" 2>"$tmp/err"
 ok $? "the example with its settings uncommented is valid" || sed 's/^/#   /' "$tmp/err"
 is "$(grep -c '^section ' "$tmp/out")" 2 "... two sections"
-grep -q ' threshold=16000000 tag=frame  (' "$tmp/out" && grep -q ' ret threshold=5000000 tag=process  (' "$tmp/out"
-ok $? "... with the budgets and tags it says" || sed 's/^/#   /' "$tmp/out"
+grep -q ' threshold=16000000 tolerance=3/10 tag=frame  (' "$tmp/out" && grep -q ' ret threshold=5000000 tag=process  (' "$tmp/out"
+ok $? "... with the budgets, tolerance and tags it says" || sed 's/^/#   /' "$tmp/out"
 grep -q '^reactor printk  (' "$tmp/out" && grep -q '^backend kmod  (' "$tmp/out"
 ok $? "... the reactor and the backend"
 
