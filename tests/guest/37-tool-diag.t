@@ -132,8 +132,12 @@ for B in $BACKENDS; do
 	diag "$B: snapshot: deadline $deadline, detected $seen, last in snapshot ${last:-none}" \
 		"(${last:+$(( (last - deadline) / 1000 ))us after the deadline}), last live ${live:-none}"
 	if [ "$B" = kmod ]; then
-		# (5ms: the detection's time is read just before the event that triggers the snapshot)
-		[ -n "$last" ] && [ "$last" -le $((seen + 5000000)) ] && [ "$last" -ge $((deadline - 50000000)) ]
+		# (20ms: the detection's time is read just before the event that
+		# triggers the snapshot, but the emulated CPU can lose the host
+		# CPU in between while the other goes on switching: 5.4ms seen
+		# on stock, 2026-12-03. The window's next deadline, and so the
+		# next violation, is 150ms later.)
+		[ -n "$last" ] && [ "$last" -le $((seen + 20000000)) ] && [ "$last" -ge $((deadline - 50000000)) ]
 		ok $? "kmod: snapshot: it holds sched_switch events up to the deadline (last within 50ms before it), none after the detection"
 		[ -n "$live" ] && [ "$live" -gt "$seen" ]
 		ok $? "kmod: snapshot: ... while the live buffer went on after it"
