@@ -69,6 +69,10 @@ space := $(empty) $(empty)
 VM_TIMEOUT_debug ?= 5400
 VM_TIMEOUT ?= 3000
 VM_TEST_TIMEOUT ?= 900
+# KASAN's kernel runs 30-bpf-scenarios (22 monitor sessions, each loading
+# the BPF object) in about 900 s: it was killed at 902 s once min= and
+# tolerance= added their scenarios (2026-12-03).
+VM_TEST_TIMEOUT_debug ?= 1800
 
 # DKMS_KO=1: each lane loads the tlob.ko that DKMS built for its kernel in
 # a pristine root (make check-pkg: $(BUILD)/dkms/KVER/tlob.ko) instead of
@@ -99,7 +103,7 @@ $(foreach f,$(BUILT_LANES),$(eval $(call vm_flavour,$(f))))
 vm_run = k=$$(tests/harness/lane-kernel $(1) image) && \
 	tests/harness/run-lane --lane $(1) --krel $(KREL_$(1)) --kernel $$k \
 		--initrd $(BUILD)/vm/$(1)/initramfs.cpio --out $(VM_RUNS)/$(1) \
-		--timeout $(or $(VM_TIMEOUT_$(1)),$(VM_TIMEOUT)) --test-timeout $(VM_TEST_TIMEOUT) \
+		--timeout $(or $(VM_TIMEOUT_$(1)),$(VM_TIMEOUT)) --test-timeout $(or $(VM_TEST_TIMEOUT_$(1)),$(VM_TEST_TIMEOUT)) \
 		--append "tlob.pin=1 tlob.soak=$(SOAK)" \
 		$(if $(2),$(2),--tests $(subst $(space),$(comma),$(call lane_tests,$(1)))) || true
 
