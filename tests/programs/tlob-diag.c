@@ -9,7 +9,7 @@
  * as the guest has no nm). Built with frame pointers (progs.mk), so a
  * frame-pointer walk of the user stack sees the callers below.
  *
- * usage: tlob-diag [-n WINDOWS] [-c CPU] MODE MS
+ * usage: tlob-diag [-n WINDOWS] [-c CPU] [-f PRIO] MODE MS
  *   spin MS   the window busy-loops MS ms in diag_spin_leaf(), called by
  *             diag_spin_caller(): the user stack at the deadline is
  *             diag_spin_leaf <- diag_spin_caller <- main
@@ -23,6 +23,10 @@
  * -c CPU pins the window's task to CPU in every mode (spin too: a
  * detector that can only take the stack of the task it interrupts, the BPF
  * backend's timer or sampler, then runs where the task spins).
+ * -f PRIO runs the window's task at SCHED_FIFO PRIO (spin: above the FIFO 1
+ * kernel threads of PREEMPT_RT, which would otherwise be running in its
+ * place at the deadline now and then; wait's hog is FIFO 50, above it
+ * only if PRIO < 50).
  * Prints "windows=N" at the end. Before the first window it calls
  * diag_end() once: the first uprobe hit of a process sets up its XOL page
  * (tens of ms under emulation), which must not land in a window.
@@ -174,8 +178,9 @@ int main(int argc, char **argv)
 	long i;
 	int opt;
 	char c = 'g';
+	long fifo = 0;
 
-	while ((opt = getopt(argc, argv, "n:c:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:c:f:")) != -1) {
 		switch (opt) {
 		case 'n':
 			windows = atol(optarg);
@@ -183,6 +188,9 @@ int main(int argc, char **argv)
 		case 'c':
 			cpu = atol(optarg);
 			cpu_given = 1;
+			break;
+		case 'f':
+			fifo = atol(optarg);
 			break;
 		default:
 			goto usage;
@@ -200,6 +208,12 @@ int main(int argc, char **argv)
 
 	if (cpu_given || !strcmp(mode, "wait"))
 		pin(0, cpu);
+	if (fifo) {
+		struct sched_param sp = { .sched_priority = (int)fifo };
+
+		if (sched_setscheduler(0, SCHED_FIFO, &sp))
+			die("sched_setscheduler");
+	}
 	if (!strcmp(mode, "wait")) {
 		start_thread(hog, "diag-hog", 50);
 	} else if (!strcmp(mode, "pipe")) {
@@ -230,6 +244,6 @@ int main(int argc, char **argv)
 	printf("windows=%ld\n", windows);
 	return 0;
 usage:
-	fprintf(stderr, "usage: tlob-diag [-n WINDOWS] [-c CPU] spin|wait|pipe MS\n");
+	fprintf(stderr, "usage: tlob-diag [-n WINDOWS] [-c CPU] [-f PRIO] spin|wait|pipe MS\n");
 	return 2;
 }
