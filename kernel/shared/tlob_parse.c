@@ -95,19 +95,34 @@ static int tlob_filter_opt(const char *v, enum tlob_filter f,
 	return 0;
 }
 
-static int tlob_threshold(const char *v, struct tlob_req *req)
+/*
+ * A decimal number of ns into *@out, once per line (*@out 0 until then):
+ * @bad when it is not one, @range when it overflows u64.
+ */
+static int tlob_decimal(const char *v, u64 *out, enum tlob_parse_why bad,
+			enum tlob_parse_why range, struct tlob_req *req)
 {
 	int ret;
 
-	if (req->budget_ns)
+	if (*out)
 		return tlob_refuse(req, -EINVAL, TLOB_WHY_OPTION, v);
 	if (*v < '0' || *v > '9')
-		return tlob_refuse(req, -EINVAL, TLOB_WHY_THRESHOLD, v);
-	ret = kstrtoull(v, 10, &req->budget_ns);
+		return tlob_refuse(req, -EINVAL, bad, v);
+	ret = kstrtoull(v, 10, out);
 	if (ret == -ERANGE)
-		return tlob_refuse(req, -ERANGE, TLOB_WHY_RANGE, v);
+		return tlob_refuse(req, -ERANGE, range, v);
 	if (ret)
-		return tlob_refuse(req, -EINVAL, TLOB_WHY_THRESHOLD, v);
+		return tlob_refuse(req, -EINVAL, bad, v);
+	return 0;
+}
+
+static int tlob_threshold(const char *v, struct tlob_req *req)
+{
+	int ret = tlob_decimal(v, &req->budget_ns, TLOB_WHY_THRESHOLD,
+			       TLOB_WHY_RANGE, req);
+
+	if (ret)
+		return ret;
 	if (req->budget_ns < TLOB_BUDGET_MIN_NS ||
 	    req->budget_ns > TLOB_BUDGET_MAX_NS)
 		return tlob_refuse(req, -ERANGE, TLOB_WHY_RANGE, v);
@@ -120,17 +135,11 @@ static int tlob_threshold(const char *v, struct tlob_req *req)
  */
 static int tlob_min(const char *v, struct tlob_req *req)
 {
-	int ret;
+	int ret = tlob_decimal(v, &req->min_ns, TLOB_WHY_MIN,
+			       TLOB_WHY_MIN_RANGE, req);
 
-	if (req->min_ns)
-		return tlob_refuse(req, -EINVAL, TLOB_WHY_OPTION, v);
-	if (*v < '0' || *v > '9')
-		return tlob_refuse(req, -EINVAL, TLOB_WHY_MIN, v);
-	ret = kstrtoull(v, 10, &req->min_ns);
-	if (ret == -ERANGE)
-		return tlob_refuse(req, -ERANGE, TLOB_WHY_MIN_RANGE, v);
 	if (ret)
-		return tlob_refuse(req, -EINVAL, TLOB_WHY_MIN, v);
+		return ret;
 	if (!req->min_ns)
 		return tlob_refuse(req, -ERANGE, TLOB_WHY_MIN_RANGE, v);
 	return 0;
