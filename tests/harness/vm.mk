@@ -25,7 +25,7 @@ GUEST_TESTS := $(notdir $(sort $(wildcard tests/guest/*.t)))
 # measured 46 min here); make check-all runs every script there too (it
 # empties these lists): the tool's, the rest of the BPF backend's, the
 # consumers, the end-to-end scenarios, the fault matrix and the fuzzer.
-GUEST_TESTS_newest := $(filter 00-% 1% 20-% 30-% 36-%,$(GUEST_TESTS))
+GUEST_TESTS_newest := $(filter 00-% 01-% 1% 20-% 30-% 36-%,$(GUEST_TESTS))
 GUEST_TESTS_newest-rt := $(GUEST_TESTS_newest)
 # make check's share-out of the other lanes (make check-all empties these
 # lists: every script everywhere). The tool is the same program on every
@@ -43,7 +43,7 @@ GUEST_TESTS_newest-rt := $(GUEST_TESTS_newest)
 # CI's run had grown to 4760 s of its 5400 with the tool's scripts on rt
 # and the end-to-end scenarios on 6.12-rt (README "Supported kernels").
 TOOL_ONLY_TESTS := 21-% 22-% 23-% 24-% 25-% 26-% 27-% 28-% 29-% 37-%
-KERNEL_TESTS := $(filter-out $(TOOL_ONLY_TESTS),$(filter 00-% 09-% 1% 20-% 3%,$(GUEST_TESTS)))
+KERNEL_TESTS := $(filter-out $(TOOL_ONLY_TESTS),$(filter 00-% 01-% 09-% 1% 20-% 3%,$(GUEST_TESTS)))
 GUEST_TESTS_rt := $(filter-out $(TOOL_ONLY_TESTS),$(GUEST_TESTS))
 # The debug lane (KASAN, lockdep, kmemleak; several times slower) runs the
 # kernel backends' suites (1x module, 3x BPF), the fault matrix (6x), the

@@ -1,0 +1,36 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The emulator, not tlob: the kernel patches its own text each time a
+# tracepoint gets its first probe or loses its last one (a monitor's attach
+# and detach). Bookworm's QEMU 7.2 live-locked its TCG guests on that: this
+# loop, with both CPUs busy, hung a stock guest for good before its first
+# report (2026-12-03), as CI's guests had died in 25-tool-every-window
+# ("Oops: int3" in __hrtimer_run_queues, the BPF backend's
+# hrtimer_expire_exit) and hung in 40-consumers. QEMU 10.0 from
+# bookworm-backports (.ci/deps) ran it 3875 times in 150 s. A lane whose
+# emulator cannot do this stops here, named, rather than at random later.
+# Runs unpinned (tlob.pin's floor module unloaded), as a user's kernel does.
+. /opt/tlob/tests/lib/tap.sh
+: "${PATCH_SECS:=20}"
+pinned=$(grep -c '^tlob_test_floor ' /proc/modules)
+[ "$pinned" = 1 ] && rmmod tlob_test_floor
+E=/sys/kernel/tracing/events
+[ -d $E ] || mount -t tracefs nodev /sys/kernel/tracing
+(while :; do :; done) &
+s1=$!
+(while :; do sleep 0.001; done) &
+s2=$!
+end=$(($(date +%s) + PATCH_SECS))
+n=0
+while [ "$(date +%s)" -lt $end ]; do
+	echo 1 >$E/timer/hrtimer_expire_exit/enable
+	echo 1 >$E/sched/sched_switch/enable
+	echo 0 >$E/timer/hrtimer_expire_exit/enable
+	echo 0 >$E/sched/sched_switch/enable
+	n=$((n + 1))
+done
+kill $s1 $s2
+wait 2>/dev/null
+[ "$pinned" = 1 ] && insmod /opt/tlob/modules/tlob_test_floor.ko copies=2
+ok $([ $n -ge 10 ] && echo 0 || echo 1) "the kernel patched two busy tracepoints' call sites $((n * 4)) times in ${PATCH_SECS}s and lived"
+done_testing
