@@ -11,11 +11,10 @@
 # emulator cannot do this stops here, named, rather than at random later.
 # Runs unpinned (tlob.pin's floor module unloaded), as a user's kernel does.
 . /opt/tlob/tests/lib/tap.sh
+. /opt/tlob/tests/lib/pin.sh
 : "${PATCH_SECS:=20}"
-pinned=$(grep -c '^tlob_test_floor ' /proc/modules)
-[ "$pinned" = 1 ] && rmmod tlob_test_floor
+pin 0
 E=/sys/kernel/tracing/events
-[ -d $E ] || mount -t tracefs nodev /sys/kernel/tracing
 (while :; do :; done) &
 s1=$!
 (while :; do sleep 0.001; done) &
@@ -31,6 +30,7 @@ while [ "$(date +%s)" -lt $end ]; do
 done
 kill $s1 $s2
 wait 2>/dev/null
-[ "$pinned" = 1 ] && insmod /opt/tlob/modules/tlob_test_floor.ko copies=2
-ok $([ $n -ge 10 ] && echo 0 || echo 1) "the kernel patched two busy tracepoints' call sites $((n * 4)) times in ${PATCH_SECS}s and lived"
+pin 1
+ok_cmd "the kernel patched two busy tracepoints' call sites $((n * 4)) times in ${PATCH_SECS}s and lived" \
+	[ $n -ge 10 ]
 done_testing

@@ -18,15 +18,10 @@
 # line), runs after the first lost their first windows in exactly this
 # pattern: the workload started before the monitor was up.
 . /opt/tlob/tests/lib/tap.sh
+. /opt/tlob/tests/lib/pin.sh
 . /opt/tlob/bin/tool.sh
 : "${EVERY_N:=500}"
 : "${EVERY_RUNS:=10}"
-PIN_KO=/opt/tlob/modules/tlob_test_floor.ko
-pinned=$(grep -c '^tlob_test_floor ' /proc/modules)
-pin() {
-	[ "$pinned" = 1 ] || return 0
-	if [ "$1" = 1 ]; then insmod $PIN_KO copies=2; else rmmod tlob_test_floor; fi
-}
 pin 0
 tool_module_up || { pin 1; bail_out "cannot load $TLOB_KO"; }
 
