@@ -410,6 +410,17 @@ static void drop_stale_windows(struct bpf_mon *m)
 		if (bpf_map_delete_elem(m->fd[TB_WINDOWS], &key))
 			break;
 	}
+	/* ... their slots' timers, which only a task's exit removes ... */
+	if (m->tskel) {
+		int tfd = bpf_map__fd(m->tskel->maps.tlob_timers);
+		__u64 tkey, tnext;
+
+		while (!bpf_map_get_next_key(tfd, NULL, &tnext)) {
+			tkey = tnext;
+			if (bpf_map_delete_elem(tfd, &tkey))
+				break;
+		}
+	}
 	/* ... and so are the CPUs' entries of their waits (tlob_diag.bpf.h). */
 	for (key = 0; zero && key < bpf_map__max_entries(waits); key++)
 		bpf_map_update_elem(bpf_map__fd(waits), &key, zero, BPF_ANY);
@@ -442,6 +453,8 @@ int tb_attach(struct bpf_mon *m, char *err, size_t len)
 		ret = attach_prog(m, m->tskel->progs.tlob_arm_exit, err, len);
 	if (!ret && m->tskel)
 		ret = attach_prog(m, m->tskel->progs.tlob_cancel_exit, err, len);
+	if (!ret && m->tskel)
+		ret = attach_prog(m, m->tskel->progs.tlob_timer_exit, err, len);
 	/* The timer's deadline stacks (tlob_diag.bpf.h): before any timer runs. */
 	if (!ret && m->tskel)
 		ret = attach_prog(m, m->tskel->progs.tlob_timer_done, err, len);

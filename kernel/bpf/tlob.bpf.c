@@ -380,7 +380,7 @@ static __always_inline bool tlob_task_blocked(struct task_struct *p)
 	if (!TLOB_CORE_READ_UINT(p, on_rq))
 		return true;
 	if (bpf_core_field_exists(d->se.sched_delayed))
-		return TLOB_CORE_READ_UINT(d, se.sched_delayed);
+		return d->se.sched_delayed;
 	return false;
 }
 
@@ -401,7 +401,7 @@ int BPF_PROG(tlob_switch, bool preempt, struct task_struct *prev,
 	cpu = bpf_get_smp_processor_id();
 	if (READ_ONCE(tlob_scan_ns))
 		tlob_scan_due(now, TLOB_DETECT_SCHED);
-	t = tlob_task_of(BPF_CORE_READ(prev, pid));
+	t = tlob_task_of(prev->pid);
 	if (t) {
 		ev = tlob_switch_out_event(preempt, prev_state, tlob_task_blocked(prev));
 #pragma unroll
@@ -423,7 +423,7 @@ int BPF_PROG(tlob_switch, bool preempt, struct task_struct *prev,
 			tlob_diag_deferred(w);
 		}
 	}
-	t = tlob_task_of(BPF_CORE_READ(next, pid));
+	t = tlob_task_of(next->pid);
 	if (t)
 		tlob_task_arrives(t, next, switch_in_tlob, cpu, now);
 	tlob_diag_on_switch(prev, next, now);
@@ -444,8 +444,8 @@ static __always_inline __u32 tlob_task_cpu(struct task_struct *p)
 	struct task_struct___cpu *c = (void *)p;
 
 	if (bpf_core_field_exists(c->cpu))
-		return TLOB_CORE_READ_UINT(c, cpu);
-	return TLOB_CORE_READ_UINT(p, thread_info.cpu);
+		return c->cpu;
+	return p->thread_info.cpu;
 }
 
 SEC("tp_btf/sched_wakeup")
@@ -455,7 +455,7 @@ int BPF_PROG(tlob_wakeup, struct task_struct *p)
 
 	if (!READ_ONCE(tlob_nr_open))
 		return 0;
-	t = tlob_task_of(BPF_CORE_READ(p, pid));
+	t = tlob_task_of(p->pid);
 	if (t)
 		tlob_task_arrives(t, p, wakeup_tlob, tlob_task_cpu(p), bpf_ktime_get_ns());
 	return 0;
@@ -477,7 +477,7 @@ int BPF_PROG(tlob_waking, struct task_struct *p)
 
 	if (!READ_ONCE(tlob_nr_open))
 		return 0;
-	t = tlob_task_of(BPF_CORE_READ(p, pid));
+	t = tlob_task_of(p->pid);
 	if (!t)
 		return 0;
 	waker = (__u32)bpf_get_current_pid_tgid();
@@ -495,7 +495,7 @@ int BPF_PROG(tlob_waking, struct task_struct *p)
 SEC("tp_btf/sched_process_exit")
 int BPF_PROG(tlob_exit, struct task_struct *p)
 {
-	__u32 tid = BPF_CORE_READ(p, pid);
+	__u32 tid = p->pid;
 	struct tlob_task *t = tlob_task_of(tid);
 
 	if (!t)
@@ -510,7 +510,7 @@ int BPF_PROG(tlob_exit, struct task_struct *p)
 SEC("tp_btf/sched_process_exec")
 int BPF_PROG(tlob_exec, struct task_struct *p)
 {
-	struct tlob_task *t = tlob_task_of(BPF_CORE_READ(p, pid));
+	struct tlob_task *t = tlob_task_of(p->pid);
 
 	if (t)
 		tlob_task_event(t, abort_tlob, bpf_ktime_get_ns(), TLOB_DETECT_STOP,

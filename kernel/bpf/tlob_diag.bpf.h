@@ -147,10 +147,10 @@ static __always_inline void tlob_diag_begin(struct tlob_win *w)
 /* Task @p into @r (the idle task: pid 0, which no table keeps). */
 static __always_inline void tlob_ran_of(struct tlob_ran *r, struct task_struct *p)
 {
-	r->pid = BPF_CORE_READ(p, pid);
-	r->prio = BPF_CORE_READ(p, prio);
-	r->policy = BPF_CORE_READ(p, policy);
-	bpf_core_read(r->comm, sizeof(r->comm), &p->comm);
+	r->pid = p->pid;
+	r->prio = p->prio;
+	r->policy = p->policy;
+	__builtin_memcpy(r->comm, p->comm, sizeof(r->comm));
 }
 
 /*

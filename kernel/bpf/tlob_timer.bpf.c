@@ -12,9 +12,12 @@
  *
  * A timer is relative and soft (no absolute or hard mode on 6.1): it is
  * armed once per window, at START, for the budget; the deadline never
- * moves. A timer whose window ended some other way (exit, model error)
- * fires harmlessly: it finds no open window with its START time and only
- * frees its slot.
+ * moves. Each of a task's window slots has one timer, set up (allocated)
+ * at its first START and re-armed by the next ones; STOP cancels it. The
+ * timers go when their task exits (tlob_timer_exit) or when the monitor
+ * is attached again (the loader empties the map). A timer whose window
+ * ended some other way (exec, model error) fires harmlessly: it finds no
+ * open window with its START time.
  *
  * The callback runs without rcu_read_lock() on 6.1, which the stack walk
  * wants: a deadline's user stack is taken by tlob_timer_done, when the
@@ -30,13 +33,15 @@ char LICENSE[] SEC("license") = "GPL";
 struct tlob_tmr {
 	struct bpf_timer timer;
 	__u64 start_ns;		/* START of the window it was armed for */
+	__u32 ready;		/* bpf_timer_init() and its callback done */
+	__u32 pad;
 };
 
 /*
  * Key: tid in the low 32 bits, the window's slot above. An element lives
- * from START to STOP/abort/model error (cancel) or the deadline (fired),
- * so one per window that can be open: it never fills before the windows
- * map does.
+ * from its slot's first START to the task's exit, as the task's entry in
+ * the windows map does: one per window that can be open, so it never
+ * fills before the windows map does.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -59,9 +64,6 @@ static int tlob_timer_fired(void *map, __u64 *key, struct tlob_tmr *t)
 			tlob_check(&w->core, bpf_ktime_get_ns(), TLOB_DETECT_BPF_TIMER,
 				   event_max_tlob);
 	}
-	/* One-shot: free the slot, unless a new START re-armed it meanwhile. */
-	if (t->start_ns == start)
-		bpf_map_delete_elem(&tlob_timers, key);
 	return 0;
 }
 
@@ -73,16 +75,22 @@ int BPF_PROG(tlob_arm_exit, __u32 tid, __u32 slot, __u64 start_ns, __u64 delay_n
 	struct tlob_tmr zero = {};
 	struct tlob_tmr *t;
 
-	bpf_map_update_elem(&tlob_timers, &key, &zero, BPF_NOEXIST);
 	t = bpf_map_lookup_elem(&tlob_timers, &key);
+	if (!t) {
+		bpf_map_update_elem(&tlob_timers, &key, &zero, BPF_NOEXIST);
+		t = bpf_map_lookup_elem(&tlob_timers, &key);
+	}
 	if (!t) {
 		/* Sized not to happen; STOP and the scheduler still check. */
 		tlob_count_lost(TLOB_LOST_NOTIMER);
 		return 0;
 	}
-	/* -EBUSY when the slot is re-armed: the timer is set up already. */
-	bpf_timer_init(&t->timer, &tlob_timers, CLOCK_MONOTONIC);
-	bpf_timer_set_callback(&t->timer, tlob_timer_fired);
+	/* Once per slot: bpf_timer_init() allocates the hrtimer. */
+	if (!t->ready) {
+		bpf_timer_init(&t->timer, &tlob_timers, CLOCK_MONOTONIC);
+		bpf_timer_set_callback(&t->timer, tlob_timer_fired);
+		t->ready = 1;
+	}
 	t->start_ns = start_ns;
 	bpf_timer_start(&t->timer, delay_ns, 0);
 	return 0;
@@ -92,9 +100,26 @@ SEC("fexit/tlob_cancel")
 int BPF_PROG(tlob_cancel_exit, __u32 tid, __u32 slot, int ret)
 {
 	__u64 key = tid | ((__u64)slot << 32);
+	struct tlob_tmr *t = bpf_map_lookup_elem(&tlob_timers, &key);
 
-	/* Deleting the element cancels its timer. */
-	bpf_map_delete_elem(&tlob_timers, &key);
+	/* Kept for the slot's next START (re-armed, not set up again). */
+	if (t)
+		bpf_timer_cancel(&t->timer);
+	return 0;
+}
+
+/* The task is gone: so are its slots' timers (deleting cancels them). */
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(tlob_timer_exit, struct task_struct *p)
+{
+	__u64 key = (__u32)p->pid;
+	int i;
+
+#pragma unroll
+	for (i = 0; i < TLOB_BPF_NEST; i++) {
+		bpf_map_delete_elem(&tlob_timers, &key);
+		key += 1ULL << 32;
+	}
 	return 0;
 }
 

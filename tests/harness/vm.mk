@@ -20,12 +20,12 @@ VM_RUNS ?= $(BUILD)/vm/runs/$(VM_RUN_ID)
 GUEST_TESTS := $(notdir $(sort $(wildcard tests/guest/*.t)))
 # The newest kernel's lanes in make check: the module's scripts, tlob list
 # (the detector each backend runs on this kernel), the BPF scenarios and
-# the BPF diagnosis (36),
+# the BPF diagnosis (36), the bpf_timer detector's timers (38),
 # to keep CI's run within its time (README "Supported kernels": six lanes
 # measured 46 min here); make check-all runs every script there too (it
 # empties these lists): the tool's, the rest of the BPF backend's, the
 # consumers, the end-to-end scenarios, the fault matrix and the fuzzer.
-GUEST_TESTS_newest := $(filter 00-% 01-% 1% 20-% 30-% 36-%,$(GUEST_TESTS))
+GUEST_TESTS_newest := $(filter 00-% 01-% 1% 20-% 30-% 36-% 38-%,$(GUEST_TESTS))
 GUEST_TESTS_newest-rt := $(GUEST_TESTS_newest)
 # make check's share-out of the other lanes (make check-all empties these
 # lists: every script everywhere). The tool is the same program on every

@@ -1,0 +1,73 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The bpf_timer detector's timers (kernel/bpf/tlob_timer.bpf.c): one per
+# window slot of a task, set up at the slot's first START and re-armed by
+# the next, not allocated and freed per window (issue #16); gone when the
+# task exits; and a re-armed timer still detects each window's overrun.
+# Where the kernel refuses bpf_timer (PREEMPT_RT) the backend samples and
+# there is no timer to check.
+. /opt/tlob/tests/lib/tap.sh
+
+W=/opt/tlob/bin/tlob-workload
+S1="$W:tlob_section_begin,tlob_section_end"
+
+# elements of the timer object's map (bpftool finds it by name)
+timers() { bpftool -j map dump name tlob_timers 2>/dev/null | grep -o '"key"' | wc -l; }
+
+timeout 120 tlob bind --backend bpf -b "$S1,1s" >/tmp/38.out 2>&1
+ok $? "bind (pinned BPF monitor)" || sed 's/^/# /' /tmp/38.out
+if ! bpftool map show name tlob_timers >/dev/null 2>&1; then
+	skip "the monitor samples on this kernel (no bpf_timer)"
+	timeout 120 tlob unbind -a --backend bpf >/dev/null 2>&1
+	done_testing
+	exit 0
+fi
+is "$(timers)" 0 "no timer before any window"
+
+# Three 1 ms windows 1.5 s apart: between them no window is open; the
+# slot's timer stays (before: deleted at every STOP, made again at START).
+$W -n 3 -g 1500 sleep 1 >/tmp/38.w 2>&1 &
+pid=$!
+seen=0 held=0 dropped=0 i=0
+while [ $i -lt 100 ] && kill -0 $pid 2>/dev/null; do
+	n=$(timers)
+	if kill -0 $pid 2>/dev/null; then	# alive before and after the dump
+		if [ "$n" -gt 0 ]; then
+			seen=1
+			held=$((held + 1))
+		elif [ $seen = 1 ]; then
+			dropped=$((dropped + 1))
+		fi
+	fi
+	sleep 0.1
+	i=$((i + 1))
+done
+wait $pid
+diag "timer samples while the task lived: $held with its timer, $dropped without after the first"
+cmp_ok "$held" -gt 5 "the slot's timer is there between windows"
+is "$dropped" 0 "... and never goes while the task lives"
+is "$(timers)" 0 "the task exited: its timer is gone"
+
+# Re-armed timers detect: every window of one task overruns its budget
+# (1 ms) and the violations come from the timer (a switch-out or the STOP
+# could see one first; 30 ms of spinning leaves little room for that).
+timeout 120 tlob unbind -a --backend bpf >/dev/null 2>&1
+: >/tmp/38.err
+tlob mon --backend bpf --json -b "$S1,1ms" >/tmp/38.mon 2>/tmp/38.err &
+mp=$!
+i=0
+while ! grep -q '^tlob: monitoring' /tmp/38.err && kill -0 $mp 2>/dev/null && [ $i -lt 600 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+$W -n 4 -g 20 spin 30 >/dev/null 2>&1
+sleep 0.5
+kill -INT $mp
+wait $mp
+is "$?" 0 "tlob mon exits 0" || sed 's/^/# /' /tmp/38.err
+v=$(grep '"type":"record"' /tmp/38.mon | grep -c '"kind_name":"violation"')
+t=$(grep '"type":"record"' /tmp/38.mon | grep '"kind_name":"violation"' | grep -c '"detector_name":"bpf_timer"')
+diag "violations $v, by the timer $t"
+is "$v" 4 "4 overrunning windows of one task: 4 violations"
+cmp_ok "$t" -ge 3 "... detected by the slot's re-armed timer (the second START on)"
+done_testing
