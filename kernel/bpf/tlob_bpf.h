@@ -97,7 +97,7 @@ struct tlob_bpf_abort {
 enum tlob_lost_kind {
 	TLOB_LOST_RINGBUF,	/* a record did not fit (a ring of a reader gone: none) */
 	TLOB_LOST_NOSLOT,	/* a START found no free window (a dropped record says so) */
-	TLOB_LOST_NOTIMER,	/* a window got no bpf_timer (the timers map full) */
+	TLOB_LOST_NOTIMER,	/* a window got no bpf_timer (map full, or no hrtimer) */
 	TLOB_LOST_MAX,
 };
 #define TLOB_LOST_READER(slot)	(TLOB_LOST_MAX + (slot))

@@ -29,6 +29,7 @@
 char LICENSE[] SEC("license") = "GPL";
 
 #define CLOCK_MONOTONIC 1
+#define TLOB_EBUSY 16		/* errno's, not in vmlinux.h */
 
 struct tlob_tmr {
 	struct bpf_timer timer;
@@ -85,9 +86,18 @@ int BPF_PROG(tlob_arm_exit, __u32 tid, __u32 slot, __u64 start_ns, __u64 delay_n
 		tlob_count_lost(TLOB_LOST_NOTIMER);
 		return 0;
 	}
-	/* Once per slot: bpf_timer_init() allocates the hrtimer. */
+	/*
+	 * Once per slot: bpf_timer_init() allocates the hrtimer (-EBUSY: it
+	 * has one). A slot whose timer could not be set up is tried again
+	 * at its next START; STOP and the scheduler still check meanwhile.
+	 */
 	if (!t->ready) {
-		bpf_timer_init(&t->timer, &tlob_timers, CLOCK_MONOTONIC);
+		long err = bpf_timer_init(&t->timer, &tlob_timers, CLOCK_MONOTONIC);
+
+		if (err && err != -TLOB_EBUSY) {
+			tlob_count_lost(TLOB_LOST_NOTIMER);
+			return 0;
+		}
 		bpf_timer_set_callback(&t->timer, tlob_timer_fired);
 		t->ready = 1;
 	}
