@@ -90,8 +90,12 @@ run() {
 		mod_out ;;
 	bpf)
 		bpf_stop
-		[ "$2" = 1 ] && is "$(grep -c '"kind_name":"window"' "$DATA/bpf.out")" "$N" \
-			"BPF: the $N busy windows ended with a record each" ;;
+		[ "$2" = 1 ] && { is "$(grep -c '"kind_name":"window"' "$DATA/bpf.out")" "$N" \
+			"BPF: the $N busy windows ended with a record each" || {
+			# what came instead, and what the tool said (its losses)
+			diag "records by kind: $(grep -o '"kind_name":"[a-z_]*"' "$DATA/bpf.out" |
+				sort | uniq -c | tr -s ' \n' ' ')"
+			sed 's/^/# tlob mon: /' "$DATA/bpf.err" | tail -n 20; }; } ;;
 	esac
 	return $_rc
 }
