@@ -30,7 +30,8 @@ BUDGET=600000000000
 # guest's clock (icount: 62.5 instructions each) above the floor that
 # attaches what it attaches: the module's at most 20 (1250 instructions for
 # a lookup, a timer armed and cancelled, a record), the BPF backend's at
-# most twice that.
+# most twice that, and (issue #16) at most 1.5 times the module's own
+# (each above its floor, per round).
 COST_KMOD=20
 COST_BPF=40
 # Per violation, above the same binding in budget: the module's at most
@@ -150,7 +151,7 @@ bfloor|BPF floor: empty BPF uprobe pair||bfloor
 kmod|module|cost:COST_KMOD|tfloor
 kmod_ev|module, violation events on||kmod
 kmod_viol|module, every window a violation|cost:COST_KMOD_VIOL|kmod_ev
-bpf|BPF backend|cost:COST_BPF|bfloor
+bpf|BPF backend|cost:COST_BPF;costx:kmod:1.5|bfloor
 bpf_viol|BPF backend, every window a violation|cost:COST_BPF_VIOL|bpf
 bt|bpftrace uprobe pair, check at STOP||bfloor
 L

@@ -23,6 +23,8 @@
 #   floor:P   at most P points above its floor
 #   over:P    overhead at most P %
 #   cost:X    at most X us per unit above its floor (needs cost=)
+#   costx:V:K its extra time per unit above its floor at most K times
+#             variant V's above V's floor: per round, the quotient
 #   ratio:F   VALUE/VALUE(base) at most F
 #   same:V:P  the same cost as variant V within P points: per round
 #             |VALUE - VALUE(V)| / VALUE(base), in points
@@ -155,6 +157,23 @@ END {
 				what = sprintf("<= %s us per %s above %s", t[2], cost, label[fl] ? label[fl] : fl)
 				m = nc
 				for (j = 1; j <= m; j++) a[j] = efl[j]
+				fmt = "%.2f"
+			} else if (t[1] == "costx" && t[2] in label) {
+				lim = t[3] + 0
+				o = t[2]
+				ofl = vfloor[o] != "" ? vfloor[o] : floor
+				what = sprintf("<= %sx the extra us per %s of %s (each above its floor)",
+					       t[3], cost, label[o])
+				m = 0
+				for (r in rounds) {
+					if (!((var, r) in v) || !((fl, r) in v) || !((o, r) in v) ||
+					    !((ofl, r) in v) || v[var, r] <= 0 || v[fl, r] <= 0 ||
+					    v[o, r] <= 0 || v[ofl, r] <= 0)
+						continue
+					eo = 1 / v[o, r] - 1 / v[ofl, r]
+					if (eo > 0)
+						a[++m] = (1 / v[var, r] - 1 / v[fl, r]) / eo
+				}
 				fmt = "%.2f"
 			} else if (t[1] == "same" && t[2] in label) {
 				lim = t[3] + 0

@@ -87,6 +87,17 @@ is "$(cut -d'|' -f1 "$tmp/v3" | tr '\n' ' ')" "FAIL PASS " "cost: 5 us per windo
 grep -q '| K | 1 | 40000 | .* | 15.00 | 5.00 |' "$tmp/t3"
 ok $? "cost columns: 15 us above no probe, 5 above the floor" || diag <"$tmp/t3"
 
+# costx:V:K: the extra time above its floor against another variant's
+# above that one's floor (10 us vs 5 us: 2x), per round
+printf 'c none 1 100000\nc fa 1 50000\nc a 1 40000\nc fb 1 50000\nc b 1 33333.33\n' >"$tmp/s8"
+printf 'none|none||-\nfa|floor A||fa\na|A||fa\nfb|floor B||fb\nb|B|costx:a:1.5;costx:a:2.5;costx:nosuch:9|fb\n' >"$tmp/l8"
+$AWK -v table=c -v base=none -v floor=- -v order="none fa a fb b" -v labels="$tmp/l8" -v cost=window \
+	-v verdicts="$tmp/v8" -f "$lib/bench-ratio.awk" "$tmp/s8" >"$tmp/t8"
+is "$(cut -d'|' -f1 "$tmp/v8" | tr '\n' ' ')" "FAIL PASS FAIL " \
+	"costx: 2x A's extra time misses 1.5x, meets 2.5x; an unknown variant fails" || diag <"$tmp/v8"
+grep -q "^FAIL|B: <= 1.5x the extra us per window of A (each above its floor): 2.00$" "$tmp/v8"
+ok $? "costx: the quotient, named after the other variant" || diag <"$tmp/v8"
+
 # same:V:P: one variant against another, per round, in points of the base
 r=1
 while [ $r -le 5 ]; do
