@@ -98,9 +98,14 @@ int BPF_PROG(tlob_arm_exit, __u32 tid, __u32 slot, __u64 start_ns, __u64 delay_n
 			tlob_count_lost(TLOB_LOST_NOTIMER);
 			return 0;
 		}
-		bpf_timer_set_callback(&t->timer, tlob_timer_fired);
 		t->ready = 1;
 	}
+	/*
+	 * At every START: bpf_timer_cancel() (STOP) drops the callback with
+	 * its program reference, and bpf_timer_start() refuses a timer
+	 * without one (-EINVAL).
+	 */
+	bpf_timer_set_callback(&t->timer, tlob_timer_fired);
 	t->start_ns = start_ns;
 	bpf_timer_start(&t->timer, delay_ns, 0);
 	return 0;
