@@ -34,7 +34,10 @@ LOOPS=$((RTLAT_S * 1000000 / INTERVAL_US))
 R=$BPF_ROUNDS
 BUDGET=600000000000	# 10 min: no busy window reaches its deadline
 PARK=$BIN/bench-park
-P99_F=1.5
+# Targets: issue #16's p99 within 1.1x of tlob absent's (the median of
+# the per-round ratios); the max, which the issue only asks to state,
+# within 2x.
+P99_F=1.1
 MAX_F=2
 
 command -v cyclictest >/dev/null || bail_out "no cyclictest in the guest (rt-tests)"
