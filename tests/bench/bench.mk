@@ -130,6 +130,7 @@ bench: bench-initramfs
 	$(Q){ echo 'command: $(BENCH_CMD)'; \
 	  echo "tree: $$(git -C $(TOP) describe --always --dirty 2>/dev/null) ($$(git -C $(TOP) rev-parse HEAD 2>/dev/null))"; \
 	  echo "host: $$(uname -r), $$(nproc) CPUs"; \
+	  echo "emulator: $$(qemu-system-x86_64 --version | head -n 1)"; \
 	  echo "started: $$(date -u '+%Y-%m-%d %H:%M UTC')"; \
 	  $(foreach p,$(BENCH_PAIRS),echo "run: $(subst :, ,$(p)) $(call bench_clock,$(firstword $(subst :, ,$(p))))";) \
 	} >$(BENCH_RUN)/run.info
