@@ -98,6 +98,7 @@ run() {
 			# what came instead, and what the tool said (its losses)
 			diag "records by kind: $(grep -o '"kind_name":"[a-z_]*"' "$DATA/bpf.out" |
 				sort | uniq -c | tr -s ' \n' ' ')"
+			grep -e '"type":"summary"' -e '"type":"stats"' "$DATA/bpf.out" | sed 's/^/# /'
 			sed 's/^/# tlob mon: /' "$DATA/bpf.err" | tail -n 20; }; } ;;
 	esac
 	return $_rc
