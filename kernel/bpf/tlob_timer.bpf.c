@@ -34,7 +34,7 @@ char LICENSE[] SEC("license") = "GPL";
 struct tlob_tmr {
 	struct bpf_timer timer;
 	__u64 start_ns;		/* START of the window it was armed for */
-	__u32 ready;		/* bpf_timer_init() and its callback done */
+	__u32 ready;		/* bpf_timer_init() done: its hrtimer is there */
 	__u32 pad;
 };
 
