@@ -394,6 +394,16 @@ static int attach_sampler(struct bpf_mon *m, char *err, size_t len)
 	return 0;
 }
 
+/* Delete every element of the hash @fd (keys of at most 8 bytes). */
+static void empty_map(int fd)
+{
+	__u64 key;
+
+	while (!bpf_map_get_next_key(fd, NULL, &key))
+		if (bpf_map_delete_elem(fd, &key))
+			break;
+}
+
 /*
  * Windows left from an earlier enable of this monitor (open when it was
  * disabled: no scheduler event, exit or timer reached them since) would
@@ -403,24 +413,12 @@ static void drop_stale_windows(struct bpf_mon *m)
 {
 	const struct bpf_map *waits = m->skel->maps.tlob_cpu_waits;
 	void *zero = calloc(1, bpf_map__value_size(waits));
-	__u32 key, next;
+	__u32 key;
 
-	while (!bpf_map_get_next_key(m->fd[TB_WINDOWS], NULL, &next)) {
-		key = next;
-		if (bpf_map_delete_elem(m->fd[TB_WINDOWS], &key))
-			break;
-	}
+	empty_map(m->fd[TB_WINDOWS]);
 	/* ... their slots' timers, which only a task's exit removes ... */
-	if (m->tskel) {
-		int tfd = bpf_map__fd(m->tskel->maps.tlob_timers);
-		__u64 tkey, tnext;
-
-		while (!bpf_map_get_next_key(tfd, NULL, &tnext)) {
-			tkey = tnext;
-			if (bpf_map_delete_elem(tfd, &tkey))
-				break;
-		}
-	}
+	if (m->tskel)
+		empty_map(bpf_map__fd(m->tskel->maps.tlob_timers));
 	/* ... and so are the CPUs' entries of their waits (tlob_diag.bpf.h). */
 	for (key = 0; zero && key < bpf_map__max_entries(waits); key++)
 		bpf_map_update_elem(bpf_map__fd(waits), &key, zero, BPF_ANY);
