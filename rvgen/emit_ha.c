@@ -14,13 +14,17 @@
  * a violation, not a model error: the tables of NAME_model.h are the same
  * with or without guards. ha_guard_holds_NAME() evaluates the guard of
  * one [state][event] cell, each comparison "CLOCK OP VALUE" as
- * "(now - clk->start[CLOCK]) OP VALUE" with VALUE printed as an
+ * "(now - clk->start[CLOCK]) OP VALUE" and "VARIABLE OP VALUE" as
+ * "ha_get_env_NAME(clk, VARIABLE) OP VALUE", with VALUE printed as an
  * invariant's bound, && and || kept as written (&& binds tighter, as in
- * C; a group of && among || is parenthesised). Callers call it before
- * ha_step_NAME(), which applies the reset. main.c refuses, for this kind,
- * a guard on a variable that is no clock and the constant comparisons
- * CLOCK < 0 and CLOCK >= 0 (validate.c). A model without guards gets the
- * function too, returning true, so callers can always call it.
+ * C; a group of && among || is parenthesised). A variable is what no edge
+ * resets and no invariant bounds (a count the monitor keeps, say): the
+ * includer reads it, as upstream's ha monitors read their environment
+ * with ha_get_env(), and the getter is declared only where a guard reads
+ * one. Callers call ha_guard_holds_NAME() before ha_step_NAME(), which
+ * applies the reset. main.c refuses, for this kind, the constant
+ * comparisons VAR < 0 and VAR >= 0 (validate.c). A model without guards
+ * gets the function too, returning true, so callers can always call it.
  */
 #include <ctype.h>
 #include <stdbool.h>
@@ -154,6 +158,17 @@ static void invariant_cases(FILE *out, const struct model *m,
 	}
 }
 
+/* Whether a state has an invariant: the functions read clk and now. */
+static bool has_invariant(const struct model *m)
+{
+	int i;
+
+	for (i = 0; i < m->nstates; i++)
+		if (m->states[i].inv.present)
+			return true;
+	return false;
+}
+
 static void deadline_body(FILE *out, const struct model *m,
 			  const struct rv_invariant *inv)
 {
@@ -234,12 +249,42 @@ static void proto(FILE *out, const char *head, const char *const *params)
 	fputs(")\n", out);
 }
 
-/* One comparison: "(now - clk->start[ENV]) OP VALUE", in () if PAREN. */
+/* Whether a guard reads a clock (CLOCK true) or a variable (false). */
+static bool guards_read(const struct model *m, bool clock)
+{
+	const struct rv_transition *t;
+	int i, k;
+
+	for (k = -1; (t = next_guarded(m, &k));)
+		for (i = 0; i < t->ncmp; i++)
+			if (m->envs[t->cmp[i].env_idx].clock == clock)
+				return true;
+	return false;
+}
+
+/* Whether a guard reads a variable: the includer's getter is declared. */
+static bool reads_variables(const struct model *m)
+{
+	return guards_read(m, false);
+}
+
+/*
+ * One comparison: "(now - clk->start[CLOCK]) OP VALUE" or
+ * "ha_get_env_NAME(clk, VARIABLE) OP VALUE", in () if PAREN.
+ */
 static void print_cmp(FILE *out, const struct model *m, const struct rv_cmp *c,
 		      bool paren)
 {
-	fprintf(out, "%s(now - clk->start[%s_%s]) %s ", paren ? "(" : "",
-		m->envs[c->env_idx].name, m->name, rv_op_str(c->op));
+	const char *env = m->envs[c->env_idx].name;
+
+	if (paren)
+		fputc('(', out);
+	if (m->envs[c->env_idx].clock)
+		fprintf(out, "(now - clk->start[%s_%s])", env, m->name);
+	else
+		fprintf(out, "%s(clk, %s_%s)", m->ids[RV_ID_HA_GET_ENV], env,
+			m->name);
+	fprintf(out, " %s ", rv_op_str(c->op));
 	print_bound(out, c->value);
 	if (paren)
 		fputc(')', out);
@@ -322,7 +367,8 @@ int emit_ha(const struct model *m, FILE *out)
 		" * The bound is expanded inside the inline functions below, where only\n"
 		" * struct ha_clocks_%s is complete: to reach a structure that embeds\n"
 		" * it, declare a function before including and call it from the macro.\n"
-		" * After including, define the two functions declared below:\n"
+		" * After including, define the functions declared below (the timer's\n"
+		" * two, and the variables' getter where a guard reads a variable):\n"
 		" *\tstatic void %s(struct ha_clocks_%s *clk, %s deadline_ns);\n"
 		" *\tstatic void %s(struct ha_clocks_%s *clk);\n"
 		" *\n"
@@ -342,6 +388,13 @@ int emit_ha(const struct model *m, FILE *out)
 		" * taken. In this model:\n",
 		id[RV_ID_HA_GUARD], id[RV_ID_HA_STEP]);
 	describe_guards(out, m);
+	if (reads_variables(m))
+		fprintf(out,
+			" * A guard reads a variable through a getter the includer defines\n"
+			" * after including, as it defines the timer's functions:\n"
+			" *\tstatic %s %s(const struct ha_clocks_%s *clk,\n"
+			" *\t\t\t\tunsigned int env);\n",
+			u64, id[RV_ID_HA_GET_ENV], mon);
 	fputs(" */\n", out);
 	emit_guard(out, id[RV_ID_GUARD_HA], true);
 	fputc('\n', out);
@@ -375,6 +428,13 @@ int emit_ha(const struct model *m, FILE *out)
 		"static void %s(struct ha_clocks_%s *clk, %s deadline_ns);\n"
 		"static void %s(struct ha_clocks_%s *clk);\n\n",
 		id[RV_ID_HA_ARM], mon, u64, id[RV_ID_HA_CANCEL], mon);
+	if (reads_variables(m)) {
+		snprintf(head, sizeof(head), "static %s %s(", u64,
+			 id[RV_ID_HA_GET_ENV]);
+		fprintf(out, "%sconst struct ha_clocks_%s *clk,\n", head, mon);
+		indent_to(out, strlen(head));
+		fputs("unsigned int env);\n\n", out);
+	}
 
 	fputs("/* Absolute ns at which STATE's invariant is violated; 0: no invariant. */\n",
 	      out);
@@ -382,7 +442,11 @@ int emit_ha(const struct model *m, FILE *out)
 		 id[RV_ID_HA_DEADLINE]);
 	snprintf(a, sizeof(a), "const struct ha_clocks_%s *clk", mon);
 	proto(out, head, (const char *[]){ a, "unsigned int state", NULL });
-	fputs("{\n\tswitch (state) {\n", out);
+	fputs("{\n", out);
+	/* no invariant: nothing reads the parameters (-Wunused-parameter) */
+	if (!has_invariant(m))
+		fputs("\t(void)clk;\n", out);
+	fputs("\tswitch (state) {\n", out);
 	invariant_cases(out, m, deadline_body);
 	fputs("\tdefault:\n\t\treturn 0;\n\t}\n}\n\n", out);
 
@@ -391,7 +455,10 @@ int emit_ha(const struct model *m, FILE *out)
 	snprintf(head, sizeof(head), "static inline bool %s", id[RV_ID_HA_HOLDS]);
 	snprintf(b, sizeof(b), "unsigned int state, %s now", u64);
 	proto(out, head, (const char *[]){ a, b, NULL });
-	fputs("{\n\tswitch (state) {\n", out);
+	fputs("{\n", out);
+	if (!has_invariant(m))
+		fputs("\t(void)clk;\n\t(void)now;\n", out);
+	fputs("\tswitch (state) {\n", out);
 	invariant_cases(out, m, holds_body);
 	fputs("\tdefault:\n\t\treturn true;\n\t}\n}\n\n", out);
 
@@ -404,6 +471,9 @@ int emit_ha(const struct model *m, FILE *out)
 	proto(out, head, (const char *[]){
 		a, "unsigned int curr, unsigned int event", c, NULL });
 	fputs("{\n", out);
+	/* guards on variables only: nothing reads the time */
+	if (reads_variables(m) && !guards_read(m, true))
+		fputs("\t(void)now;\n", out);
 	i = 0;
 	for (k = -1; (t = next_guarded(m, &k)); i++) {
 		const char *st = m->states[k / m->nevents].name;

@@ -9,17 +9,18 @@
  * to a temporary file and renamed, so a failed run never leaves half a
  * file behind. Errors are "file:line: message" and exit status 1.
  *
- * Guards: a guard "event;VAR OP VALUE [&& ...]" is a timing constraint on
- * its edge, checked on the clocks as they were before the transition's
- * reset. When it does not hold, the transition is still taken (the event
- * did happen) and the monitor reports a violation of the guard, the way a
- * broken invariant is a violation, not a model error. So the state tables
- * (header) and the Promela model (pml) are the same with or without
- * guards; only ha evaluates them (ha_guard_holds_NAME(), which callers
- * call before ha_step_NAME()), and it refuses what that C could not
- * evaluate: a guard on a variable that is no clock, or a constant
- * comparison with 0 (model_check_guards()). The documents (md, svg, dump)
- * show guards; check accepts what they accept.
+ * Guards: a guard "event;VAR OP VALUE [&& ...]" is a constraint on its
+ * edge, checked on the clocks as they were before the transition's reset,
+ * and on variables (VAR no edge resets and no invariant bounds: a count
+ * the monitor keeps) through a getter the includer defines. When it does
+ * not hold, the transition is still taken (the event did happen) and the
+ * monitor reports a violation of the guard, the way a broken invariant is
+ * a violation, not a model error. So the state tables (header) and the
+ * Promela model (pml) are the same with or without guards; only ha
+ * evaluates them (ha_guard_holds_NAME(), which callers call before
+ * ha_step_NAME()), and it refuses a comparison the C would find constant
+ * (VAR < 0, VAR >= 0: model_check_guards()). The documents (md, svg,
+ * dump) show guards; check accepts what they accept.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -138,7 +139,7 @@ int main(int argc, char **argv)
 
 	m = model_load(argv[optind], name, &err);
 	if (!m || model_validate(m, &err) ||
-	    (k->eval_guards && model_check_guards(m, k->name, &err))) {
+	    (k->eval_guards && model_check_guards(m, &err))) {
 		rv_error_print(&err, stderr);
 		model_free(m);
 		return 1;

@@ -134,11 +134,10 @@ int model_validate(struct model *m, struct rv_error *err);
 void model_free(struct model *m);
 /*
  * For kinds whose output evaluates guards (ha): -1 with err at the first
- * guard that the C cannot evaluate, one that reads a variable which is no
- * clock, or whose comparison with 0 is constant.
+ * guard comparison that is constant on an unsigned value (VAR < 0,
+ * VAR >= 0).
  */
-int model_check_guards(const struct model *m, const char *kind,
-		       struct rv_error *err);
+int model_check_guards(const struct model *m, struct rv_error *err);
 void rv_cmps_free(struct rv_cmp *cmp, int n);
 
 bool rv_is_identifier(const char *s);

@@ -23,6 +23,7 @@ const struct rv_id_def rv_ids[RV_NIDS] = {
 	[RV_ID_HA_HOLDS] = { "ha_invariant_holds_%s", false, C, "a function of the invariant glue" },
 	[RV_ID_HA_GUARD] = { "ha_guard_holds_%s", false, C, "a function of the guard glue" },
 	[RV_ID_HA_STEP] = { "ha_step_%s", false, C, "a function of the invariant glue" },
+	[RV_ID_HA_GET_ENV] = { "ha_get_env_%s", false, C, "a function of the guard glue" },
 	[RV_ID_GUARD_HEADER] = { "_%s_MODEL_H", true, C, "an include guard" },
 	[RV_ID_GUARD_HA] = { "_%s_MODEL_HA_H", true, C, "an include guard" },
 };

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # rvgen: the model generator (a host tool), its sanitizer and fuzzer builds,
-# and `make regen`, which rewrites every committed file generated from
-# models/tlob.dot. Building the module never runs rvgen: its output is
+# and `make regen`, which rewrites every committed file generated from the
+# models (models/tlob.dot, models/alive.dot: rvgen/regen --list). Building the module never runs rvgen: its output is
 # committed, and tests/unit/rvgen checks that it is up to date.
 
 RVGEN := $(BUILD)/rvgen/rvgen
@@ -39,6 +39,7 @@ RVGEN_TEST_PROGS := $(patsubst tests/unit/rvgen/%.c,$(BUILD)/rvgen/tests/%,\
 	$(wildcard tests/unit/rvgen/*.c))
 
 $(BUILD)/rvgen/tests/%: tests/unit/rvgen/%.c kernel/shared/tlob_model.h kernel/shared/tlob_model_ha.h \
+		kernel/shared/alive_model.h kernel/shared/alive_model_ha.h \
 		$(wildcard tests/unit/rvgen/*.h)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -std=c11 -Wall -Wextra -Werror -O2 -g -Ikernel/shared -o $@ $<

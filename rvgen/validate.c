@@ -504,12 +504,14 @@ int model_validate(struct model *m, struct rv_error *err)
 }
 
 /*
- * The C evaluates a guard's comparison as "now - start[VAR] OP VALUE": VAR
- * must be a clock, one with a start, and the comparison must not be one
- * of the two that a compiler flags as constant on an unsigned value.
+ * The C evaluates a guard's comparison on a clock as "now - start[VAR] OP
+ * VALUE", and on a variable, which no edge resets and no invariant bounds
+ * (a count the monitor keeps, say), as "ha_get_env_NAME(clk, VAR) OP VALUE"
+ * with the getter the includer defines, as upstream's ha monitors read
+ * their environment. Both are unsigned: the comparison must not be one of
+ * the two that a compiler flags as constant on an unsigned value.
  */
-int model_check_guards(const struct model *m, const char *kind,
-		       struct rv_error *err)
+int model_check_guards(const struct model *m, struct rv_error *err)
 {
 	int i, j;
 
@@ -519,23 +521,19 @@ int model_check_guards(const struct model *m, const char *kind,
 
 		for (j = 0; j < t->ncmp; j++) {
 			const struct rv_cmp *c = &t->cmp[j];
+			const char *what = m->envs[c->env_idx].clock ?
+					   "a clock" : "a variable";
 			const char *why = NULL;
 
-			if (!m->envs[c->env_idx].clock) {
-				rv_error_set(err, t->line,
-					     "event '%s': guard '%s' reads '%s', which is not a clock (no edge resets it and no invariant bounds it): --kind %s evaluates guards on clocks only",
-					     t->event, t->guard, c->env, kind);
-				return -1;
-			}
 			if (c->number && !c->ns && c->op == RV_LT)
-				why = "can never hold: a clock is never below 0";
+				why = "can never hold";
 			else if (c->number && !c->ns && c->op == RV_GE)
-				why = "always holds: a clock is never below 0";
+				why = "always holds";
 			if (why) {
 				rv_error_set(err, t->line,
-					     "event '%s': guard '%s': '%s %s 0' %s",
+					     "event '%s': guard '%s': '%s %s 0' %s: %s is never below 0",
 					     t->event, t->guard, c->env,
-					     rv_op_str(c->op), why);
+					     rv_op_str(c->op), why, what);
 				return -1;
 			}
 		}

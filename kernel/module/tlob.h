@@ -12,6 +12,7 @@
  *   tlob_uprobe.c   uprobes at START/STOP (and the START function's return)
  *   tlob_sched.c    scheduler tracepoints -> model events
  *   tlob_monitor.c  the windows: locking, and the engine's hooks (tlob_engine.h)
+ *   tlob_alive.c    alive supervision: checkpoints per reference cycle
  *   tlob_timer.c    the hard hrtimer that detects an overrun at the deadline
  *   tlob_diag.c     a violation's diagnosis (stacks, waker, who ran instead)
  *   tlob_pool.c     preallocated windows, hashed by task
@@ -104,6 +105,15 @@ struct tlob_binding {
 	enum tlob_filter filter;
 	pid_t filter_id;
 	char tag[TLOB_TAG_LEN];
+	/*
+	 * Alive supervision (an `a` line): a checkpoint at start, no STOP,
+	 * budget or minimum; its statistics belong to tlob_alive_lock.
+	 */
+	bool alive;
+	enum tlob_per per;
+	u64 period_ns;
+	u32 expect, margin;
+	struct tlob_alive_stats astats;
 	struct uprobe_consumer start_uc;
 	struct uprobe_consumer stop_uc;
 	struct tlob_uprobe start_up;
@@ -126,11 +136,13 @@ struct tlob_slot {
 /*
  * Calls go one way only, from the top down (no file calls back up; the
  * check is tests/unit/kmod/no-cycles.t):
- *   main:     session, sysfs, control, monitor
+ *   main:     session, sysfs, control, monitor, alive
  *   session:  listing, control
  *   sysfs:    listing, control, pool, reactor
- *   control:  binding, uprobe, sched, monitor
- *   uprobe, sched: monitor (sched: pool too)
+ *   control:  binding, uprobe, sched, monitor, alive
+ *   listing:  alive (an alive binding's statistics)
+ *   uprobe, sched: monitor, alive (sched: pool too)
+ *   alive:    timer, trace, reactor
  *   monitor:  pool, timer, trace, stats, reactor, diag
  *   sched:    diag too (the tasks that ran on a CPU a window waits on)
  *   diag:     trace
@@ -195,6 +207,17 @@ void tlob_task_abort(struct task_struct *t, enum tlob_abort_reason why);
 void tlob_abort_binding(struct tlob_binding *b, enum tlob_abort_reason why);
 int tlob_monitor_init(void);
 void tlob_monitor_exit(void);
+
+/* tlob_alive.c */
+void tlob_alive_checkpoint(struct tlob_binding *b, struct task_struct *t);
+void tlob_alive_task_gone(struct task_struct *t, pid_t pid,
+			  enum tlob_abort_reason why);
+void tlob_alive_abort_binding(struct tlob_binding *b,
+			      enum tlob_abort_reason why);
+void tlob_alive_stats_get(const struct tlob_binding *b,
+			  struct tlob_alive_stats *st);
+int tlob_alive_init(void);
+void tlob_alive_exit(void);
 
 /* tlob_timer.c */
 void tlob_timer_init(struct hrtimer *timer,
@@ -283,6 +306,7 @@ int tlob_stats_format(struct tlob_stats __percpu *s, char *buf, size_t size);
 
 /* tlob_reactor.c */
 void tlob_react(struct task_struct *t, const struct tlob_record *r);
+void tlob_react_alive(const struct tlob_alive_record *r);
 int tlob_reactor_set(const char *name);
 int tlob_reactor_show(char *buf, size_t size);
 void tlob_reactor_sync(void);

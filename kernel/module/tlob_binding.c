@@ -60,8 +60,13 @@ int tlob_binding_new(const struct tlob_req *req, struct tlob_binding **out)
 		goto fail;
 	ret = -EINVAL;
 	if (!S_ISREG(inode->i_mode) || req->start >= i_size_read(inode) ||
-	    (!req->stop_ret && req->stop >= i_size_read(inode)))
+	    (!req->alive && !req->stop_ret && req->stop >= i_size_read(inode)))
 		goto fail;
+	b->alive = req->alive;
+	b->per = req->per;
+	b->period_ns = req->period_ns;
+	b->expect = req->expect;
+	b->margin = req->margin;
 	b->start = req->start;
 	b->stop = req->stop;
 	b->stop_ret = req->stop_ret;
@@ -97,15 +102,18 @@ int tlob_binding_same(const struct tlob_binding *b, const struct inode *inode,
 }
 
 /*
- * The rest of "the same binding" (tlob_abi.h): the same STOP, budget,
- * minimum, tolerance, tag and filter. Two holders asking for the same section with the same
- * terms share one binding (its windows, records and statistics); other
- * terms make a binding of its own.
+ * The rest of "the same binding" (tlob_abi.h): the same kind (section or
+ * alive checkpoint), STOP, budget, minimum, period, expected count and
+ * margin, instances (per=), tolerance, tag and filter. Two holders asking
+ * for the same section with the same terms share one binding (its
+ * windows, records and statistics); other terms make a binding of its own.
  */
 bool tlob_binding_same_terms(const struct tlob_binding *a,
 			     const struct tlob_binding *b)
 {
-	return a->stop_ret == b->stop_ret &&
+	return a->alive == b->alive && a->per == b->per &&
+	       a->period_ns == b->period_ns && a->expect == b->expect &&
+	       a->margin == b->margin && a->stop_ret == b->stop_ret &&
 	       (a->stop_ret || a->stop == b->stop) &&
 	       a->budget_ns == b->budget_ns && a->min_ns == b->min_ns &&
 	       a->tol_k == b->tol_k && a->tol_w == b->tol_w &&

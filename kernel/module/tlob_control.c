@@ -118,6 +118,18 @@ static int tlob_sync_locked(void)
 	return 0;
 }
 
+/*
+ * End what @b has open (NULL: every binding): a section's windows, an
+ * alive checkpoint's instances. Its probes are gone by then.
+ */
+static void tlob_end_binding(struct tlob_binding *b, enum tlob_abort_reason why)
+{
+	if (!b || !b->alive)
+		tlob_abort_binding(b, why);
+	if (!b || b->alive)
+		tlob_alive_abort_binding(b, why);
+}
+
 /* One line of a write: its request, and what it adds, joins or drops. */
 struct tlob_op {
 	struct tlob_req req;
@@ -269,7 +281,7 @@ static void tlob_drop_marked(struct tlob_holder *h)
 		tlob_uprobe_sync();
 	list_for_each_entry_safe(b, btmp, &gone, node) {
 		list_del(&b->node);
-		tlob_abort_binding(b, TLOB_ABORT_UNBIND);
+		tlob_end_binding(b, TLOB_ABORT_UNBIND);
 		if (h->gone)
 			h->gone(h, b);
 		tlob_binding_free(b);
@@ -278,7 +290,7 @@ static void tlob_drop_marked(struct tlob_holder *h)
 		if (!b->disarm)
 			continue;
 		b->disarm = false;
-		tlob_abort_binding(b, TLOB_ABORT_DISABLE);
+		tlob_end_binding(b, TLOB_ABORT_DISABLE);
 	}
 	tlob_sync_locked();
 }
@@ -317,7 +329,7 @@ static void tlob_rollback(struct tlob_op *ops, int n)
 	/* A joined binding armed by this write may have opened windows. */
 	for (i = 0; i < n; i++)
 		if (ops[i].ref && ops[i].armed)
-			tlob_abort_binding(ops[i].ref, TLOB_ABORT_DISABLE);
+			tlob_end_binding(ops[i].ref, TLOB_ABORT_DISABLE);
 	tlob_sync_locked();
 }
 
@@ -481,12 +493,12 @@ static void tlob_bindings_unregister_unheld(void)
 		tlob_uprobe_sync();
 	if (!held) {
 		/* One pass over the pool for every window. */
-		tlob_abort_binding(NULL, TLOB_ABORT_DISABLE);
+		tlob_end_binding(NULL, TLOB_ABORT_DISABLE);
 		return;
 	}
 	list_for_each_entry(b, &tlob_bindings, node)
 		if (!b->sessions)
-			tlob_abort_binding(b, TLOB_ABORT_DISABLE);
+			tlob_end_binding(b, TLOB_ABORT_DISABLE);
 }
 
 /* Module exit, after disable: no uprobe, no window, no probe left. */

@@ -54,11 +54,20 @@ ssize_t tlob_monitor_show(const struct tlob_holder *h, char *buf, size_t size)
 	lockdep_assert_held(&tlob_ctl_mutex);
 	list_for_each_entry(d, &h->holds, hnode) {
 		b = d->b;
-		tlob_out(&o, "p ");
-		tlob_out_section(&o, b, ":", " ");
-		tlob_out(&o, " threshold=%llu", b->budget_ns);
-		if (b->min_ns)
-			tlob_out(&o, " min=%llu", b->min_ns);
+		if (b->alive) {
+			tlob_out(&o, "a %s:0x%llx period=%llu expect=%u", b->path,
+				 (u64)b->start, b->period_ns, b->expect);
+			if (b->margin)
+				tlob_out(&o, " margin=%u", b->margin);
+			if (b->per == TLOB_PER_TASK)
+				tlob_out(&o, " per=task");
+		} else {
+			tlob_out(&o, "p ");
+			tlob_out_section(&o, b, ":", " ");
+			tlob_out(&o, " threshold=%llu", b->budget_ns);
+			if (b->min_ns)
+				tlob_out(&o, " min=%llu", b->min_ns);
+		}
 		if (b->tol_w > 1)
 			tlob_out(&o, " tolerance=%u/%u", b->tol_k, b->tol_w);
 		if (b->tag[0])
@@ -96,10 +105,42 @@ static void tlob_out_holders(struct tlob_out *o, const struct tlob_binding *b)
 	}
 }
 
+/*
+ * An alive binding's: "id=.. kind=alive path=.. start=.. tag=.. period=..
+ * expect=.. margin=.. per=.. tolerance=K/W holders=.. cycles=.. too_few=..
+ * too_many=.. tolerated=.. aborted=.. errors=.. dropped=.. instances=..
+ * min_checkpoints=.. max_checkpoints=.. sum_checkpoints=.."
+ */
+static void tlob_alive_stats_line(struct tlob_out *o,
+				  const struct tlob_binding *b)
+{
+	struct tlob_alive_stats st;
+
+	tlob_alive_stats_get(b, &st);
+	tlob_out(o, "id=%u kind=alive path=%s start=0x%llx tag=%s", b->id,
+		 b->path, (u64)b->start, b->tag[0] ? b->tag : "-");
+	tlob_out(o, " period=%llu expect=%u margin=%u per=%s tolerance=%u/%u",
+		 b->period_ns, b->expect, b->margin,
+		 b->per == TLOB_PER_TASK ? "task" : "process", b->tol_k,
+		 b->tol_w);
+	tlob_out(o, " holders=");
+	tlob_out_holders(o, b);
+	tlob_out(o, " cycles=%llu too_few=%llu too_many=%llu tolerated=%llu",
+		 st.cycles, st.too_few, st.too_many, st.tolerated);
+	tlob_out(o, " aborted=%llu errors=%llu dropped=%llu instances=%llu",
+		 st.aborted, st.errors, st.dropped, st.instances);
+	tlob_out(o, " min_checkpoints=%llu max_checkpoints=%llu sum_checkpoints=%llu\n",
+		 st.min_checkpoints, st.max_checkpoints, st.sum_checkpoints);
+}
+
 static void tlob_stats_line(struct tlob_out *o, const struct tlob_binding *b)
 {
 	size_t at;
 
+	if (b->alive) {
+		tlob_alive_stats_line(o, b);
+		return;
+	}
 	tlob_out(o, "id=%u path=", b->id);
 	tlob_out_section(o, b, " start=", " stop=");
 	tlob_out(o, " tag=%s threshold=%llu min=%llu tolerance=%u/%u holders=",

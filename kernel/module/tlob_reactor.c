@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Reactors: what happens to a task that overran its budget (or hit a
- * model error) besides the trace events: nothing (nop), a kernel message
- * (printk), panic, or a signal (SIGXCPU unless `signal:N`).
+ * model error), or to a process or task whose alive supervision failed (a
+ * reference cycle with too few or too many checkpoints), besides the
+ * trace events: nothing (nop), a kernel message (printk), panic, or a
+ * signal (SIGXCPU unless `signal:N`).
  *
  * Violations are found in the hrtimer callback (hard IRQ) and model
  * errors in sched_switch (runqueue lock held): neither may print, panic
@@ -19,6 +21,8 @@
 #include <linux/irq_work.h>
 #include <linux/kernel.h>
 #include <linux/pid.h>
+#include <linux/pid_namespace.h>
+#include <linux/rcupdate.h>
 #include <linux/sched/signal.h>
 #include <linux/signal.h>
 #include <linux/string.h>
@@ -46,7 +50,11 @@ struct tlob_reaction {
 	struct pid *pid;
 	int reactor;
 	int sig;
-	struct tlob_record rec;
+	bool alive;		/* arec, else rec */
+	union {
+		struct tlob_record rec;
+		struct tlob_alive_record arec;
+	};
 };
 
 static struct tlob_reaction tlob_ring[TLOB_REACT_RING];
@@ -69,6 +77,30 @@ static void tlob_react_times(const struct tlob_record *r, char *buf,
 		n += scnprintf(buf + n, size - n, "%s%s %llu", sep,
 			       automaton_tlob.state_names[s], r->time_ns[s]);
 		sep = " ";
+	}
+}
+
+/* An alive cycle out of its margins. */
+static void tlob_react_alive_one(struct tlob_reaction *re)
+{
+	const struct tlob_alive_record *r = &re->arec;
+
+	switch (re->reactor) {
+	case TLOB_REACT_PRINTK:
+		pr_warn("alive supervision: %s-%u binding %u%s%s %u checkpoints in %u cycle(s) of %llu ns, expected %u..%u per cycle\n",
+			r->comm, r->pid, r->binding_id, r->tag[0] ? " tag " : "",
+			r->tag, r->checkpoints, r->cycles, r->period_ns,
+			r->expect_min, r->expect_max);
+		break;
+	case TLOB_REACT_PANIC:
+		panic("tlob: alive supervision: %s-%u binding %u %u checkpoints, expected %u..%u\n",
+		      r->comm, r->pid, r->binding_id, r->checkpoints,
+		      r->expect_min, r->expect_max);
+		break;
+	case TLOB_REACT_SIGNAL:
+		if (re->pid)
+			kill_pid(re->pid, re->sig, 1);
+		break;
 	}
 }
 
@@ -117,12 +149,35 @@ static void tlob_react_work(struct irq_work *work)
 		tlob_ring_head = (tlob_ring_head + 1) % TLOB_REACT_RING;
 		tlob_ring_len--;
 		raw_spin_unlock_irqrestore(&tlob_react_lock, flags);
-		tlob_react_one(&re);
+		if (re.alive)
+			tlob_react_alive_one(&re);
+		else
+			tlob_react_one(&re);
 		put_pid(re.pid);
 	}
 }
 
 static DEFINE_IRQ_WORK(tlob_react_iw, tlob_react_work);
+
+/*
+ * A slot of the ring, tlob_react_lock held and taken (NULL: the ring is
+ * full, the reaction counted lost); the caller fills it, unlocks and
+ * raises the irq_work.
+ */
+static struct tlob_reaction *tlob_react_slot(int reactor)
+{
+	struct tlob_reaction *re;
+
+	if (tlob_ring_len == TLOB_REACT_RING) {
+		atomic64_inc(&tlob_lost);
+		return NULL;
+	}
+	re = &tlob_ring[(tlob_ring_head + tlob_ring_len) % TLOB_REACT_RING];
+	tlob_ring_len++;
+	re->reactor = reactor;
+	re->sig = READ_ONCE(tlob_signal);
+	return re;
+}
 
 /* Any context, any lock of tlob held: queue, never act. */
 void tlob_react(struct task_struct *t, const struct tlob_record *r)
@@ -134,20 +189,43 @@ void tlob_react(struct task_struct *t, const struct tlob_record *r)
 	if (reactor == TLOB_REACT_NOP)
 		return;
 	raw_spin_lock_irqsave(&tlob_react_lock, flags);
-	if (tlob_ring_len == TLOB_REACT_RING) {
-		raw_spin_unlock_irqrestore(&tlob_react_lock, flags);
-		atomic64_inc(&tlob_lost);
-		return;
+	re = tlob_react_slot(reactor);
+	if (re) {
+		/* A pid reference, not the task: the task may be gone by then. */
+		re->pid = get_task_pid(t, PIDTYPE_PID);
+		re->alive = false;
+		re->rec = *r;
 	}
-	re = &tlob_ring[(tlob_ring_head + tlob_ring_len) % TLOB_REACT_RING];
-	tlob_ring_len++;
-	/* A pid reference, not the task: the task may be gone by then. */
-	re->pid = get_task_pid(t, PIDTYPE_PID);
-	re->reactor = reactor;
-	re->sig = READ_ONCE(tlob_signal);
-	re->rec = *r;
 	raw_spin_unlock_irqrestore(&tlob_react_lock, flags);
-	irq_work_queue(&tlob_react_iw);
+	if (re)
+		irq_work_queue(&tlob_react_iw);
+}
+
+/*
+ * The same for an alive cycle: the instance keeps no task, so the signal
+ * goes to the pid of the record (the task, or the process's tgid), found
+ * under RCU; a process or task already gone gets no signal.
+ */
+void tlob_react_alive(const struct tlob_alive_record *r)
+{
+	int reactor = READ_ONCE(tlob_reactor);
+	struct tlob_reaction *re;
+	unsigned long flags;
+
+	if (reactor == TLOB_REACT_NOP)
+		return;
+	raw_spin_lock_irqsave(&tlob_react_lock, flags);
+	re = tlob_react_slot(reactor);
+	if (re) {
+		rcu_read_lock();
+		re->pid = get_pid(find_pid_ns(r->pid, &init_pid_ns));
+		rcu_read_unlock();
+		re->alive = true;
+		re->arec = *r;
+	}
+	raw_spin_unlock_irqrestore(&tlob_react_lock, flags);
+	if (re)
+		irq_work_queue(&tlob_react_iw);
 }
 
 /* "nop", "printk", "panic", "signal" or "signal:N". */

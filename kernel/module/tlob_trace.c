@@ -18,6 +18,8 @@ static_assert(state_max_tlob == 4 && event_max_tlob == 7,
 /* What a backend writes is all it set: no tail padding (tlob_abi.h). */
 static_assert(offsetof(struct tlob_record, tag) + TLOB_TAG_LEN ==
 	      sizeof(struct tlob_record));
+static_assert(offsetof(struct tlob_alive_record, tag) + TLOB_TAG_LEN ==
+	      sizeof(struct tlob_alive_record));
 
 /* violation_detail prints TLOB_DIAG_RAN entries, one by one. */
 static_assert(TLOB_DIAG_RAN == 4,

@@ -189,6 +189,59 @@ DEFINE_EVENT(tlob_record_class, dropped,
 );
 
 /*
+ * One reference cycle of an alive binding ended (struct
+ * tlob_alive_record, tlob_abi.h), whatever its verdict: 0 ok, 5 too few,
+ * 6 too many checkpoints, 3 aborted (the instance ended, the cycle not
+ * judged). react=0 on a violation: held back by the binding's tolerance.
+ */
+TRACE_EVENT(alive_cycle,
+	    TP_PROTO(const struct tlob_alive_record *r),
+	    TP_ARGS(r),
+	    TP_STRUCT__entry(__field(u64, start_ns)
+			     __field(u64, end_ns)
+			     __field(u64, period_ns)
+			     __field(s64, detect_latency_ns)
+			     __field(u32, pid)
+			     __field(u32, tgid)
+			     __field(u32, binding_id)
+			     __field(u32, checkpoints)
+			     __field(u32, expect_min)
+			     __field(u32, expect_max)
+			     __field(u32, cycles)
+			     __field(u8, verdict)
+			     __field(u8, detector)
+			     __field(u8, react)
+			     __field(u8, abort_reason)
+			     __array(char, comm, TLOB_COMM_LEN)
+			     __array(char, tag, TLOB_TAG_LEN)),
+	    TP_fast_assign(__entry->start_ns = r->start_ns;
+			   __entry->end_ns = r->end_ns;
+			   __entry->period_ns = r->period_ns;
+			   __entry->detect_latency_ns = r->detect_latency_ns;
+			   __entry->pid = r->pid;
+			   __entry->tgid = r->tgid;
+			   __entry->binding_id = r->binding_id;
+			   __entry->checkpoints = r->checkpoints;
+			   __entry->expect_min = r->expect_min;
+			   __entry->expect_max = r->expect_max;
+			   __entry->cycles = r->cycles;
+			   __entry->verdict = r->verdict;
+			   __entry->detector = r->detector;
+			   __entry->react = r->react;
+			   __entry->abort_reason = r->abort_reason;
+			   memcpy(__entry->comm, r->comm, TLOB_COMM_LEN);
+			   memcpy(__entry->tag, r->tag, TLOB_TAG_LEN);),
+	    TP_printk("pid=%u tgid=%u comm=%s binding_id=%u tag=%s verdict=%u detector=%u react=%u abort_reason=%u checkpoints=%u expect_min=%u expect_max=%u cycles=%u start_ns=%llu end_ns=%llu period_ns=%llu detect_latency_ns=%lld",
+		      __entry->pid, __entry->tgid, __entry->comm,
+		      __entry->binding_id, __entry->tag[0] ? __entry->tag : "-",
+		      __entry->verdict, __entry->detector, __entry->react,
+		      __entry->abort_reason, __entry->checkpoints,
+		      __entry->expect_min, __entry->expect_max, __entry->cycles,
+		      __entry->start_ns, __entry->end_ns, __entry->period_ns,
+		      __entry->detect_latency_ns)
+);
+
+/*
  * Why a window overran (struct tlob_diag, tlob_abi.h): once per
  * violation, after its tlob:violation (same pid, binding_id, start_ns),
  * when the user stack was taken (ustack_when: 1 at the deadline, 2 later,

@@ -5,6 +5,7 @@
  * Both are entry probes (a mistyped STOP can only miss a stop, never
  * corrupt a stack). A `ret` STOP is a return probe on the START function
  * instead: the same consumer carries the entry and the return handler.
+ * An alive binding has one entry probe, its checkpoint, at START.
  *
  * Context: handlers run in the probed task (current), in task context
  * with preemption enabled (6.1 calls them from the int3 return path
@@ -38,7 +39,11 @@ static TLOB_UPROBE_HANDLER(tlob_start_handler)
 	struct tlob_binding *b = container_of(uc, struct tlob_binding, start_uc);
 
 	/* READ_ONCE: set by the committing write while probes may run */
-	if (READ_ONCE(b->live) && tlob_wants(b, current))
+	if (!READ_ONCE(b->live) || !tlob_wants(b, current))
+		return 0;
+	if (b->alive)
+		tlob_alive_checkpoint(b, current);
+	else
 		tlob_window_start(b, current);
 	return 0;
 }
@@ -68,7 +73,7 @@ int tlob_uprobe_register(struct tlob_binding *b)
 	ret = tlob_uprobe_add(&b->start_up, b->inode, b->start, &b->start_uc);
 	if (ret)
 		return ret;
-	if (!b->stop_ret) {
+	if (!b->stop_ret && !b->alive) {
 		b->stop_uc.handler = tlob_stop_handler;
 		ret = tlob_uprobe_add(&b->stop_up, b->inode, b->stop,
 				      &b->stop_uc);
@@ -93,7 +98,7 @@ bool tlob_uprobe_unregister_nosync(struct tlob_binding *b)
 	if (!b->registered)
 		return false;
 	tlob_uprobe_del_nosync(&b->start_up, b->inode, b->start, &b->start_uc);
-	if (!b->stop_ret)
+	if (!b->stop_ret && !b->alive)
 		tlob_uprobe_del_nosync(&b->stop_up, b->inode, b->stop,
 				       &b->stop_uc);
 	b->registered = false;

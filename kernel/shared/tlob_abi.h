@@ -36,6 +36,14 @@
 #define TLOB_BUDGET_MIN_NS	1000ULL
 #define TLOB_BUDGET_MAX_NS	3600000000000ULL
 
+/*
+ * Alive supervision (`a` lines): a reference cycle of 100 us .. 1 h (the
+ * cycle's hard hrtimer fires once per period, so not much more often than a
+ * scheduler tick), and up to TLOB_EXPECT_MAX checkpoints expected per cycle.
+ */
+#define TLOB_PERIOD_MIN_NS	100000ULL
+#define TLOB_EXPECT_MAX		1000000U
+
 #define TLOB_COMM_LEN		16
 #define TLOB_TAG_LEN		16
 
@@ -76,6 +84,13 @@ enum tlob_verdict {
 	 * on stop (clk_elapsed >= MIN_NS()) did not hold.
 	 */
 	TLOB_VERDICT_EARLY = 4,
+	/*
+	 * Alive supervision: a reference cycle ended with fewer checkpoints
+	 * than expect - margin, or more than expect + margin (the model's
+	 * guard on cycle_end, models/alive.dot, did not hold).
+	 */
+	TLOB_VERDICT_TOO_FEW = 5,
+	TLOB_VERDICT_TOO_MANY = 6,
 };
 
 /* Why an aborted window ended (TLOB_VERDICT_ABORTED only). */
@@ -100,6 +115,8 @@ enum tlob_detector {
 	TLOB_DETECT_SAMPLE = 3,
 	TLOB_DETECT_STOP = 4,
 	TLOB_DETECT_SCHED = 5,		/* BPF timer-free path, at a sched event */
+	/* Alive: a cycle's end found by its next checkpoint, not its timer. */
+	TLOB_DETECT_CHECKPOINT = 6,
 };
 
 /*
@@ -155,6 +172,59 @@ struct tlob_record {
 	__u8 pad[1 + 4 * ((3 + event_max_tlob) % 2)];
 	char comm[TLOB_COMM_LEN];
 	char tag[TLOB_TAG_LEN];	/* the binding's tag= or "" */
+};
+
+/*
+ * One reference cycle of an alive binding (`a` line, models/alive.dot),
+ * judged at its end: how many times the checkpoint was hit against the
+ * binding's expect - margin .. expect + margin. The module emits it as the
+ * tlob:alive_cycle trace event, field for field. An instance is one
+ * process (per=process, pid the tgid) or one task (per=task); it begins at
+ * its first checkpoint and ends (verdict ABORTED, the cycle not judged)
+ * when the process or task exits or execs, or the binding goes.
+ */
+struct tlob_alive_record {
+	__u64 start_ns;		/* the cycle's start (CLOCK_MONOTONIC) */
+	__u64 end_ns;		/* its end: start_ns + cycles * period_ns, or the abort */
+	__u64 period_ns;
+	/* When it was judged minus end_ns: the cycle timer's latency. */
+	__s64 detect_latency_ns;
+	__u32 pid;		/* per=task: the task; per=process: the tgid */
+	__u32 tgid;
+	__u32 binding_id;
+	__u32 checkpoints;	/* in the cycle */
+	__u32 expect_min;	/* expect - margin */
+	__u32 expect_max;	/* expect + margin */
+	/*
+	 * Reference cycles the record covers: 1, except for cycles with no
+	 * checkpoint that went by unjudged (the timer held off for longer
+	 * than a period): those are one record, checkpoints 0.
+	 */
+	__u32 cycles;
+	__u8 verdict;		/* OK, TOO_FEW, TOO_MANY or ABORTED */
+	__u8 detector;		/* HRTIMER or CHECKPOINT (enum tlob_detector) */
+	__u8 react;		/* passed the binding's tolerance=K/W, reacted to */
+	__u8 abort_reason;	/* enum tlob_abort_reason (ABORTED only) */
+	char comm[TLOB_COMM_LEN];	/* of the task that began the instance */
+	char tag[TLOB_TAG_LEN];
+};
+
+/*
+ * An alive binding's statistics (the module keeps them under its alive
+ * lock, tlob_alive.c): judged cycles and their checkpoints.
+ */
+struct tlob_alive_stats {
+	__u64 cycles;		/* judged reference cycles */
+	__u64 too_few;
+	__u64 too_many;
+	__u64 tolerated;	/* violations within tolerance=: no reaction */
+	__u64 aborted;		/* instances ended by exit/exec/unbind/disable */
+	__u64 errors;		/* events the model does not allow (none should be) */
+	__u64 dropped;		/* first checkpoints that found no free instance */
+	__u64 instances;	/* begun */
+	__u64 min_checkpoints;	/* per judged cycle; 0 while none */
+	__u64 max_checkpoints;
+	__u64 sum_checkpoints;
 };
 
 /*

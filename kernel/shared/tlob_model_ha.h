@@ -12,7 +12,8 @@
  * The bound is expanded inside the inline functions below, where only
  * struct ha_clocks_tlob is complete: to reach a structure that embeds
  * it, declare a function before including and call it from the macro.
- * After including, define the two functions declared below:
+ * After including, define the functions declared below (the timer's
+ * two, and the variables' getter where a guard reads a variable):
  *	static void ha_arm_tlob(struct ha_clocks_tlob *clk, __u64 deadline_ns);
  *	static void ha_cancel_tlob(struct ha_clocks_tlob *clk);
  *

@@ -176,11 +176,126 @@ static int tlob_tolerance(char *v, struct tlob_req *req)
 	return 0;
 }
 
-/* key=value options after STOP; threshold= is required. */
+/* period=NS of an `a` line: TLOB_PERIOD_MIN_NS .. TLOB_BUDGET_MAX_NS. */
+static int tlob_period(const char *v, struct tlob_req *req)
+{
+	int ret = tlob_decimal(v, &req->period_ns, TLOB_WHY_PERIOD,
+			       TLOB_WHY_PERIOD_RANGE, req);
+
+	if (ret)
+		return ret;
+	if (req->period_ns < TLOB_PERIOD_MIN_NS ||
+	    req->period_ns > TLOB_BUDGET_MAX_NS)
+		return tlob_refuse(req, -ERANGE, TLOB_WHY_PERIOD_RANGE, v);
+	return 0;
+}
+
+/* A count of checkpoints, 0 .. TLOB_EXPECT_MAX, in decimal. */
+static int tlob_count(const char *v, u32 *out)
+{
+	if (*v < '0' || *v > '9' || kstrtou32(v, 10, out) ||
+	    *out > TLOB_EXPECT_MAX)
+		return -EINVAL;
+	return 0;
+}
+
+static int tlob_per_opt(const char *v, struct tlob_req *req)
+{
+	if (!strcmp(v, "process"))
+		req->per = TLOB_PER_PROCESS;
+	else if (!strcmp(v, "task"))
+		req->per = TLOB_PER_TASK;
+	else
+		return tlob_refuse(req, -EINVAL, TLOB_WHY_PER, v);
+	return 0;
+}
+
+/* The options of both verbs; each once. */
+enum tlob_opt {
+	TLOB_OPT_THRESHOLD,
+	TLOB_OPT_MIN,
+	TLOB_OPT_TOLERANCE,
+	TLOB_OPT_TAG,
+	TLOB_OPT_PID,
+	TLOB_OPT_TGID,
+	TLOB_OPT_PERIOD,
+	TLOB_OPT_EXPECT,
+	TLOB_OPT_MARGIN,
+	TLOB_OPT_PER,
+	TLOB_OPT_MAX,
+};
+
+static const struct {
+	const char *key;
+	bool section;		/* on `p` lines */
+	bool alive;		/* on `a` lines */
+} tlob_opts[TLOB_OPT_MAX] = {
+	[TLOB_OPT_THRESHOLD] = { "threshold", true, false },
+	[TLOB_OPT_MIN] = { "min", true, false },
+	[TLOB_OPT_TOLERANCE] = { "tolerance", true, true },
+	[TLOB_OPT_TAG] = { "tag", true, true },
+	[TLOB_OPT_PID] = { "pid", true, true },
+	[TLOB_OPT_TGID] = { "tgid", true, true },
+	[TLOB_OPT_PERIOD] = { "period", false, true },
+	[TLOB_OPT_EXPECT] = { "expect", false, true },
+	[TLOB_OPT_MARGIN] = { "margin", false, true },
+	[TLOB_OPT_PER] = { "per", false, true },
+};
+
+/* Which option @key is on this line's verb; TLOB_OPT_MAX: none. */
+static enum tlob_opt tlob_opt_of(const char *key, const struct tlob_req *req)
+{
+	unsigned int i;
+
+	for (i = 0; i < TLOB_OPT_MAX; i++)
+		if (!strcmp(key, tlob_opts[i].key))
+			return (req->alive ? tlob_opts[i].alive :
+				tlob_opts[i].section) ? i : TLOB_OPT_MAX;
+	return TLOB_OPT_MAX;
+}
+
+/* One option's value into @req. */
+static int tlob_option(enum tlob_opt opt, char *v, struct tlob_req *req)
+{
+	switch (opt) {
+	case TLOB_OPT_THRESHOLD:
+		return tlob_threshold(v, req);
+	case TLOB_OPT_MIN:
+		return tlob_min(v, req);
+	case TLOB_OPT_TOLERANCE:
+		return tlob_tolerance(v, req);
+	case TLOB_OPT_TAG:
+		return tlob_tag(v, req);
+	case TLOB_OPT_PID:
+		return tlob_filter_opt(v, TLOB_FILTER_PID, req);
+	case TLOB_OPT_TGID:
+		return tlob_filter_opt(v, TLOB_FILTER_TGID, req);
+	case TLOB_OPT_PERIOD:
+		return tlob_period(v, req);
+	case TLOB_OPT_EXPECT:
+		if (tlob_count(v, &req->expect) || !req->expect)
+			return tlob_refuse(req, -EINVAL, TLOB_WHY_EXPECT, v);
+		return 0;
+	case TLOB_OPT_MARGIN:
+		if (tlob_count(v, &req->margin))
+			return tlob_refuse(req, -EINVAL, TLOB_WHY_MARGIN, v);
+		return 0;
+	case TLOB_OPT_PER:
+		return tlob_per_opt(v, req);
+	default:
+		return -EINVAL;
+	}
+}
+
+/*
+ * key=value options after STOP (`p`: threshold= required) or after
+ * PATH:CHECKPOINT (`a`: period= and expect= required); a key the verb
+ * does not take, or a key given twice, is TLOB_WHY_OPTION.
+ */
 static int tlob_options(char *rest, struct tlob_req *req)
 {
-	const char *min = NULL;
-	bool have_tag = false, have_tol = false;
+	const char *vals[TLOB_OPT_MAX] = { NULL };
+	enum tlob_opt opt;
 	char *tok, *v;
 	int ret;
 
@@ -189,35 +304,33 @@ static int tlob_options(char *rest, struct tlob_req *req)
 		if (!v)
 			return tlob_refuse(req, -EINVAL, TLOB_WHY_OPTION, tok);
 		*v++ = '\0';
-		if (!strcmp(tok, "threshold")) {
-			ret = tlob_threshold(v, req);
-		} else if (!strcmp(tok, "tag") && !have_tag) {
-			ret = tlob_tag(v, req);
-			have_tag = true;
-		} else if (!strcmp(tok, "tolerance") && !have_tol) {
-			ret = tlob_tolerance(v, req);
-			have_tol = true;
-		} else if (!strcmp(tok, "min")) {
-			ret = tlob_min(v, req);
-			min = v;
-		} else if (!strcmp(tok, "pid")) {
-			ret = tlob_filter_opt(v, TLOB_FILTER_PID, req);
-		} else if (!strcmp(tok, "tgid")) {
-			ret = tlob_filter_opt(v, TLOB_FILTER_TGID, req);
-		} else {
-			ret = tlob_refuse(req, -EINVAL, TLOB_WHY_OPTION, tok);
-		}
+		opt = tlob_opt_of(tok, req);
+		if (opt == TLOB_OPT_MAX || vals[opt])
+			return tlob_refuse(req, -EINVAL, TLOB_WHY_OPTION, tok);
+		vals[opt] = v;
+		ret = tlob_option(opt, v, req);
 		if (ret)
 			return ret;
 	}
-	if (!req->budget_ns)
-		return tlob_refuse(req, -EINVAL, TLOB_WHY_NO_THRESHOLD, NULL);
-	if (!have_tol) {
+	if (!vals[TLOB_OPT_TOLERANCE]) {
 		req->tol_k = 1;
 		req->tol_w = 1;
 	}
+	if (req->alive) {
+		if (!req->period_ns)
+			return tlob_refuse(req, -EINVAL, TLOB_WHY_NO_PERIOD, NULL);
+		if (!req->expect)
+			return tlob_refuse(req, -EINVAL, TLOB_WHY_NO_EXPECT, NULL);
+		if (req->margin > req->expect)
+			return tlob_refuse(req, -EINVAL, TLOB_WHY_MARGIN,
+					   vals[TLOB_OPT_MARGIN]);
+		return 0;
+	}
+	if (!req->budget_ns)
+		return tlob_refuse(req, -EINVAL, TLOB_WHY_NO_THRESHOLD, NULL);
 	if (req->min_ns >= req->budget_ns)
-		return tlob_refuse(req, -ERANGE, TLOB_WHY_MIN_RANGE, min);
+		return tlob_refuse(req, -ERANGE, TLOB_WHY_MIN_RANGE,
+				   vals[TLOB_OPT_MIN]);
 	return 0;
 }
 
@@ -240,13 +353,17 @@ int tlob_parse_line(char *line, struct tlob_req *req)
 			return tlob_refuse(req, -EINVAL, TLOB_WHY_TRAILING, tok);
 		return 0;
 	}
-	if (strcmp(tok, "p"))
+	if (!strcmp(tok, "a"))
+		req->alive = true;
+	else if (strcmp(tok, "p"))
 		return tlob_refuse(req, -EINVAL, TLOB_WHY_VERB, tok);
 	tok = tlob_token(&rest);
 	if (!tok)
 		return tlob_refuse(req, -EINVAL, TLOB_WHY_PATH, NULL);
 	if (tlob_path_offset(tok, req))
 		return -EINVAL;
+	if (req->alive)
+		return tlob_options(rest, req);
 	tok = tlob_token(&rest);
 	if (!tok || strchr(tok, '='))
 		return tlob_refuse(req, -EINVAL, TLOB_WHY_NO_STOP, tok);

@@ -4,7 +4,15 @@
  *
  *   p PATH:START STOP threshold=NS [min=NS] [tolerance=K/W] [tag=NAME]
  *     [pid=N | tgid=N]
+ *   a PATH:CHECKPOINT period=NS expect=N [margin=M] [per=process|task]
+ *     [tolerance=K/W] [tag=NAME] [pid=N | tgid=N]
  *   -PATH:START
+ *
+ * `p` binds a section (deadline supervision, models/tlob.dot); `a` binds a
+ * checkpoint (alive supervision, models/alive.dot): per process (default)
+ * or per task, each reference cycle of period= must see the checkpoint
+ * between expect-margin and expect+margin times. A removal names either by
+ * its PATH:START (a checkpoint's offset is its START).
  *
  * START and STOP are ELF file offsets (decimal or 0x); STOP may be `ret`
  * (the return of the START function). PATH is absolute and may contain
@@ -60,6 +68,19 @@ enum tlob_parse_why {
 	TLOB_WHY_MIN_RANGE,	/* min= 0, or not below threshold= */
 	TLOB_WHY_TOLERANCE,	/* tolerance= not K/W in decimal */
 	TLOB_WHY_TOLERANCE_RANGE, /* not 1 <= K <= W <= 64 */
+	TLOB_WHY_PERIOD,	/* period= not a decimal number */
+	TLOB_WHY_PERIOD_RANGE,	/* period= outside 100 us .. 1 h */
+	TLOB_WHY_EXPECT,	/* expect= not a count in 1..TLOB_EXPECT_MAX */
+	TLOB_WHY_MARGIN,	/* margin= not a count, or above expect= */
+	TLOB_WHY_PER,		/* per= neither process nor task */
+	TLOB_WHY_NO_PERIOD,	/* an `a` line without period= */
+	TLOB_WHY_NO_EXPECT,	/* an `a` line without expect= */
+};
+
+/* Which instances an alive binding supervises (`a` lines' per=). */
+enum tlob_per {
+	TLOB_PER_PROCESS,	/* one per thread group: any thread's checkpoint counts */
+	TLOB_PER_TASK,		/* one per thread */
 };
 
 struct tlob_req {
@@ -74,6 +95,11 @@ struct tlob_req {
 	char tag[TLOB_TAG_LEN];
 	enum tlob_filter filter;
 	u32 filter_id;
+	/* An `a` line (alive supervision): no STOP, budget or minimum. */
+	bool alive;
+	u64 period_ns;
+	u32 expect, margin;
+	enum tlob_per per;
 	/* When refused: why, and the token at fault (into the line) or NULL. */
 	enum tlob_parse_why why;
 	const char *bad;
@@ -83,7 +109,8 @@ struct tlob_req {
  * Parse one line (NUL-terminated, no newline; modified in place).
  * Returns 0, 1 for a blank line, -EINVAL when malformed, -ERANGE for a
  * threshold outside TLOB_BUDGET_MIN_NS..TLOB_BUDGET_MAX_NS or a min= that
- * is 0 or not below the threshold.
+ * is 0 or not below the threshold, or a period= outside
+ * TLOB_PERIOD_MIN_NS..TLOB_BUDGET_MAX_NS.
  */
 int tlob_parse_line(char *line, struct tlob_req *req);
 

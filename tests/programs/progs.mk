@@ -6,7 +6,7 @@
 PROGS_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -static -pthread
 PROGS := $(patsubst tests/programs/%.c,$(BUILD)/progs/%,$(wildcard tests/programs/*.c))
 WORKLOAD_SYMS := tlob_section_begin tlob_section_end tlob_section2_begin \
-	tlob_section2_end tlob_section_ret
+	tlob_section2_end tlob_section_ret tlob_heartbeat
 # tlob-diag's section and the functions its diagnosis must name; built
 # with frame pointers, as the user-stack walk of a violation needs them.
 DIAG_SYMS := diag_begin diag_end diag_spin_leaf diag_spin_caller main

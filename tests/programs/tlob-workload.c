@@ -8,6 +8,8 @@
  *   tlob_section2_begin / tlob_section2_end   a second, independent one
  *   tlob_section_ret                          does the work inside; for
  *                                             a binding with STOP `ret`
+ *   tlob_heartbeat                            a checkpoint (alive
+ *                                             supervision, `a` lines)
  * Their ELF file offsets are written at build time next to the program
  * (tlob-workload.offsets: "name 0xoffset" lines, see progs.mk), because
  * the guest has no nm.
@@ -30,6 +32,10 @@
  *   timerlat N MS  no window: N absolute sleeps of MS ms, printing how
  *                  late each wakeup was ("lat_ns=X"), the emulator's
  *                  timer floor to compare detection latencies with
+ *   beats N US [TAIL_MS]
+ *                  no window: N heartbeats, one every US us on an absolute
+ *                  schedule from the first, then sleep TAIL_MS ms
+ *   tbeats T N US  T threads, each beating N times every US us
  *   burn MS        no window: busy-loop MS ms (load for a reference)
  *   noop           do nothing
  * Prints "windows=N sigxcpu=N" at the end (SIGXCPU is counted, not fatal).
@@ -62,6 +68,7 @@ NOINLINE void tlob_section_begin(void) { __asm__ volatile("" ::: "memory"); }
 NOINLINE void tlob_section_end(void) { __asm__ volatile("" ::: "memory"); }
 NOINLINE void tlob_section2_begin(void) { __asm__ volatile("" ::: "memory"); }
 NOINLINE void tlob_section2_end(void) { __asm__ volatile("" ::: "memory"); }
+NOINLINE void tlob_heartbeat(void) { __asm__ volatile("" ::: "memory"); }
 
 static unsigned long long now_ns(void)
 {
@@ -108,6 +115,51 @@ static void timerlat(long n, long ms)
 			;
 		printf("lat_ns=%llu\n", now_ns() - t);
 	}
+}
+
+/* N heartbeats, one every US us from now (absolute: no drift). */
+static void beats(long n, long us)
+{
+	unsigned long long t = now_ns();
+	struct timespec ts;
+	long i;
+
+	for (i = 0; i < n; i++) {
+		if (i) {
+			t += us * 1000ULL;
+			ts.tv_sec = t / 1000000000ULL;
+			ts.tv_nsec = t % 1000000000ULL;
+			while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts,
+					       NULL) == EINTR)
+				;
+		}
+		tlob_heartbeat();
+	}
+}
+
+struct beats_arg {
+	long n, us;
+};
+
+static void *beats_fn(void *p)
+{
+	struct beats_arg *a = p;
+
+	beats(a->n, a->us);
+	return NULL;
+}
+
+static void tbeats(long threads, long n, long us)
+{
+	pthread_t *t = calloc(threads, sizeof(*t));
+	struct beats_arg a = { n, us };
+	long i;
+
+	for (i = 0; i < threads; i++)
+		pthread_create(&t[i], NULL, beats_fn, &a);
+	for (i = 0; i < threads; i++)
+		pthread_join(t[i], NULL);
+	free(t);
 }
 
 static void on_sigxcpu(int sig)
@@ -274,6 +326,20 @@ int main(int argc, char **argv)
 		return 0;
 	if (!strcmp(mode, "burn")) {
 		spin_ms(arg(argv, i, argc));
+		return 0;
+	}
+	if (!strcmp(mode, "beats")) {
+		beats(arg(argv, i, argc), arg(argv, i + 1, argc));
+		if (i + 2 < argc)
+			sleep_ms(arg(argv, i + 2, argc));
+		printf("beats=%ld sigxcpu=%d\n", arg(argv, i, argc), (int)sigxcpu);
+		return 0;
+	}
+	if (!strcmp(mode, "tbeats")) {
+		tbeats(arg(argv, i, argc), arg(argv, i + 1, argc),
+		       arg(argv, i + 2, argc));
+		printf("beats=%ld sigxcpu=%d\n",
+		       arg(argv, i, argc) * arg(argv, i + 1, argc), (int)sigxcpu);
 		return 0;
 	}
 	if (!strcmp(mode, "timerlat")) {

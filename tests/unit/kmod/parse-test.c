@@ -77,6 +77,39 @@ static void good(const struct want *w)
 		printf("# got %d\n", ret);
 }
 
+/* An `a` line (alive supervision) and what it must give. */
+static void good_alive(const char *line, const char *path, u64 start,
+		       u64 period, u32 expect, u32 margin, enum tlob_per per,
+		       unsigned int k, unsigned int w)
+{
+	char buf[256];
+	struct tlob_req r;
+	int ret;
+
+	snprintf(buf, sizeof(buf), "%s", line);
+	ret = tlob_parse_line(buf, &r);
+	ok(!ret && r.alive && !r.remove && !strcmp(r.path, path) &&
+	   r.start == start && r.period_ns == period && r.expect == expect &&
+	   r.margin == margin && r.per == per && r.tol_k == k && r.tol_w == w &&
+	   !r.budget_ns && !r.min_ns && !r.stop && !r.stop_ret, "alive", line);
+	if (ret)
+		printf("# got %d\n", ret);
+}
+
+/* A refused line must say why: the tool words the reason. */
+static void why(const char *line, int err, enum tlob_parse_why want)
+{
+	char buf[256];
+	struct tlob_req r;
+	int ret;
+
+	snprintf(buf, sizeof(buf), "%s", line);
+	ret = tlob_parse_line(buf, &r);
+	ok(ret == err && r.why == want, "refused for its reason", line);
+	if (ret != err || r.why != want)
+		printf("# got %d, why %d (want %d)\n", ret, r.why, want);
+}
+
 int main(void)
 {
 	static const struct want goods[] = {
@@ -211,6 +244,41 @@ int main(void)
 	good_tolerance("p /a:1 2 tolerance=2/5 threshold=5000 tag=t", 2, 5);
 	good_tolerance("p /a:1 2 threshold=5000 tolerance=64/64", 64, 64);
 	good_tolerance("p /a:1 2 threshold=5000 tolerance=1/1", 1, 1);
+	/* alive supervision: `a PATH:CHECKPOINT period= expect= ...` */
+	good_alive("a /usr/bin/app:0x1234 period=10000000 expect=10",
+		   "/usr/bin/app", 0x1234, 10000000, 10, 0, TLOB_PER_PROCESS, 1, 1);
+	good_alive("a /a:7 expect=5 margin=2 period=100000 per=task tolerance=2/4",
+		   "/a", 7, 100000, 5, 2, TLOB_PER_TASK, 2, 4);
+	good_alive("a /a:7 period=3600000000000 expect=1000000 margin=1000000 per=process",
+		   "/a", 7, 3600000000000ULL, 1000000, 1000000, TLOB_PER_PROCESS, 1, 1);
+	good_alive("\ta  /a:7 period=100000 expect=1 tag=hb tgid=9 ", "/a", 7, 100000,
+		   1, 0, TLOB_PER_PROCESS, 1, 1);
+	why("a /a:7 expect=1", -EINVAL, TLOB_WHY_NO_PERIOD);
+	why("a /a:7 period=100000", -EINVAL, TLOB_WHY_NO_EXPECT);
+	why("a /a:7 period=99999 expect=1", -ERANGE, TLOB_WHY_PERIOD_RANGE);
+	why("a /a:7 period=3600000000001 expect=1", -ERANGE, TLOB_WHY_PERIOD_RANGE);
+	why("a /a:7 period=1e6 expect=1", -EINVAL, TLOB_WHY_PERIOD);
+	why("a /a:7 period=100000 expect=0", -EINVAL, TLOB_WHY_EXPECT);
+	why("a /a:7 period=100000 expect=1000001", -EINVAL, TLOB_WHY_EXPECT);
+	why("a /a:7 period=100000 expect=-1", -EINVAL, TLOB_WHY_EXPECT);
+	why("a /a:7 period=100000 expect=3 margin=4", -EINVAL, TLOB_WHY_MARGIN);
+	why("a /a:7 period=100000 expect=3 margin=x", -EINVAL, TLOB_WHY_MARGIN);
+	why("a /a:7 period=100000 expect=3 per=thread", -EINVAL, TLOB_WHY_PER);
+	why("a /a:7 period=100000 expect=3 per=task per=task", -EINVAL, TLOB_WHY_OPTION);
+	why("a /a:7 period=100000 expect=3 expect=3", -EINVAL, TLOB_WHY_OPTION);
+	/* each verb takes its own terms only */
+	why("a /a:7 8 period=100000 expect=3", -EINVAL, TLOB_WHY_OPTION);
+	why("a /a:7 period=100000 expect=3 threshold=5000", -EINVAL, TLOB_WHY_OPTION);
+	why("a /a:7 period=100000 expect=3 min=5", -EINVAL, TLOB_WHY_OPTION);
+	why("p /a:1 2 threshold=5000 period=100000", -EINVAL, TLOB_WHY_OPTION);
+	why("p /a:1 2 threshold=5000 expect=1", -EINVAL, TLOB_WHY_OPTION);
+	why("a /a period=100000 expect=3", -EINVAL, TLOB_WHY_PATH);
+	why("a", -EINVAL, TLOB_WHY_PATH);
+	why("a a:1 period=100000 expect=3", -EINVAL, TLOB_WHY_PATH);
+	/* the section verb's reasons, unchanged by the table of options */
+	why("p /a:1 2 threshold=5000 pid=1 tgid=1", -EINVAL, TLOB_WHY_FILTER);
+	why("p /a:1 2 threshold=5000 tag=a tag=b", -EINVAL, TLOB_WHY_OPTION);
+	why("p /a:1 2", -EINVAL, TLOB_WHY_NO_THRESHOLD);
 	/* a path of PATH_MAX bytes, and a line over TLOB_LINE_MAX */
 	memset(longline, 'a', sizeof(longline));
 	memcpy(longline, "p /", 3);

@@ -8,6 +8,11 @@
 # read before the transition's reset. A model without guards gets the
 # function too, returning true. The header and the Promela model of a
 # guarded model equal those of the same model without its guards.
+# Guards on variables (vars.dot: variables only; mixed.dot: a clock and a
+# variable in one guard) read them through ha_get_env_NAME(), which the
+# includer defines: the same builds and checkpatch, and vars_glue.c finds
+# them right at their boundaries (==, != too), the getter asked for
+# variables only; their Promela model equals the one without guards.
 use strict;
 use warnings;
 use FindBin;
@@ -76,11 +81,13 @@ mkdir("$kinc/linux") or die;
 write_file($dir, 'kinc/linux/types.h', "typedef unsigned long long __u64;\ntypedef _Bool bool;\n" .
 	   "#define true 1\n#define false 0\n");
 sub caller_src {
-	my ($mon, $pre, @bounds) = @_;
+	my ($mon, $pre, $getter, @bounds) = @_;
 	return $pre . join('', map { "#define $_ 10ULL\n" } @bounds) .
 		"#include \"${mon}_model_ha.h\"\n" .
 		"static void ha_arm_$mon(struct ha_clocks_$mon *c, __u64 d) { (void)c; (void)d; }\n" .
 		"static void ha_cancel_$mon(struct ha_clocks_$mon *c) { (void)c; }\n" .
+		($getter ? "static __u64 ha_get_env_$mon(const struct ha_clocks_$mon *c, unsigned int e)\n" .
+			   "{\n\t(void)c;\n\treturn e;\n}\n" : '') .
 		"int f(struct ha_clocks_$mon *c, unsigned int s, unsigned int e, __u64 now);\n" .
 		"int f(struct ha_clocks_$mon *c, unsigned int s, unsigned int e, __u64 now)\n{\n" .
 		"\tbool g = ha_guard_holds_$mon(c, s, e, now);\n\n" .
@@ -88,7 +95,7 @@ sub caller_src {
 		"\treturn g && ha_invariant_holds_$mon(c, s, now);\n}\n";
 }
 my @bounds = ('LIMIT_NS(clk)', 'MIN_NS(clk)', 'GAP');
-my $ksrc = write_file($dir, 'kernel.c', caller_src('guards', '', @bounds));
+my $ksrc = write_file($dir, 'kernel.c', caller_src('guards', '', 0, @bounds));
 ($st, undef, $err) = run('gcc', @warn, '-D__KERNEL__', '-nostdinc', "-I$kinc", "-I$gen",
 			 '-c', '-o', "$dir/kernel.o", $ksrc);
 is($st, 0, 'guards_model_ha.h: -Wall -Wextra as the kernel sees it') or diag($err);
@@ -96,7 +103,7 @@ is($st, 0, 'guards_model_ha.h: -Wall -Wextra as the kernel sees it') or diag($er
 my $vmlinux = build() . '/bpf/vmlinux.h';
 SKIP: {
 	skip("no $vmlinux (built by the BPF backend's rules)", 1) unless -e $vmlinux;
-	my $bsrc = write_file($dir, 'guards.bpf.c', caller_src('guards', "#include \"$vmlinux\"\n", @bounds));
+	my $bsrc = write_file($dir, 'guards.bpf.c', caller_src('guards', "#include \"$vmlinux\"\n", 0, @bounds));
 	($st, undef, $err) = run('clang', '-target', 'bpf', '-O2', @warn, "-I$gen", '-c',
 				 '-o', "$dir/guards.bpf.o", $bsrc);
 	is($st, 0, 'clang -target bpf: guards_model_ha.h with the target vmlinux.h') or diag($err);
@@ -117,7 +124,7 @@ like(slurp("$pgen/guards_model_ha.h"),
      'no guard: ha_guard_holds_guards() returns true');
 like(slurp("$pgen/guards_model_ha.h"), qr/^ \*\t\(none: no edge has a guard\)$/m,
      'no guard: the header comment says so');
-$ksrc = write_file($dir, 'plain.c', caller_src('guards', '', 'LIMIT_NS(clk)') .
+$ksrc = write_file($dir, 'plain.c', caller_src('guards', '', 0, 'LIMIT_NS(clk)') .
 		   "int main(void)\n{\n\tstruct ha_clocks_guards c = { { 0 } };\n\n" .
 		   "\treturn ha_guard_holds_guards(&c, busy_guards, lt_guards, 0) ? 0 : 1;\n}\n");
 for my $cc (qw(gcc clang)) {
@@ -141,6 +148,100 @@ SKIP: {
 	}
 }
 
+# Guards on variables: vars.dot reads only variables, mixed.dot a clock
+# and a variable in one guard. Each header declares the getter its
+# includer defines, ha_get_env_NAME(clk, env), and reads every variable,
+# and nothing else, through it.
+my %vbounds = (vars => ['LIMIT', 'GAP(clk)', 'MIN_N(clk)'],
+	       mixed => ['LIMIT_NS(clk)', 'MIN_NS(clk)', 'MAX_FLAG(clk)']);
+for my $mon (qw(vars mixed)) {
+	for my $kind (qw(header ha)) {
+		($st, undef, $err) = run(rvgen(), '-k', $kind, '-o', $gen, "$fix/$mon.dot");
+		is($st, 0, "$mon.dot: rvgen -k $kind") or diag($err);
+	}
+	my $h = slurp("$gen/${mon}_model_ha.h");
+	like($h, qr/^static __u64 ha_get_env_$mon\(const struct ha_clocks_$mon \*clk,\n\t+ *unsigned int env\);\n/m,
+	     "${mon}_model_ha.h: declares ha_get_env_$mon(clk, env)");
+	like($h, qr/^ \*\tstatic __u64 ha_get_env_$mon\(const struct ha_clocks_$mon \*clk,\n \*\t+unsigned int env\);\n/m,
+	     "${mon}_model_ha.h: its comment tells the includer to define ha_get_env_$mon()");
+	my @reads = $h =~ /\bha_get_env_$mon\(clk, (\w+)\)/g;
+	my %vars = map { ($_ => 1) } @reads;
+	is_deeply([sort keys %vars], $mon eq 'vars' ? [qw(m_vars n_vars)] : ['flag_mixed'],
+		  "${mon}_model_ha.h: the getter reads the variables, and no clock");
+	if ($mon eq 'vars') {
+		like($h, qr/^\t\(void\)now;\n\t\/\* idle x go: n == 1 \*\/\n\tif \(curr == idle_vars && event == go_vars\)\n\t\treturn ha_get_env_vars\(clk, n_vars\) == 1ULL;\n/m,
+		     'vars: no guard reads the time, (void)now; n == 1 is ha_get_env_vars(clk, n_vars) == 1ULL');
+		like($h, qr/^\t\treturn ha_get_env_vars\(clk, n_vars\) >= MIN_N\(clk\);\n/m,
+		     'vars: a NAME() bound of a variable is called with the clocks');
+		my ($body) = $h =~ /^static inline bool ha_guard_holds_vars\(.*?^\{\n(.*?)^\}\n/ms;
+		ok(defined($body) && $body !~ /clk->start\[/, 'vars: the guards read no clock');
+	} else {
+		like($h, qr/^\t\treturn \(\(now - clk->start\[c_mixed\]\) > 5ULL\) &&\n\t\t       \(ha_get_env_mixed\(clk, flag_mixed\) == 1ULL\);\n/m,
+		     'mixed: c > 5 && flag == 1 reads the clock and the variable');
+		unlike($h, qr/\(void\)now;/, 'mixed: the time is read, no (void)now');
+	}
+}
+unlike($ha, qr/ha_get_env/, 'guards_model_ha.h (clocks only): no getter declared or called');
+
+for my $cc (qw(gcc clang)) {
+	($st, undef, $err) = run($cc, @warn, '-pedantic', "-I$gen", '-o', "$dir/vars-$cc",
+				 "$fix/vars_glue.c");
+	is($st, 0, "$cc -Wall -Wextra -pedantic: vars_glue.c") or diag($err);
+}
+for my $cc (qw(gcc clang)) {
+	($st, $out, $err) = run("$dir/vars-$cc");
+	is($st, 0, "vars_glue ($cc) runs and passes") or diag($err);
+	next if $cc ne 'gcc';
+	for (split(/\n/, $out)) {
+		ok(!$1, $2) if /^(not )?ok \d+ - (.*)$/;
+	}
+	like($out, qr/^1\.\.\d+$/m, 'vars_glue: its plan');
+}
+
+for my $mon (qw(vars mixed)) {
+	my $src = write_file($dir, "kernel-$mon.c", caller_src($mon, '', 1, @{$vbounds{$mon}}));
+	($st, undef, $err) = run('gcc', @warn, '-D__KERNEL__', '-nostdinc', "-I$kinc", "-I$gen",
+				 '-c', '-o', "$dir/kernel-$mon.o", $src);
+	is($st, 0, "${mon}_model_ha.h: -Wall -Wextra as the kernel sees it") or diag($err);
+	# The includer must define the getter: without it, the build fails.
+	$src = write_file($dir, "noget-$mon.c", caller_src($mon, '', 0, @{$vbounds{$mon}}));
+	($st, undef, $err) = run('gcc', @warn, '-D__KERNEL__', '-nostdinc', "-I$kinc", "-I$gen",
+				 '-c', '-o', "$dir/noget-$mon.o", $src);
+	ok($st != 0 && $err =~ /ha_get_env_$mon/,
+	   "${mon}_model_ha.h: without ha_get_env_$mon() defined, -Werror fails naming it")
+		or diag("status $st: $err");
+}
+SKIP: {
+	skip("no $vmlinux (built by the BPF backend's rules)", 2) unless -e $vmlinux;
+	for my $mon (qw(vars mixed)) {
+		my $bsrc = write_file($dir, "$mon.bpf.c",
+				      caller_src($mon, "#include \"$vmlinux\"\n", 1, @{$vbounds{$mon}}));
+		($st, undef, $err) = run('clang', '-target', 'bpf', '-O2', @warn, "-I$gen", '-c',
+					 '-o', "$dir/$mon.bpf.o", $bsrc);
+		is($st, 0, "clang -target bpf: ${mon}_model_ha.h with the target vmlinux.h") or diag($err);
+	}
+}
+SKIP: {
+	skip("no checkpatch.pl at $checkpatch", 2) unless -e $checkpatch;
+	for my $mon (qw(vars mixed)) {
+		($st, $out) = run('perl', $checkpatch, '--strict', '--no-tree', '-f',
+				  "$gen/${mon}_model_ha.h");
+		ok($st == 0 && $out =~ /total: 0 errors, 0 warnings, 0 checks/,
+		   "$mon: checkpatch --strict clean") or diag($out);
+	}
+}
+
+# pml: the same with or without guards on variables. (The header is not:
+# a variable is an env of the tables, as upstream's are.)
+for my $mon (qw(vars mixed)) {
+	my $without = write_file($dir, "plain-$mon.dot", strip_guards(slurp("$fix/$mon.dot")));
+	my ($st1, $with, $err1) = gen('pml', "$fix/$mon.dot", '--name', $mon);
+	my ($st2, $plain_out, $err2) = gen('pml', $without, '--name', $mon);
+	ok($st1 == 0 && $st2 == 0 && $with eq $plain_out,
+	   "$mon.dot: --kind pml accepts the guards and writes what it writes without them")
+		or diag("$err1$err2");
+}
+
 # header and pml: the same with or without the guards.
 for my $m (["$fix/guards.dot", $plain], [top() . '/models/tlob.dot', undef]) {
 	my ($dot, $without) = @$m;
@@ -153,6 +254,26 @@ for my $m (["$fix/guards.dot", $plain], [top() . '/models/tlob.dot', undef]) {
 		ok($st1 == 0 && $st2 == 0 && $with eq $plain_out,
 		   "$name: --kind $kind accepts the guards and writes what it writes without them")
 			or diag("$err1$err2");
+	}
+}
+
+# Upstream's guards on variables: opid reads only variables and has no
+# invariant, nomiss has clock invariants and guards on variables. Their ha
+# glue builds, the includer defining the bounds and the getter.
+for my $up (qw(sched-opid deadline-nomiss)) {
+	my $udir = "$dir/$up";
+	mkdir($udir) or die;
+	for my $kind (qw(header ha)) {
+		($st, undef, $err) = run(rvgen(), '--name', 'm', '-k', $kind, '-o', $udir,
+					 fixtures() . "/upstream/$up.dot");
+		is($st, 0, "$up.dot: rvgen -k $kind") or diag($err);
+	}
+	my @ubounds = slurp("$udir/m_model_ha.h") =~ /^#error "define (\S+) before including/mg;
+	my $src = write_file($dir, "$up.c", caller_src('m', '', 1, @ubounds));
+	for my $cc (qw(gcc clang)) {
+		($st, undef, $err) = run($cc, @warn, "-I$udir", '-c', '-o', "$dir/$up.o", $src);
+		is($st, 0, "$up.dot: $cc -Wall -Wextra, the includer defining ha_get_env_m()")
+			or diag($err);
 	}
 }
 

@@ -44,14 +44,22 @@ for my $c (@cases) {
 		or diag("got: $err");
 }
 
-# Guards: ha evaluates them as C on clocks (now - start OP value), so it
-# refuses, at the guard's line, one that reads a variable which is no
-# clock, and a comparison with 0 that is constant (-Wtype-limits); every
-# other kind takes such a model, header and pml included (their output
-# does not depend on guards).
+# Guards: ha evaluates them as C, a comparison on a clock as "now - start
+# OP value" and one on a variable (an env no edge resets and no invariant
+# bounds) through the includer's getter, both unsigned; so it refuses, at
+# the guard's line, a comparison with 0 that is constant (-Wtype-limits),
+# on a clock as on a variable. Every other kind takes such a model, header
+# and pml included (their output does not depend on guards).
 my @refused = sort glob(fixtures() . '/guards/*.dot');
 @refused = grep { slurp($_) =~ m{^// expect: } } @refused;
-cmp_ok(scalar(@refused), '>=', 3, 'at least 3 guards refused by --kind ha');
+cmp_ok(scalar(@refused), '>=', 4, 'at least 4 guards refused by --kind ha');
+for my $what (['clock', qr/a clock is never below 0/], ['variable', qr/a variable is never below 0/]) {
+	my ($name, $re) = @$what;
+	for my $op ('<', '>=') {
+		ok((grep { slurp($_) =~ m{^// expect: \d+: .*'\w+ \Q$op\E 0' .*$re} } @refused),
+		   "a refusal fixture for '$name $op 0'");
+	}
+}
 for my $f (@refused) {
 	my ($line, $want) = slurp($f) =~ m{^// expect: (\d+): (.*)$}m;
 	my $name = $f =~ s{.*/}{}r;
@@ -63,13 +71,37 @@ for my $f (@refused) {
 		is($st, 0, "$name: --kind $kind accepts it") or diag($err);
 	}
 }
-# Upstream's opid guards read variables (irq_off, preempt_off), not clocks.
-my $opid = fixtures() . '/upstream/sched-opid.dot';
-my ($st, $out, $err) = run(rvgen(), '--name', 'm', '-k', 'ha', $opid);
-ok($st == 1 && $err =~ /^\Q$opid\E:\d+: event '\w+': guard '[^']*' reads '(irq_off|preempt_off)', which is not a clock/,
-   'sched-opid.dot: --kind ha refuses a guard on a variable') or diag("status $st: $err");
-($st, undef, $err) = run(rvgen(), '--name', 'm', '-k', 'header', $opid);
-is($st, 0, 'sched-opid.dot: --kind header accepts it') or diag($err);
+# A guard on a variable is taken: upstream's opid reads irq_off and
+# preempt_off (variables only, so the guard function does not read the
+# time), clock-and-flag.dot a clock and a variable in one guard. The
+# header declares the getter the includer defines, and the comparison
+# reads the variable through it.
+my ($st, $out, $err);
+for my $m (['upstream/sched-opid.dot', 'irq_off', 1], ['guards/clock-and-flag.dot', 'flag', 0]) {
+	my ($rel, $var, $vars_only) = @$m;
+	my $f = fixtures() . "/$rel";
+	my $name = $rel =~ s{.*/}{}r;
+	($st, $out, $err) = run(rvgen(), '--name', 'm', '-k', 'ha', $f);
+	ok($st == 0 && $err eq '', "$name: --kind ha accepts a guard on a variable") or diag("status $st: $err");
+	like($out, qr/^static __u64 ha_get_env_m\(const struct ha_clocks_m \*clk,\n\t+ *unsigned int env\);\n/m,
+	     "$name: declares ha_get_env_m(clk, env) for the includer to define");
+	like($out, qr/\bha_get_env_m\(clk, ${var}_m\) == 1ULL\b/,
+	     "$name: $var == 1 is ha_get_env_m(clk, ${var}_m) == 1ULL");
+	if ($vars_only) {
+		like($out, qr/^\t\(void\)now;\n/m, "$name: guards on variables only: (void)now");
+	} else {
+		like($out, qr/\(now - clk->start\[clk_m\]\) > 5000000ULL\) &&\n\s+\(ha_get_env_m\(clk, flag_m\) == 1ULL\)/,
+		     "$name: clk > 5ms && flag == 1 reads the clock and the variable");
+		unlike($out, qr/\(void\)now;/, "$name: a guard reads the time: no (void)now");
+	}
+	for my $kind (qw(check header pml)) {
+		($st, undef, $err) = run(rvgen(), '--name', 'm', '-k', $kind, $f);
+		is($st, 0, "$name: --kind $kind accepts it") or diag($err);
+	}
+}
+# Without a guard on a variable, nothing is declared for one.
+($st, $out, $err) = run(rvgen(), '--name', 'm', '-k', 'ha', fixtures() . '/guards/guards.dot');
+ok($st == 0 && $out !~ /ha_get_env/, 'guards.dot (clocks only): no ha_get_env_m') or diag($err);
 
 # The monitor name defaults to the file name, which must then be an identifier.
 my $ok = top() . '/models/tlob.dot';

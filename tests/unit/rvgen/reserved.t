@@ -6,8 +6,10 @@
 # own name space) is read from those outputs here, independently of
 # rvgen's table; a state called NAME must then be refused by `--kind
 # check`, and so must an event and a clock called NAME where the C outputs
-# define NAME_m (Promela defines only the states' names). A new generated
-# identifier that the table misses fails this test.
+# define NAME_m (Promela defines only the states' names), and a variable
+# (an env a guard reads, no clock) called NAME likewise. The plain model
+# has a guard on a variable, so that ha declares its getter. A new
+# generated identifier that the table misses fails this test.
 use strict;
 use warnings;
 use FindBin;
@@ -28,7 +30,7 @@ digraph state_automaton {
 	"__init_idle" -> "idle";
 	"busy" [label = "busy\\nclk < LIMIT_NS()"];
 	"idle" -> "busy" [ label = "go;reset(clk)" ];
-	"busy" -> "idle" [ label = "done" ];
+	"busy" -> "idle" [ label = "done;flag == 1" ];
 $extra}
 EOF2
 	close($fh);
@@ -37,7 +39,7 @@ EOF2
 
 # The identifiers the outputs of the plain model define.
 my $base = model_file('base', '');
-my %model_names = map { ($_ => 1) } qw(idle busy go done clk);
+my %model_names = map { ($_ => 1) } qw(idle busy go done clk flag);
 my %ids;
 for my $kind (qw(header ha pml)) {
 	my ($st, $out, $err) = run(rvgen(), '--name', 'm', '-k', $kind, $base);
@@ -48,6 +50,7 @@ for my $kind (qw(header ha pml)) {
 }
 cmp_ok(scalar(keys %ids), '>=', 15, 'generated identifiers found: ' .
        join(' ', sort keys %ids));
+ok($ids{ha_get_env}, 'ha_get_env_m, the getter of a guard on a variable, is among them');
 
 for my $id (sort keys %ids) {
 	my %as = (
@@ -58,9 +61,10 @@ for my $id (sort keys %ids) {
 		clock => "\t\"idle\" -> \"wait\" [ label = \"tick;reset($id)\" ];\n" .
 			 "\t\"wait\" [label = \"wait\\n$id < 5ms\"];\n" .
 			 "\t\"wait\" -> \"idle\" [ label = \"back\" ];\n",
+		variable => "\t\"idle\" -> \"idle\" [ label = \"poll;$id == 1\" ];\n",
 	);
 	my $kinds = join(', ', sort keys %{$ids{$id}});
-	delete @as{qw(event clock)} if $kinds eq 'pml';
+	delete @as{qw(event clock variable)} if $kinds eq 'pml';
 	for my $what (sort keys %as) {
 		my $f = model_file("$what-$id", $as{$what});
 		my ($st, undef, $err) = run(rvgen(), '--name', 'm', '-k', 'check', $f);

@@ -1,10 +1,11 @@
 #!/usr/bin/perl
 # SPDX-License-Identifier: GPL-2.0
-# spin verifies the committed Promela model models/tlob.pml: no two
-# transitions for one state and event, no reachable deadlock, and every
-# active state can get back to stopped. The same checks must fail on
-# models built to break them (tests/fixtures/rvgen/spin, and a copy of
-# tlob.pml with a second transition for stopped x start).
+# spin verifies the committed Promela models, models/tlob.pml and
+# models/alive.pml: no two transitions for one state and event, no
+# reachable deadlock, and every other state can get back to the initial
+# one (stopped, idle). The same checks must fail on models built to break
+# them (tests/fixtures/rvgen/spin, and copies of tlob.pml and alive.pml
+# with a second transition for one state and event).
 use strict;
 use warnings;
 use Cwd qw(getcwd);
@@ -35,31 +36,41 @@ sub states_of {
 	return (slurp($pml) =~ /^#define (\w+_\w+)\t\d+$/mg);
 }
 
-my $pml = top() . '/models/tlob.pml';
-my $r = pan($pml);
-is($r->{errors}, 0, 'tlob: spin finds no error') or diag($r->{out});
-ok(!$r->{assertion}, 'tlob: no state has two transitions for one event');
-ok(!$r->{deadlock}, 'tlob: no reachable deadlock');
-like($r->{out}, qr/invalid end states\s+\+/, 'tlob: pan checked for invalid end states');
-
-my @states = grep { !/^ev_/ } states_of($pml);
-is_deeply([@states], [qw(stopped_tlob running_tlob sleeping_tlob waiting_tlob)],
-	  'tlob.pml: the four states');
-for my $s (grep { $_ ne 'stopped_tlob' } @states) {
-	$r = pan($pml, "-DSTART=$s", '-DCHECK_RETURN');
-	ok($r->{assertion} && $r->{errors} == 1, "tlob: stopped reachable from $s")
-		or diag($r->{out});
-}
-
-# The checks can fail.
+# Each committed model: its states, initial first, and a transition to
+# duplicate (FROM x EVENT -> TO, and the second target to add).
 my $dir = tmpdir();
-(my $dup = slurp($pml)) =~ s/^(\t+)T\(stopped_tlob, running_tlob\);\n/$&$1T(stopped_tlob, waiting_tlob);\n/m
-	or die 'no T(stopped_tlob, running_tlob) in tlob.pml';
-open(my $fh, '>', "$dir/dup.pml") or die;
-print $fh $dup;
-close($fh);
-$r = pan("$dir/dup.pml");
-ok($r->{assertion}, 'a second stopped x start transition is caught') or diag($r->{out});
+my @models = (
+	['tlob', [qw(stopped running sleeping waiting)], 'start', 'stopped', 'running', 'waiting'],
+	['alive', [qw(idle supervised)], 'begin', 'idle', 'supervised', 'idle'],
+);
+for my $m (@models) {
+	my ($mon, $states, $ev, $from, $to, $also) = @$m;
+	my $pml = top() . "/models/$mon.pml";
+	my $r = pan($pml);
+	is($r->{errors}, 0, "$mon: spin finds no error") or diag($r->{out});
+	ok(!$r->{assertion}, "$mon: no state has two transitions for one event");
+	ok(!$r->{deadlock}, "$mon: no reachable deadlock");
+	like($r->{out}, qr/invalid end states\s+\+/, "$mon: pan checked for invalid end states");
+
+	my @states = grep { !/^ev_/ } states_of($pml);
+	is_deeply([@states], [map { "${_}_$mon" } @$states],
+		  "$mon.pml: the " . scalar(@$states) . ' states, initial first');
+	like(slurp($pml), qr/^#define START $states->[0]_$mon$/m, "$mon.pml: starts in $states->[0]");
+	for my $s (grep { $_ ne "$states->[0]_$mon" } @states) {
+		$r = pan($pml, "-DSTART=$s", '-DCHECK_RETURN');
+		ok($r->{assertion} && $r->{errors} == 1, "$mon: $states->[0] reachable from $s")
+			or diag($r->{out});
+	}
+
+	# The checks can fail.
+	(my $dup = slurp($pml)) =~ s/^(\t+)T\(${from}_$mon, ${to}_$mon\);\n/$&$1T(${from}_$mon, ${also}_$mon);\n/m
+		or die "no T(${from}_$mon, ${to}_$mon) in $mon.pml";
+	open(my $fh, '>', "$dir/dup-$mon.pml") or die;
+	print $fh $dup;
+	close($fh);
+	$r = pan("$dir/dup-$mon.pml");
+	ok($r->{assertion}, "$mon: a second $from x $ev transition is caught") or diag($r->{out});
+}
 
 sub pml_of {
 	my ($m) = @_;
@@ -69,7 +80,7 @@ sub pml_of {
 	return "$dir/m.pml";
 }
 
-$r = pan(pml_of('deadlock'));
+my $r = pan(pml_of('deadlock'));
 ok($r->{deadlock}, 'deadlock.dot: spin reports the deadlock in stuck') or diag($r->{out});
 $r = pan(pml_of('no-return'));
 is($r->{errors}, 0, 'no-return.dot: no deadlock, deterministic');

@@ -1,0 +1,467 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Alive supervision (`a` lines): a checkpoint must be hit between
+ * expect - margin and expect + margin times per reference cycle of
+ * period=, per process or per task. What an event does is the generated
+ * automaton's (models/alive.dot: alive_model.h, alive_model_ha.h): the
+ * first checkpoint of an instance is `begin` (the cycle clock starts, the
+ * cycle timer is armed) then `checkpoint`; the cycle's end is `cycle_end`,
+ * whose guard (checkpoints >= EXPECT_MIN() && checkpoints <= EXPECT_MAX())
+ * judges the cycle and whose reset starts the next one and re-arms the
+ * timer; `abort` ends the instance. `checkpoints`, the model's variable,
+ * is the count of checkpoint events since the cycle clock was last reset,
+ * kept here and read by the guard through ha_get_env_alive().
+ *
+ * The cycle timer is a hard hrtimer (HRTIMER_MODE_ABS_HARD, tlob_timer.c),
+ * so a cycle is judged at its end also on PREEMPT_RT under a real-time
+ * hog. It fires at ha_deadline_alive(), one ns past the cycle (the
+ * invariant is clk_cycle <= PERIOD_NS()); the cycle_end event is taken at
+ * the cycle's end, start + period, where the invariant still holds. A
+ * checkpoint that comes after a cycle's end before its timer ran first
+ * ends that cycle (detector CHECKPOINT), so a late timer never moves a
+ * checkpoint into the wrong cycle. Cycles that went by with no checkpoint
+ * and no timer (the timer held off for more than a period) are judged at
+ * once, as one record covering them all: the work per event is bounded.
+ *
+ * Instances are preallocated (alive_instances=, default 256) and found by
+ * their key (tgid per process, pid per task) in a small hash; a first
+ * checkpoint that finds none free is counted as dropped. An instance keeps
+ * no task, only its pid numbers: it ends at that task's exit (per task) or
+ * its group's (per process: the last thread's exit), or an exec; a
+ * reaction finds the pid again (tlob_react_alive()).
+ *
+ * Locking and context: one raw spinlock, tlob_alive_lock, guards the
+ * pool, the hash, every instance and every alive binding's statistics.
+ * Checkpoints are rare next to scheduler events (one per frame or job),
+ * so one lock is enough. Callers: the checkpoint uprobe (task context),
+ * sched_process_exit/exec (task context), the cycle timer (hard IRQ, also
+ * on PREEMPT_RT) and control writes and reads (process context); none
+ * holds another tlob lock when it takes this one. Under it: trace events,
+ * hrtimer_start() and hrtimer_try_to_cancel() (never hrtimer_cancel(),
+ * which would wait for a callback that waits for this lock) and
+ * tlob_react() (irq_work). Nothing here allocates, sleeps or prints.
+ */
+#include <linux/hash.h>
+#include <linux/hrtimer.h>
+#include <linux/moduleparam.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
+
+#include "tlob.h"
+#include "tlob_tolerance.h"
+#include "tlob_trace.h"
+
+struct ha_clocks_alive;
+static u64 tlob_alive_period(const struct ha_clocks_alive *clk);
+static u64 tlob_alive_min(const struct ha_clocks_alive *clk);
+static u64 tlob_alive_max(const struct ha_clocks_alive *clk);
+/* The bounds of the model: the instance's binding's terms. */
+#define PERIOD_NS(clk) tlob_alive_period(clk)
+#define EXPECT_MIN(clk) tlob_alive_min(clk)
+#define EXPECT_MAX(clk) tlob_alive_max(clk)
+#include "alive_model_ha.h"
+
+static unsigned int alive_instances = 256;
+module_param(alive_instances, uint, 0444);
+MODULE_PARM_DESC(alive_instances,
+		 "alive supervision instances at once (default 256)");
+
+struct tlob_alive {
+	struct hlist_node hnode;	/* its key's bucket, or the free list */
+	struct tlob_binding *b;		/* NULL: free */
+	pid_t key;			/* pid (per=task) or tgid (per=process) */
+	pid_t tgid;
+	char comm[TLOB_COMM_LEN];	/* its comm */
+	struct ha_clocks_alive clk;	/* clk.start[clk_cycle_alive]: the cycle's start */
+	struct hrtimer timer;
+	u32 checkpoints;		/* the model's variable: since clk_cycle's reset */
+	u8 state;			/* enum states_alive */
+};
+
+#define TLOB_ALIVE_HASH_BITS	6
+
+static DEFINE_RAW_SPINLOCK(tlob_alive_lock);
+static struct hlist_head tlob_alive_hash[1 << TLOB_ALIVE_HASH_BITS];
+static HLIST_HEAD(tlob_alive_free);		/* tlob_alive_lock */
+static struct tlob_alive *tlob_alive_pool;
+static unsigned int tlob_alive_pool_size;
+/* Instances in use; read without the lock by the exit/exec probes. */
+static unsigned int tlob_alive_used;
+
+static inline struct tlob_alive *clk_alive(const struct ha_clocks_alive *clk)
+{
+	return container_of(clk, struct tlob_alive, clk);
+}
+
+static u64 tlob_alive_period(const struct ha_clocks_alive *clk)
+{
+	return clk_alive(clk)->b->period_ns;
+}
+
+static u64 tlob_alive_min(const struct ha_clocks_alive *clk)
+{
+	const struct tlob_binding *b = clk_alive(clk)->b;
+
+	return b->expect - b->margin;
+}
+
+static u64 tlob_alive_max(const struct ha_clocks_alive *clk)
+{
+	const struct tlob_binding *b = clk_alive(clk)->b;
+
+	return b->expect + b->margin;
+}
+
+/* The model's hooks (alive_model_ha.h); tlob_alive_lock is held. */
+
+static void ha_arm_alive(struct ha_clocks_alive *clk, u64 deadline_ns)
+{
+	tlob_timer_arm(&clk_alive(clk)->timer, deadline_ns);
+}
+
+static void ha_cancel_alive(struct ha_clocks_alive *clk)
+{
+	tlob_timer_try_cancel(&clk_alive(clk)->timer);
+}
+
+static u64 ha_get_env_alive(const struct ha_clocks_alive *clk,
+			    unsigned int env)
+{
+	return env == checkpoints_alive ? clk_alive(clk)->checkpoints : 0;
+}
+
+static struct hlist_head *tlob_alive_bucket(pid_t key)
+{
+	return &tlob_alive_hash[hash_32((u32)key, TLOB_ALIVE_HASH_BITS)];
+}
+
+/* The instance key of @t for @b: its tgid (per=process) or pid. */
+static pid_t tlob_alive_key(const struct tlob_binding *b,
+			    const struct task_struct *t)
+{
+	return b->per == TLOB_PER_TASK ? t->pid : t->tgid;
+}
+
+static u64 tlob_alive_cycle_start(const struct tlob_alive *a)
+{
+	return a->clk.start[clk_cycle_alive];
+}
+
+/* A record of @a's current cycle, ending at @end, for @verdict. */
+static void tlob_alive_fill(const struct tlob_alive *a,
+			    struct tlob_alive_record *r, u64 end,
+			    unsigned int verdict, u64 now, unsigned int detector)
+{
+	const struct tlob_binding *b = a->b;
+
+	memset(r, 0, sizeof(*r));
+	r->start_ns = tlob_alive_cycle_start(a);
+	r->end_ns = end;
+	r->period_ns = b->period_ns;
+	r->detect_latency_ns = (s64)(now - end);
+	r->pid = a->key;
+	r->tgid = a->tgid;
+	r->binding_id = b->id;
+	r->checkpoints = a->checkpoints;
+	r->expect_min = b->expect - b->margin;
+	r->expect_max = b->expect + b->margin;
+	r->cycles = 1;
+	r->verdict = verdict;
+	r->detector = detector;
+	memcpy(r->comm, a->comm, TLOB_COMM_LEN);
+	memcpy(r->tag, b->tag, TLOB_TAG_LEN);
+}
+
+/*
+ * A judged record: the binding's statistics, its history (tolerance=K/W,
+ * one entry per cycle the record covers) and, for a violation that passes
+ * the tolerance, the reaction. Then the trace event.
+ */
+static void tlob_alive_judged(struct tlob_alive *a,
+			      struct tlob_alive_record *r)
+{
+	struct tlob_binding *b = a->b;
+	struct tlob_alive_stats *st = &b->astats;
+	bool bad = r->verdict != TLOB_VERDICT_OK;
+	u64 history = atomic64_read(&b->history);
+	unsigned int i;
+
+	if (bad) {
+		r->react = tlob_tolerance_reached(history, b->tol_k, b->tol_w);
+		st->too_few += r->verdict == TLOB_VERDICT_TOO_FEW;
+		st->too_many += r->verdict == TLOB_VERDICT_TOO_MANY;
+		st->tolerated += !r->react;
+	}
+	for (i = 0; i < min_t(u32, r->cycles, TLOB_TOLERANCE_MAX); i++)
+		history = (history << 1) | bad;
+	atomic64_set(&b->history, history);
+	if (!st->cycles || r->checkpoints < st->min_checkpoints)
+		st->min_checkpoints = r->checkpoints;
+	if (r->checkpoints > st->max_checkpoints)
+		st->max_checkpoints = r->checkpoints;
+	st->sum_checkpoints += r->checkpoints;
+	st->cycles += r->cycles;
+	trace_alive_cycle(r);
+	if (r->react)
+		tlob_react_alive(r);
+}
+
+/*
+ * One model event for @a at @at (the model's time; @now, the clock, says
+ * how late it is judged). cycle_end's guard judges the cycle, or the
+ * @cycles empty cycles in a row it stands for, before the step resets its
+ * clock; the step resets `checkpoints` with that clock. Returns false
+ * when the instance ended: the caller frees it.
+ */
+static bool tlob_alive_step(struct tlob_alive *a, unsigned int event, u64 at,
+			    u64 now, unsigned int detector, u64 cycles)
+{
+	unsigned int curr = a->state, next, env, verdict;
+	struct tlob_alive_record r;
+
+	lockdep_assert_held(&tlob_alive_lock);
+	next = automaton_alive.function[curr][event];
+	if (next == INVALID_STATE_ALIVE) {
+		/* The handlers send only what the model allows: a bug. */
+		a->b->astats.errors++;
+		ha_cancel_alive(&a->clk);
+		return false;
+	}
+	if (event == cycle_end_alive) {
+		verdict = TLOB_VERDICT_OK;
+		if (!ha_guard_holds_alive(&a->clk, curr, event, at))
+			verdict = a->checkpoints < tlob_alive_min(&a->clk) ?
+				  TLOB_VERDICT_TOO_FEW : TLOB_VERDICT_TOO_MANY;
+		tlob_alive_fill(a, &r, at, verdict, now, detector);
+		r.cycles = min_t(u64, cycles, U32_MAX);
+		tlob_alive_judged(a, &r);
+	}
+	env = automaton_alive.reset_env[curr][event];
+	ha_step_alive(&a->clk, curr, event, at);
+	if (env == clk_cycle_alive)
+		a->checkpoints = 0;
+	if (event == checkpoint_alive && a->checkpoints < U32_MAX)
+		a->checkpoints++;
+	a->state = next;
+	return !automaton_alive.final_states[next];
+}
+
+static void tlob_alive_put(struct tlob_alive *a)
+{
+	lockdep_assert_held(&tlob_alive_lock);
+	hlist_del(&a->hnode);
+	a->b = NULL;
+	hlist_add_head(&a->hnode, &tlob_alive_free);
+	WRITE_ONCE(tlob_alive_used, tlob_alive_used - 1);
+}
+
+/*
+ * Judge every cycle of @a that ended by @now: the current one with its
+ * checkpoints, then those that went by empty as one cycle_end standing
+ * for all of them. Bounded: at most two steps whatever the time.
+ */
+static void tlob_alive_catch_up(struct tlob_alive *a, u64 now,
+				unsigned int detector)
+{
+	u64 period = a->b->period_ns, end, n;
+
+	end = tlob_alive_cycle_start(a) + period;
+	if (a->state != supervised_alive || now <= end)
+		return;
+	tlob_alive_step(a, cycle_end_alive, end, now, detector, 1);
+	/* Now start == end: the next cycle ends one period later. */
+	n = div64_u64(now - tlob_alive_cycle_start(a), period);
+	if (n && now == tlob_alive_cycle_start(a) + n * period)
+		n--;
+	if (n)
+		tlob_alive_step(a, cycle_end_alive,
+				tlob_alive_cycle_start(a) + n * period, now,
+				detector, n);
+}
+
+/* The cycle timer (hard IRQ, also on PREEMPT_RT): judge what ended. */
+static enum hrtimer_restart tlob_alive_expired(struct hrtimer *timer)
+{
+	struct tlob_alive *a = container_of(timer, struct tlob_alive, timer);
+
+	raw_spin_lock(&tlob_alive_lock);
+	/*
+	 * The instance may have ended, or its slot begun another, while this
+	 * callback waited for the lock: only what ended by now is judged.
+	 */
+	if (a->b)
+		tlob_alive_catch_up(a, ktime_get_ns(), TLOB_DETECT_HRTIMER);
+	raw_spin_unlock(&tlob_alive_lock);
+	return HRTIMER_NORESTART;
+}
+
+static struct tlob_alive *tlob_alive_find(const struct tlob_binding *b,
+					  pid_t key)
+{
+	struct tlob_alive *a;
+
+	hlist_for_each_entry(a, tlob_alive_bucket(key), hnode)
+		if (a->b == b && a->key == key)
+			return a;
+	return NULL;
+}
+
+/*
+ * The checkpoint of alive binding @b was hit by @t (current). The first
+ * hit of an instance begins it; every hit first ends the cycles that
+ * ended before it (a late timer), then counts in the cycle it is in.
+ */
+void tlob_alive_checkpoint(struct tlob_binding *b, struct task_struct *t)
+{
+	pid_t key = tlob_alive_key(b, t);
+	unsigned long flags;
+	struct tlob_alive *a;
+	u64 now;
+
+	raw_spin_lock_irqsave(&tlob_alive_lock, flags);
+	now = ktime_get_ns();
+	a = tlob_alive_find(b, key);
+	if (!a) {
+		if (hlist_empty(&tlob_alive_free)) {
+			b->astats.dropped++;
+			goto out;
+		}
+		a = hlist_entry(tlob_alive_free.first, struct tlob_alive, hnode);
+		hlist_del(&a->hnode);
+		hlist_add_head(&a->hnode, tlob_alive_bucket(key));
+		WRITE_ONCE(tlob_alive_used, tlob_alive_used + 1);
+		a->b = b;
+		a->key = key;
+		a->tgid = t->tgid;
+		memcpy(a->comm, t->comm, TLOB_COMM_LEN);
+		a->checkpoints = 0;
+		a->state = automaton_alive.initial_state;
+		b->astats.instances++;
+		if (!tlob_alive_step(a, begin_alive, now, now,
+				     TLOB_DETECT_CHECKPOINT, 0)) {
+			tlob_alive_put(a);
+			goto out;
+		}
+	}
+	tlob_alive_catch_up(a, now, TLOB_DETECT_CHECKPOINT);
+	if (!tlob_alive_step(a, checkpoint_alive, now, now,
+			     TLOB_DETECT_CHECKPOINT, 0))
+		tlob_alive_put(a);
+out:
+	raw_spin_unlock_irqrestore(&tlob_alive_lock, flags);
+}
+
+/*
+ * End @a (abort): what ended by now is judged first; the cycle under way
+ * is recorded aborted, with its checkpoints so far, and not judged.
+ */
+static void tlob_alive_end(struct tlob_alive *a, enum tlob_abort_reason why,
+			   u64 now)
+{
+	struct tlob_alive_record r;
+
+	tlob_alive_catch_up(a, now, TLOB_DETECT_STOP);
+	tlob_alive_fill(a, &r, now, TLOB_VERDICT_ABORTED, now, TLOB_DETECT_NONE);
+	r.detect_latency_ns = 0;
+	r.abort_reason = why;
+	a->b->astats.aborted++;
+	trace_alive_cycle(&r);
+	tlob_alive_step(a, abort_alive, now, now, TLOB_DETECT_NONE, 0);
+	tlob_alive_put(a);
+}
+
+/*
+ * Task @t exits or execs (sched_process_exit/exec, in @t's context): its
+ * per-task instances end (@pid: its pid before the exec, which may have
+ * given it its leader's); its process's end too at exec, or when @t is
+ * the group's last thread to exit (signal->live is 0 by the time
+ * sched_process_exit runs).
+ */
+void tlob_alive_task_gone(struct task_struct *t, pid_t pid,
+			  enum tlob_abort_reason why)
+{
+	bool group = why == TLOB_ABORT_EXEC || !atomic_read(&t->signal->live);
+	struct tlob_alive *a;
+	struct hlist_node *tmp;
+	unsigned long flags;
+	u64 now;
+
+	if (!READ_ONCE(tlob_alive_used))
+		return;
+	raw_spin_lock_irqsave(&tlob_alive_lock, flags);
+	now = ktime_get_ns();
+	hlist_for_each_entry_safe(a, tmp, tlob_alive_bucket(pid), hnode)
+		if (a->b->per == TLOB_PER_TASK && a->key == pid)
+			tlob_alive_end(a, why, now);
+	if (group)
+		hlist_for_each_entry_safe(a, tmp, tlob_alive_bucket(t->tgid),
+					  hnode)
+			if (a->b->per == TLOB_PER_PROCESS && a->key == t->tgid)
+				tlob_alive_end(a, why, now);
+	raw_spin_unlock_irqrestore(&tlob_alive_lock, flags);
+}
+
+/*
+ * End the instances of @b (NULL: every alive binding's), process context,
+ * once no checkpoint of it can run any more (its uprobes are gone).
+ */
+void tlob_alive_abort_binding(struct tlob_binding *b,
+			      enum tlob_abort_reason why)
+{
+	unsigned long flags;
+	unsigned int i;
+
+	for (i = 0; i < tlob_alive_pool_size; i++) {
+		struct tlob_alive *a = &tlob_alive_pool[i];
+
+		raw_spin_lock_irqsave(&tlob_alive_lock, flags);
+		if (a->b && (!b || a->b == b))
+			tlob_alive_end(a, why, ktime_get_ns());
+		raw_spin_unlock_irqrestore(&tlob_alive_lock, flags);
+	}
+}
+
+/* A copy of @b's statistics, consistent (process context). */
+void tlob_alive_stats_get(const struct tlob_binding *b,
+			  struct tlob_alive_stats *st)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&tlob_alive_lock, flags);
+	*st = b->astats;
+	raw_spin_unlock_irqrestore(&tlob_alive_lock, flags);
+}
+
+/* Module load: the instances, each with its hard timer, all free. */
+int tlob_alive_init(void)
+{
+	unsigned int i;
+
+	tlob_alive_pool = kcalloc(alive_instances, sizeof(*tlob_alive_pool),
+				  GFP_KERNEL);
+	if (alive_instances && !tlob_alive_pool)
+		return -ENOMEM;
+	tlob_alive_pool_size = alive_instances;
+	for (i = 0; i < tlob_alive_pool_size; i++) {
+		tlob_timer_init(&tlob_alive_pool[i].timer, tlob_alive_expired);
+		hlist_add_head(&tlob_alive_pool[i].hnode, &tlob_alive_free);
+	}
+	return 0;
+}
+
+/*
+ * Module exit, after every instance ended and no probe is left: no timer
+ * callback may still run when the pool goes.
+ */
+void tlob_alive_exit(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < tlob_alive_pool_size; i++)
+		tlob_timer_sync(&tlob_alive_pool[i].timer);
+	kfree(tlob_alive_pool);
+}
