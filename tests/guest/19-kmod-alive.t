@@ -123,6 +123,29 @@ trace_stop
 is "$(cycles | tail -n 1 | field verdict) $(cycles | tail -n 1 | field abort_reason)" "3 3" \
 	"unbind: the cycle under way ends aborted (unbind)"
 
+# --- exec: the process's instance ends (aborted, exec); its cycles before are judged
+alive period=$((200 * MS)) expect=10 margin=3 || bail_out "cannot bind"
+run beatexec 25 20000
+is "$(cycles | tail -n 1 | field verdict) $(cycles | tail -n 1 | field abort_reason)" "3 2" \
+	"exec: the cycle under way ends aborted (exec)"
+is "$(judged | field verdict | sort -u)" "0" "exec: the cycles before it were judged ok ($(verdicts))"
+unalive
+
+# --- no free instance: the first checkpoint of a third task is dropped, counted
+kmod_load alive_instances=2 || bail_out "insmod alive_instances=2 failed"
+echo 1 >$TLOB/enable
+alive period=$((200 * MS)) expect=10 margin=3 per=task || bail_out "cannot bind"
+id=$(grep " kind=alive " $TLOB/stats | sed -n 's/^id=\([0-9]*\) .*/\1/p')
+run tbeats 3 20 20000
+cmp_ok "$(stat_of $id dropped)" -ge 1 "2 instances for 3 tasks: the third task's checkpoints are counted dropped"
+# the first cycles end before any thread exits (a thread's exit frees its
+# instance, which the third may take then): two tasks judged there
+first=$(judged | field end_ns | sort -n | head -n 1)
+is "$(judged | field end_ns | awk -v f="$first" '$1 < f + 50000000' | wc -l)" "2" \
+	"... at the first cycles' end, two tasks are judged"
+cmp_ok "$(stat_of $id instances)" -ge 2 "... two instances at least began"
+unalive
+
 # --- the module refuses what the parser refuses, and lists what it holds
 is "$(errno_of "a $WL:$HB period=99999 expect=1")" "Numerical result out of range" \
 	"a period below 100 us is ERANGE"

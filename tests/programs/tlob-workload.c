@@ -36,6 +36,7 @@
  *                  no window: N heartbeats, one every US us on an absolute
  *                  schedule from the first, then sleep TAIL_MS ms
  *   tbeats T N US  T threads, each beating N times every US us
+ *   beatexec N US  N heartbeats as beats, then exec itself (`noop`)
  *   burn MS        no window: busy-loop MS ms (load for a reference)
  *   noop           do nothing
  * Prints "windows=N sigxcpu=N" at the end (SIGXCPU is counted, not fatal).
@@ -334,6 +335,12 @@ int main(int argc, char **argv)
 			sleep_ms(arg(argv, i + 2, argc));
 		printf("beats=%ld sigxcpu=%d\n", arg(argv, i, argc), (int)sigxcpu);
 		return 0;
+	}
+	if (!strcmp(mode, "beatexec")) {
+		beats(arg(argv, i, argc), arg(argv, i + 1, argc));
+		execl("/proc/self/exe", "tlob-workload", "noop", (char *)NULL);
+		perror("execl");
+		return 1;
 	}
 	if (!strcmp(mode, "tbeats")) {
 		tbeats(arg(argv, i, argc), arg(argv, i + 1, argc),
