@@ -6,9 +6,12 @@
 # pieces and beyond a page) to monitor, enable and reactors, from a fixed
 # seed, checking after every write(2) that a refused write changed nothing
 # and an accepted one changed exactly what a reference model computes
-# (tests/programs/tlob-fuzz.c). max_bindings=16 so -ENOSPC is met too.
-# Here: the counts, every class of disagreement zero, the final listing
-# equal to the accepted set, stats agreeing with it, a clean unload.
+# (tests/programs/tlob-fuzz.c). About a third of the adds are `a` lines
+# (alive checkpoints), so both verbs, their keys, duplicates across them
+# and removals of either are met. max_bindings=16 so -ENOSPC is met too.
+# Here: the counts (`a` lines accepted and refused among them), every class
+# of disagreement zero, the final listing equal to the accepted set, stats
+# agreeing with it (kind=alive lines for the `a` ones), a clean unload.
 . /opt/tlob/tests/lib/tap.sh
 . /opt/tlob/tests/lib/kmod.sh
 
@@ -35,6 +38,11 @@ v() { tr ' ' '\n' </tmp/fuzz.out | sed -n "s/^$1=//p" | head -n 1; }
 cmp_ok "$(v lines)" -ge $N "at least $N lines written ($(v writes) writes)"
 cmp_ok "$(v accepted)" -ge 1000 "writes accepted: $(v accepted)"
 cmp_ok "$(v rejected)" -ge 1000 "writes rejected: $(v rejected)"
+# (25 000 lines gave about 150..220 and 1 350..1 450 in a host simulation)
+cmp_ok "$(v accepted_alive)" -ge 50 "a lines in accepted writes: $(v accepted_alive) of $(v alive_lines)"
+cmp_ok "$(v rejected_alive)" -ge 500 "refused writes the model blames on an a line: $(v rejected_alive)"
+cmp_ok "$(v eexist_cross)" -ge 1 "a p and an a line on one section refused as duplicates: $(v eexist_cross)"
+cmp_ok "$(v kept)" -ge 1 "bindings removed and written back in one write kept: $(v kept)"
 is "$(v failed_changed)" "0" "every refused write changed nothing"
 is "$(v accepted_bad)" "0" "no write the grammar calls malformed was accepted" ||
 	diag "$(v accepted_bad_with_nul) of them hold a NUL with lines after it, which the kernel ignored"
@@ -44,17 +52,25 @@ is "$rc" "0" "tlob-fuzz exit status"
 is "$(cat $TLOB/monitor)" "$(cat /tmp/fuzz.model)" "the final listing is the accepted set"
 n=$(grep -c . /tmp/fuzz.model)
 is "$(grep -c . $TLOB/stats)" "$n" "stats: one line per binding ($n)"
+# a section's stats line is "id=N path=P start=S stop=..", an alive
+# checkpoint's "id=N kind=alive path=P start=S tag=.."
 miss=0
-while read -r p ps rest; do
+while read -r verb ps rest; do
 	path=${ps%:*}
 	start=${ps##*:}
-	grep -qF "path=$path start=$start " $TLOB/stats || miss=$((miss + 1))
+	case $verb in
+	a) want=" kind=alive path=$path start=$start " ;;
+	*) want=" path=$path start=$start stop=" ;;
+	esac
+	grep -qF -- "$want" $TLOB/stats || miss=$((miss + 1))
 done </tmp/fuzz.model
-is "$miss" "0" "stats name every listed binding"
+is "$miss" "0" "stats name every listed binding, of its kind"
+is "$(grep -c ' kind=alive ' $TLOB/stats)" "$(grep -c '^a ' /tmp/fuzz.model)" \
+	"stats: one kind=alive line per listed a line ($(grep -c '^a ' /tmp/fuzz.model))"
 
 # clean up through the same interface: every binding removed by its line
 echo 0 >$TLOB/enable
-sed -n 's/^p \([^ ]*\) .*/-\1/p' $TLOB/monitor >/tmp/fuzz.rm
+sed -n 's/^[pa] \([^ ]*\) .*/-\1/p' $TLOB/monitor >/tmp/fuzz.rm
 if [ -s /tmp/fuzz.rm ]; then
 	dd if=/tmp/fuzz.rm of=$TLOB/monitor bs=1M 2>/dev/null
 	ok $? "the accepted set removed in one write"

@@ -11,9 +11,12 @@
  *     same as before);
  *   - a write that succeeds changed exactly what it said: the monitor
  *     listing, enable and the current reactor are what a reference model
- *     of the grammar (tlob_parse.c's rules, kstrtoull/kstrtobool) and of
- *     the table (same inode + START is a duplicate, removal by path or
- *     inode, max_bindings) computes from the bytes the kernel consumed;
+ *     of the grammar (tlob_parse.c's rules, kstrtoull/kstrtobool: both
+ *     verbs, `p` sections and `a` alive checkpoints, each with its own
+ *     keys) and of the table (same inode + START is a duplicate whatever
+ *     the verbs, removal by path or inode, a removed binding re-added with
+ *     the same terms in the same write kept, max_bindings) computes from
+ *     the bytes the kernel consumed;
  *   - the model and the kernel agree on accept/refuse: an accepted write
  *     the model calls malformed, or a refused one it calls valid, is a
  *     failure too.
@@ -24,8 +27,10 @@
  *   DIR holds the files bindings point at (made by the test script):
  *   t0..t3 (copies of a binary that is never run), data (a short text
  *   file), link (symlink to t0), dir (a directory).
- * Prints "fuzz: key=value ..." counts and exits 0 if nothing failed;
- * -o FILE gets the model's final monitor listing (the accepted set).
+ * Prints "fuzz: key=value ..." counts (accepted_alive/rejected_alive:
+ * `a` lines in accepted writes, refused writes the model blames on an `a`
+ * line) and exits 0 if nothing failed; -o FILE gets the model's final
+ * monitor listing (the accepted set).
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -48,20 +53,34 @@ static const char *ctl = "/sys/kernel/tlob/";
 #define TAG_LEN 16
 #define BUDGET_MIN 1000ULL
 #define BUDGET_MAX 3600000000000ULL
+#define PERIOD_MIN 100000ULL		/* an `a` line's period=; its max is BUDGET_MAX */
+#define EXPECT_MAX 1000000U		/* expect= and margin= */
+#define TOL_MAX 64			/* tolerance=K/W: W at most */
 #define LINE_MAX_K (PATH_MAX + 128)
 #define MAXB 4096
 #define WBUF (6 * PAGE)
 
 enum { F_MONITOR, F_ENABLE, F_REACTORS };
 
-struct bind {
-	char path[PATH_MAX + 1];
-	uint64_t start, stop;
+/* What a line asks for besides PATH:START; both verbs' fields. */
+struct terms {
+	bool alive;			/* an `a` line (else `p`) */
+	uint64_t stop;			/* p: STOP, or ret */
 	bool ret;
-	uint64_t budget;
+	uint64_t budget, min;		/* p: threshold=, min= (0: none) */
+	uint64_t period;		/* a: period=, expect=, margin=, per=task */
+	uint32_t expect, margin;
+	bool per_task;
+	unsigned int tol_k, tol_w;	/* tolerance=K/W, 1/1 when not given */
 	char tag[TAG_LEN];
 	int filter;			/* 0 none, 1 pid, 2 tgid */
 	uint32_t fid;
+};
+
+struct bind {
+	char path[PATH_MAX + 1];
+	uint64_t start;
+	struct terms t;
 	dev_t dev;
 	ino_t ino;
 };
@@ -78,6 +97,15 @@ static uint64_t rng;
 
 /* counts */
 static unsigned long lines, writes, accepted, rejected, fails;
+/*
+ * `a` lines: generated; in accepted writes (bindings made or kept); refused
+ * writes whose first bad line (the model's) is an `a` line; alive bindings
+ * removed by accepted writes. Refused writes the model blames on a duplicate
+ * of a binding of the other verb; removed bindings re-added with the same
+ * terms in the same write (the kernel keeps them).
+ */
+static unsigned long alive_lines, accepted_alive, rejected_alive, removed_alive;
+static unsigned long eexist_cross, kept;
 static unsigned long by_errno[256];
 static unsigned long fail_changed, fail_accepted_bad, fail_refused_good, fail_state;
 /* of fail_accepted_bad: writes with a NUL followed by more than blanks */
@@ -95,6 +123,18 @@ static uint64_t rnd(void)
 
 static uint64_t below(uint64_t n) { return n ? rnd() % n : 0; }
 static bool chance(int percent) { return below(100) < (uint64_t)percent; }
+
+/*
+ * Set while a batch is generated: its lines are mostly valid (the table
+ * must grow to max_bindings now and then: all or nothing), so the hostile
+ * variants of the newer terms (bad min=/tolerance=, a key of the other
+ * verb, an `a` line's bad, missing or repeated terms) come about a quarter
+ * as often there.
+ */
+static bool tame;
+
+/* chance(@percent), or a quarter of it in a batch */
+static bool hostile(int percent) { return chance(tame ? (percent + 3) / 4 : percent); }
 
 /* --- reading the kernel's state */
 
@@ -151,18 +191,37 @@ static void snapshot(struct snap *s, int file)
 
 /* --- the model's view as the kernel would print it */
 
+/*
+ * The canonical line: the verb's own terms first (p: STOP threshold=
+ * [min=]; a: period= expect= [margin=] [per=task]), then the common ones
+ * ([tolerance=K/W] when W > 1, [tag=], [pid=|tgid=]); defaults not shown.
+ */
 static void print_bind(char **p, const struct bind *b)
 {
-	*p += sprintf(*p, "p %s:0x%" PRIx64 " ", b->path, b->start);
-	if (b->ret)
-		*p += sprintf(*p, "ret");
-	else
-		*p += sprintf(*p, "0x%" PRIx64, b->stop);
-	*p += sprintf(*p, " threshold=%" PRIu64, b->budget);
-	if (b->tag[0])
-		*p += sprintf(*p, " tag=%s", b->tag);
-	if (b->filter)
-		*p += sprintf(*p, " %s=%u", b->filter == 1 ? "pid" : "tgid", b->fid);
+	const struct terms *t = &b->t;
+
+	*p += sprintf(*p, "%c %s:0x%" PRIx64, t->alive ? 'a' : 'p', b->path, b->start);
+	if (t->alive) {
+		*p += sprintf(*p, " period=%" PRIu64 " expect=%u", t->period, t->expect);
+		if (t->margin)
+			*p += sprintf(*p, " margin=%u", t->margin);
+		if (t->per_task)
+			*p += sprintf(*p, " per=task");
+	} else {
+		if (t->ret)
+			*p += sprintf(*p, " ret");
+		else
+			*p += sprintf(*p, " 0x%" PRIx64, t->stop);
+		*p += sprintf(*p, " threshold=%" PRIu64, t->budget);
+		if (t->min)
+			*p += sprintf(*p, " min=%" PRIu64, t->min);
+	}
+	if (t->tol_w > 1)
+		*p += sprintf(*p, " tolerance=%u/%u", t->tol_k, t->tol_w);
+	if (t->tag[0])
+		*p += sprintf(*p, " tag=%s", t->tag);
+	if (t->filter)
+		*p += sprintf(*p, " %s=%u", t->filter == 1 ? "pid" : "tgid", t->fid);
 	*p += sprintf(*p, "\n");
 }
 
@@ -266,12 +325,8 @@ static char *token(char **s)
 struct req {
 	bool remove;
 	char *path;
-	uint64_t start, stop;
-	bool ret;
-	uint64_t budget;
-	char tag[TAG_LEN];
-	int filter;
-	uint32_t fid;
+	uint64_t start;
+	struct terms t;
 };
 
 static int offset_ref(const char *s, uint64_t *v)
@@ -283,40 +338,140 @@ static int offset_ref(const char *s, uint64_t *v)
 	return 0;
 }
 
+/* PATH (absolute, no control byte, space or DEL) ':' an offset */
 static int path_offset_ref(char *tok, struct req *r)
 {
 	char *colon = strrchr(tok, ':');
 
 	if (!colon || tok[0] != '/' || colon - tok >= PATH_MAX)
 		return -EINVAL;
+	for (const char *c = tok; c < colon; c++)
+		if ((unsigned char)*c <= ' ' || *c == 0x7f)
+			return -EINVAL;
 	*colon = '\0';
 	r->path = tok;
 	return offset_ref(colon + 1, &r->start);
 }
 
-static int option_ref(char *tok, struct req *r, bool *have_tag)
+/*
+ * A decimal u64, digits only (kstrtoull's one trailing newline cannot be
+ * inside a line): -EINVAL unless it is one, -ERANGE when it overflows.
+ */
+static int decimal_ref(const char *v, uint64_t *x)
+{
+	if (*v < '0' || *v > '9')
+		return -EINVAL;
+	return kstrtoull_ref(v, 10, x);
+}
+
+/* kstrtou32(v, 10) as expect=/margin= use it: any failure is -EINVAL */
+static int count_ref(const char *v, uint32_t *x)
+{
+	uint64_t u;
+
+	if (decimal_ref(v, &u) || u > UINT32_MAX || u > EXPECT_MAX)
+		return -EINVAL;
+	*x = (uint32_t)u;
+	return 0;
+}
+
+/* tolerance=K/W: two decimals, 1 <= K <= W <= 64 */
+static int tolerance_ref(const char *v, struct terms *t)
+{
+	const char *slash = strchr(v, '/');
+	static char k[LINE_MAX_K + 1];
+	uint64_t kv, wv;
+	int rk, rw;
+
+	if (!slash || *v < '0' || *v > '9' || slash[1] < '0' || slash[1] > '9')
+		return -EINVAL;
+	memcpy(k, v, slash - v);
+	k[slash - v] = '\0';
+	rk = kstrtoull_ref(k, 10, &kv);
+	rw = kstrtoull_ref(slash + 1, 10, &wv);
+	if (rk == -EINVAL || rw == -EINVAL)
+		return -EINVAL;
+	if (rk || rw || kv > UINT32_MAX || wv > UINT32_MAX || !kv || kv > wv || wv > TOL_MAX)
+		return -ERANGE;
+	t->tol_k = (unsigned int)kv;
+	t->tol_w = (unsigned int)wv;
+	return 0;
+}
+
+/* The keys, and the verbs that take each: any other key, or one twice, is -EINVAL. */
+enum { VP = 1, VA = 2 };
+enum { K_THRESHOLD, K_MIN, K_PERIOD, K_EXPECT, K_MARGIN, K_PER, K_TOLERANCE, K_TAG,
+	K_PID, K_TGID, NKEYS };
+static const struct {
+	const char *name;
+	unsigned int verbs;
+} keys[NKEYS] = {
+	[K_THRESHOLD] = { "threshold", VP },
+	[K_MIN] = { "min", VP },
+	[K_PERIOD] = { "period", VA },
+	[K_EXPECT] = { "expect", VA },
+	[K_MARGIN] = { "margin", VA },
+	[K_PER] = { "per", VA },
+	[K_TOLERANCE] = { "tolerance", VP | VA },
+	[K_TAG] = { "tag", VP | VA },
+	[K_PID] = { "pid", VP | VA },
+	[K_TGID] = { "tgid", VP | VA },
+};
+
+static int option_ref(char *tok, struct terms *t, unsigned int *seen)
 {
 	char *v = strchr(tok, '=');
+	unsigned int k;
 	uint64_t x;
-	int ret;
 	size_t i, len;
+	int ret;
 
 	if (!v)
-		return -EINVAL;
+		return -EINVAL;		/* a bare token: no STOP on an `a` line either */
 	*v++ = '\0';
-	if (!strcmp(tok, "threshold")) {
-		if (r->budget || *v < '0' || *v > '9')
-			return -EINVAL;
-		ret = kstrtoull_ref(v, 10, &x);
-		if (ret)
+	for (k = 0; k < NKEYS; k++)
+		if (!strcmp(tok, keys[k].name))
+			break;
+	if (k == NKEYS || !(keys[k].verbs & (t->alive ? VA : VP)) || (*seen & (1u << k)))
+		return -EINVAL;
+	*seen |= 1u << k;
+	switch (k) {
+	case K_THRESHOLD:
+		if ((ret = decimal_ref(v, &x)))
 			return ret;
-		r->budget = x;
 		if (x < BUDGET_MIN || x > BUDGET_MAX)
 			return -ERANGE;
+		t->budget = x;
 		return 0;
-	}
-	if (!strcmp(tok, "tag") && !*have_tag) {
-		*have_tag = true;
+	case K_MIN:
+		if ((ret = decimal_ref(v, &x)))
+			return ret;
+		if (!x)
+			return -ERANGE;
+		t->min = x;
+		return 0;
+	case K_PERIOD:
+		if ((ret = decimal_ref(v, &x)))
+			return ret;
+		if (x < PERIOD_MIN || x > BUDGET_MAX)
+			return -ERANGE;
+		t->period = x;
+		return 0;
+	case K_EXPECT:
+		if (count_ref(v, &t->expect) || !t->expect)
+			return -EINVAL;
+		return 0;
+	case K_MARGIN:
+		return count_ref(v, &t->margin);
+	case K_PER:
+		if (!strcmp(v, "task"))
+			t->per_task = true;
+		else if (strcmp(v, "process"))
+			return -EINVAL;
+		return 0;
+	case K_TOLERANCE:
+		return tolerance_ref(v, t);
+	case K_TAG:
 		len = strlen(v);
 		if (!len || len >= TAG_LEN)
 			return -EINVAL;
@@ -324,25 +479,23 @@ static int option_ref(char *tok, struct req *r, bool *have_tag)
 			if (!isalnum((unsigned char)v[i]) && v[i] != '_' &&
 			    v[i] != '-' && v[i] != '.')
 				return -EINVAL;
-		memcpy(r->tag, v, len + 1);
+		memcpy(t->tag, v, len + 1);
 		return 0;
-	}
-	if (!strcmp(tok, "pid") || !strcmp(tok, "tgid")) {
-		if (r->filter || *v < '0' || *v > '9' ||
-		    kstrtoull_ref(v, 10, &x) || x > UINT32_MAX || !x || x > INT_MAX)
+	default:		/* pid=, tgid=: one filter, 1..INT_MAX */
+		if (t->filter || *v < '0' || *v > '9' ||
+		    kstrtoull_ref(v, 10, &x) || !x || x > INT_MAX)
 			return -EINVAL;
-		r->filter = tok[0] == 'p' ? 1 : 2;
-		r->fid = (uint32_t)x;
+		t->filter = k == K_PID ? 1 : 2;
+		t->fid = (uint32_t)x;
 		return 0;
 	}
-	return -EINVAL;
 }
 
 /* 1: blank line; 0: parsed into @r; <0: malformed */
 static int parse_ref(char *line, struct req *r)
 {
 	char *rest = line, *tok;
-	bool have_tag = false;
+	unsigned int seen = 0;
 	int ret;
 
 	memset(r, 0, sizeof(*r));
@@ -357,27 +510,87 @@ static int parse_ref(char *line, struct req *r)
 			return -EINVAL;
 		return 0;
 	}
-	if (strcmp(tok, "p"))
+	if (!strcmp(tok, "a"))
+		r->t.alive = true;
+	else if (strcmp(tok, "p"))
 		return -EINVAL;
 	tok = token(&rest);
 	if (!tok || path_offset_ref(tok, r))
 		return -EINVAL;
-	tok = token(&rest);
-	if (!tok)
-		return -EINVAL;
-	if (!strcmp(tok, "ret"))
-		r->ret = true;
-	else if (offset_ref(tok, &r->stop) || r->stop == r->start)
-		return -EINVAL;
+	if (!r->t.alive) {
+		/* STOP: an offset other than START, or ret; never KEY=VALUE */
+		tok = token(&rest);
+		if (!tok || strchr(tok, '='))
+			return -EINVAL;
+		if (!strcmp(tok, "ret"))
+			r->t.ret = true;
+		else if (offset_ref(tok, &r->t.stop) || r->t.stop == r->start)
+			return -EINVAL;
+	}
 	while ((tok = token(&rest)))
-		if ((ret = option_ref(tok, r, &have_tag)))
+		if ((ret = option_ref(tok, &r->t, &seen)))
 			return ret;
-	return r->budget ? 0 : -EINVAL;
+	if (!(seen & (1u << K_TOLERANCE)))
+		r->t.tol_k = r->t.tol_w = 1;
+	if (r->t.alive) {
+		if (!(seen & (1u << K_PERIOD)) || !(seen & (1u << K_EXPECT)) ||
+		    r->t.margin > r->t.expect)
+			return -EINVAL;
+		return 0;
+	}
+	if (!(seen & (1u << K_THRESHOLD)))
+		return -EINVAL;
+	if (r->t.min >= r->t.budget)
+		return -ERANGE;
+	return 0;
+}
+
+/* The kernel's "same terms": a removed binding re-added with them is kept. */
+static bool same_terms(const struct terms *a, const struct terms *b)
+{
+	return a->alive == b->alive && a->ret == b->ret && (a->ret || a->stop == b->stop) &&
+	       a->budget == b->budget && a->min == b->min && a->period == b->period &&
+	       a->expect == b->expect && a->margin == b->margin &&
+	       a->per_task == b->per_task && a->tol_k == b->tol_k && a->tol_w == b->tol_w &&
+	       !strcmp(a->tag, b->tag) && a->filter == b->filter && a->fid == b->fid;
+}
+
+/* What the model saw in the last monitor write it judged. */
+static struct {
+	bool blame_alive;	/* refused: the first bad line is an `a` line */
+	bool cross;		/* refused: a duplicate of a binding of the other verb */
+	int adds_alive;		/* accepted: `a` lines */
+	int removed_alive;	/* accepted: alive bindings removed */
+	int kept;		/* accepted: removed and re-added with the same terms */
+} judged;
+
+/* Whether @line's verb is `a` (before parse_ref() cuts it up). */
+static bool alive_verb(const char *line)
+{
+	while (blank(*line))
+		line++;
+	return line[0] == 'a' && (!line[1] || blank(line[1]));
+}
+
+/* Two bindings on the same section: the same file (inode) and START. */
+static bool same_section(const struct bind *a, const struct bind *b)
+{
+	return a->dev == b->dev && a->ino == b->ino && a->start == b->start;
 }
 
 /*
  * The model's verdict on a monitor write of the @n bytes the kernel got:
  * 0 and the new table in @nb/@nn, or the errno it expects.
+ *
+ * All or nothing, in the kernel's order: every line parsed and its file
+ * checked (a regular file holding START, and STOP for `p`); then each line
+ * against the table and the lines before it: a removal takes the binding
+ * it names (by path or by inode, at START, whatever its verb), -ENOENT if
+ * none is left; an add on a section the table still holds or an earlier
+ * line adds is -EEXIST whatever the verbs; an add with the same terms as
+ * a binding removed earlier in the write keeps that binding (its path as
+ * first written), listed last; max_bindings (-ENOSPC); last, the uprobes
+ * of new bindings are registered when enabled (procfs: -EIO).
  */
 static int model_monitor(const char *data, size_t n, struct bind *nb, int *nn)
 {
@@ -390,6 +603,7 @@ static int model_monitor(const char *data, size_t n, struct bind *nb, int *nn)
 	int nreq = 0, i, j, k, count, ret;
 	struct stat st;
 
+	memset(&judged, 0, sizeof(judged));
 	if (n == PAGE && data[n - 1] != '\n')
 		return -EINVAL;
 	/*
@@ -405,31 +619,29 @@ static int model_monitor(const char *data, size_t n, struct bind *nb, int *nn)
 	memcpy(copy, data, n);
 	copy[n] = '\0';
 	for (line = copy; line; line = next) {
+		struct req *r = &reqs[nreq];
+
 		next = strchr(line, '\n');
 		if (next)
 			*next++ = '\0';
-		ret = parse_ref(line, &reqs[nreq]);
+		judged.blame_alive = alive_verb(line);
+		ret = parse_ref(line, r);
 		if (ret == 1)
 			continue;
 		if (ret)
 			return ret;
-		if (!reqs[nreq].remove) {
+		if (!r->remove) {
 			struct bind *b = &adds[nreq];
 
-			if (stat(reqs[nreq].path, &st))
+			if (stat(r->path, &st))
 				return -errno;
-			if (!S_ISREG(st.st_mode) || reqs[nreq].start >= (uint64_t)st.st_size ||
-			    (!reqs[nreq].ret && reqs[nreq].stop >= (uint64_t)st.st_size))
+			if (!S_ISREG(st.st_mode) || r->start >= (uint64_t)st.st_size ||
+			    (!r->t.alive && !r->t.ret && r->t.stop >= (uint64_t)st.st_size))
 				return -EINVAL;
 			memset(b, 0, sizeof(*b));
-			snprintf(b->path, sizeof(b->path), "%s", reqs[nreq].path);
-			b->start = reqs[nreq].start;
-			b->stop = reqs[nreq].stop;
-			b->ret = reqs[nreq].ret;
-			b->budget = reqs[nreq].budget;
-			memcpy(b->tag, reqs[nreq].tag, TAG_LEN);
-			b->filter = reqs[nreq].filter;
-			b->fid = reqs[nreq].fid;
+			snprintf(b->path, sizeof(b->path), "%s", r->path);
+			b->start = r->start;
+			b->t = r->t;
 			b->dev = st.st_dev;
 			b->ino = st.st_ino;
 		}
@@ -438,6 +650,7 @@ static int model_monitor(const char *data, size_t n, struct bind *nb, int *nn)
 	/* the table checks, in order (tlob_check) */
 	count = nmodel;
 	for (i = 0; i < nreq; i++) {
+		judged.blame_alive = !reqs[i].remove && reqs[i].t.alive;
 		del[i] = -1;
 		if (reqs[i].remove) {
 			bool have = !stat(reqs[i].path, &st);
@@ -467,22 +680,35 @@ static int model_monitor(const char *data, size_t n, struct bind *nb, int *nn)
 			for (j = 0; j < i; j++)
 				if (del[j] == k)
 					taken = true;
-			if (!taken && model[k].dev == adds[i].dev &&
-			    model[k].ino == adds[i].ino && model[k].start == adds[i].start)
+			if (!taken && same_section(&model[k], &adds[i])) {
+				judged.cross = model[k].t.alive != adds[i].t.alive;
 				return -EEXIST;
+			}
 		}
 		for (j = 0; j < i; j++)
-			if (!reqs[j].remove && adds[j].dev == adds[i].dev &&
-			    adds[j].ino == adds[i].ino && adds[j].start == adds[i].start)
+			if (!reqs[j].remove && same_section(&adds[j], &adds[i])) {
+				judged.cross = adds[j].t.alive != adds[i].t.alive;
 				return -EEXIST;
+			}
 		if ((unsigned int)count >= max_bindings)
 			return -ENOSPC;
 		count++;
+		/* removed above with the same terms: the kernel keeps that one */
+		for (j = 0; j < i; j++)
+			if (del[j] >= 0 && same_section(&model[del[j]], &adds[i]) &&
+			    same_terms(&model[del[j]].t, &adds[i].t)) {
+				adds[i] = model[del[j]];
+				judged.kept++;
+				break;
+			}
 	}
 	/* procfs cannot give uprobes its pages: registering fails (enabled) */
 	for (i = 0; i < nreq; i++)
-		if (!reqs[i].remove && !strncmp(adds[i].path, "/proc/", 6) && model_enabled)
+		if (!reqs[i].remove && !strncmp(adds[i].path, "/proc/", 6) && model_enabled) {
+			judged.blame_alive = reqs[i].t.alive;
 			return -EIO;
+		}
+	judged.blame_alive = false;
 	*nn = 0;
 	for (k = 0; k < nmodel; k++) {
 		bool gone = false;
@@ -492,10 +718,14 @@ static int model_monitor(const char *data, size_t n, struct bind *nb, int *nn)
 				gone = true;
 		if (!gone)
 			nb[(*nn)++] = model[k];
+		else
+			judged.removed_alive += model[k].t.alive;
 	}
 	for (i = 0; i < nreq; i++)
-		if (!reqs[i].remove)
+		if (!reqs[i].remove) {
 			nb[(*nn)++] = adds[i];
+			judged.adds_alive += adds[i].t.alive;
+		}
 	return 0;
 }
 
@@ -585,6 +815,8 @@ static int model_reactors(const char *data, size_t n, char *name)
 
 static char targets[12][PATH_MAX];
 static off_t target_size[12];
+static dev_t target_dev[12];
+static ino_t target_ino[12];
 static int ntargets;
 
 static void add_target(const char *fmt, ...)
@@ -598,6 +830,10 @@ static void add_target(const char *fmt, ...)
 	target_size[ntargets] = stat(targets[ntargets], &st) ? 4096 : st.st_size;
 	if (target_size[ntargets] <= 0)
 		target_size[ntargets] = 4096;
+	if (!stat(targets[ntargets], &st)) {
+		target_dev[ntargets] = st.st_dev;
+		target_ino[ntargets] = st.st_ino;
+	}
 	ntargets++;
 }
 
@@ -636,11 +872,91 @@ static uint64_t gen_in(int t)
 	}
 }
 
-static void gen_add(char *p)
+/*
+ * A name of @b's file: its own path, or (@other% of the time, if there is
+ * one) another that names the same inode; *@t a target of that file.
+ */
+static const char *alias_of(const struct bind *b, int *t, int other)
+{
+	int cand[12], n = 0, i;
+
+	*t = 0;
+	for (i = 0; i < ntargets; i++) {
+		if (!target_ino[i] || target_dev[i] != b->dev || target_ino[i] != b->ino)
+			continue;
+		*t = i;
+		if (strcmp(targets[i], b->path))
+			cand[n++] = i;
+	}
+	if (!n || !chance(other))
+		return b->path;
+	*t = cand[below(n)];
+	return targets[*t];
+}
+
+/*
+ * Set for a duplicate: the next add names a section the table holds (by
+ * its path or another name of its file), so that -EEXIST is met within a
+ * verb and across `p` and `a`.
+ */
+static bool want_dup;
+
+/* PATH and START of an add: a target and an offset in (or past) it, or a duplicate */
+static const char *pick_section(int *t, uint64_t *start)
+{
+	const char *path;
+
+	if (nmodel && want_dup) {
+		const struct bind *b = &model[below(nmodel)];
+
+		path = alias_of(b, t, 50);
+		*start = b->start;
+		return path;
+	}
+	path = pick_path(t);
+	*start = gen_in(*t);
+	return path;
+}
+
+static void gen_tag(char **p)
+{
+	static const char cs[] = "abcXYZ019_-.";
+	int n = 1 + (int)below(chance(90) ? 15 : 20), i;
+
+	*p += sprintf(*p, " tag=");
+	for (i = 0; i < n; i++)
+		*(*p)++ = cs[below(sizeof(cs) - 1)];
+	**p = '\0';
+}
+
+static void gen_filter(char **p)
+{
+	*p += sprintf(*p, " %s=%" PRIu64, chance(50) ? "pid" : "tgid",
+		      chance(90) ? 1 + below(100000) : rnd() >> below(64));
+}
+
+/* tolerance=K/W's value: mostly 1 <= K <= W <= 64 */
+static void gen_tolerance(char *v)
+{
+	static const char *const bad[] = { "0/1", "2/1", "1/65", "65/65", "1", "/2", "1/",
+		"a/b", "1/2/3", "1/0x2", "+1/2", "4294967297/5", "1/18446744073709551616", "" };
+	unsigned int w;
+
+	if (hostile(15)) {
+		strcpy(v, bad[below(sizeof(bad) / sizeof(bad[0]))]);
+		return;
+	}
+	w = 1 + (unsigned int)below(TOL_MAX);
+	sprintf(v, "%u/%u", 1 + (unsigned int)below(w), w);
+}
+
+/* A `p` line: PATH:START STOP threshold= [min=] [tolerance=] [tag=] [pid=|tgid=] */
+static void gen_section(char *p)
 {
 	int t;
-	const char *path = pick_path(&t);
-	uint64_t start = gen_in(t);
+	uint64_t start, budget;
+	const char *path = pick_section(&t, &start);
+	char v[64];
 
 	p += sprintf(p, "p %s:", path);
 	gen_offset(&p, start);
@@ -649,21 +965,199 @@ static void gen_add(char *p)
 		p += sprintf(p, "ret");
 	else
 		gen_offset(&p, chance(3) ? start : gen_in(t));
-	p += sprintf(p, " threshold=%" PRIu64, (uint64_t)(
-		     chance(90) ? BUDGET_MIN + below(BUDGET_MAX - BUDGET_MIN + 1) :
-		     (chance(50) ? below(BUDGET_MIN + 1) : BUDGET_MAX + below(100))));
-	if (chance(40)) {
-		static const char cs[] = "abcXYZ019_-.";
-		int n = 1 + (int)below(chance(90) ? 15 : 20), i;
-
-		p += sprintf(p, " tag=");
-		for (i = 0; i < n; i++)
-			*p++ = cs[below(sizeof(cs) - 1)];
-		*p = '\0';
+	budget = chance(90) ? BUDGET_MIN + below(BUDGET_MAX - BUDGET_MIN + 1) :
+		 (chance(50) ? below(BUDGET_MIN + 1) : BUDGET_MAX + below(100));
+	p += sprintf(p, " threshold=%" PRIu64, budget);
+	if (chance(8))		/* min=: mostly below the threshold, not 0 */
+		p += sprintf(p, " min=%" PRIu64, !hostile(15) && budget > 1 ? 1 + below(budget - 1) :
+			     chance(50) ? 0 : budget + below(2));
+	if (chance(8)) {
+		gen_tolerance(v);
+		p += sprintf(p, " tolerance=%s", v);
 	}
+	if (chance(40))
+		gen_tag(&p);
 	if (chance(20))
-		p += sprintf(p, " %s=%" PRIu64, chance(50) ? "pid" : "tgid",
-			     chance(90) ? 1 + below(100000) : rnd() >> below(64));
+		gen_filter(&p);
+	if (hostile(2)) {	/* a key of the other verb */
+		static const char *const k[] = { " period=1000000", " expect=1", " margin=0",
+			" per=task", " per=process" };
+
+		p += sprintf(p, "%s", k[below(sizeof(k) / sizeof(k[0]))]);
+	}
+}
+
+/* period=: mostly 100 us .. 1 h; edges; hostile */
+static void gen_period(char *v)
+{
+	static const char *const bad[] = { "0", "99999", "3600000000001", "18446744073709551615",
+		"18446744073709551616", "99999999999999999999999", "1e6", "0x186a0", "+100000",
+		"", "-1", "100000x", "100000.0", "1000000 " };
+
+	if (hostile(5)) {
+		strcpy(v, bad[below(sizeof(bad) / sizeof(bad[0]))]);
+		return;
+	}
+	switch (below(20)) {
+	case 0: case 1:		/* the edges, and a step past them */
+		if (hostile(25))
+			strcpy(v, chance(50) ? "99999" : "3600000000001");
+		else
+			strcpy(v, chance(50) ? "100000" : "3600000000000");
+		break;
+	case 2: case 3: case 4: case 5: case 6: case 7:
+		sprintf(v, "%" PRIu64, (uint64_t)(PERIOD_MIN + below(BUDGET_MAX - PERIOD_MIN + 1)));
+		break;
+	default:
+		sprintf(v, "%" PRIu64, (uint64_t)(PERIOD_MIN + below(1000000000ULL)));
+	}
+}
+
+/* expect=: mostly 1..100, up to 1000000; edges; hostile. Returns the count, 0 if none. */
+static uint32_t gen_expect(char *v)
+{
+	static const char *const bad[] = { "0", "1000001", "4294967295", "4294967296",
+		"18446744073709551616", "x", "", "-1", "0x10", "+1", "1.5", "00" };
+	uint32_t e;
+
+	if (hostile(5)) {
+		strcpy(v, bad[below(sizeof(bad) / sizeof(bad[0]))]);
+		return 0;
+	}
+	switch (below(20)) {
+	case 0: case 1:		/* the edges, and a step past them */
+		if (hostile(25)) {
+			strcpy(v, chance(50) ? "0" : "1000001");
+			return 0;
+		}
+		e = chance(50) ? 1 : EXPECT_MAX;
+		break;
+	case 2:
+		strcpy(v, "007");	/* decimal, leading zeros: listed as 7 */
+		return 7;
+	case 3: case 4:
+		e = 1 + (uint32_t)below(EXPECT_MAX);
+		break;
+	default:
+		e = 1 + (uint32_t)below(100);
+	}
+	sprintf(v, "%u", e);
+	return e;
+}
+
+/* margin=: mostly 0..expect; above it; hostile */
+static void gen_margin(char *v, uint32_t expect)
+{
+	static const char *const bad[] = { "1000001", "x", "", "-1", "4294967296", "0x1", "+0" };
+
+	if (hostile(10)) {
+		if (chance(50))
+			strcpy(v, bad[below(sizeof(bad) / sizeof(bad[0]))]);
+		else
+			sprintf(v, "%u", expect + 1);
+		return;
+	}
+	switch (below(20)) {
+	case 0: case 1:
+		sprintf(v, "%" PRIu64, below(expect < 10 ? (uint64_t)expect + 1 : 10));
+		break;
+	case 2:
+		strcpy(v, "0");
+		break;
+	case 3:
+		sprintf(v, "%u", expect);
+		break;
+	default:
+		sprintf(v, "%" PRIu64, below((uint64_t)expect + 1));
+	}
+}
+
+/*
+ * An `a` line: PATH:CHECKPOINT period= expect= [margin=] [per=] [tolerance=]
+ * [tag=] [pid=|tgid=], in that order or shuffled; now and then without
+ * period= or expect=, with a STOP, with a `p` key, or with a key twice.
+ */
+static void gen_alive(char *p)
+{
+	static const char *const pers[] = { "thread", "Task", "", "tasks", "process,task",
+		"PROCESS", "task\v" };
+	char opt[12][96], v[64], *o;
+	int nopt = 0, t, i;
+	uint64_t start;
+	uint32_t expect = 0;
+	const char *path = pick_section(&t, &start);
+
+	alive_lines++;
+	p += sprintf(p, "a %s:", path);
+	gen_offset(&p, start);
+	if (hostile(4)) {	/* a STOP: `a` lines have none */
+		p += sprintf(p, " ");
+		if (chance(50))
+			p += sprintf(p, "ret");
+		else
+			gen_offset(&p, gen_in(t));
+	}
+	if (!hostile(4)) {
+		gen_period(v);
+		sprintf(opt[nopt++], "period=%s", v);
+	}
+	if (!hostile(4)) {
+		expect = gen_expect(v);
+		sprintf(opt[nopt++], "expect=%s", v);
+	}
+	if (chance(45)) {
+		gen_margin(v, expect ? expect : (uint32_t)below(10));
+		sprintf(opt[nopt++], "margin=%s", v);
+	}
+	if (chance(40))
+		sprintf(opt[nopt++], "per=%s", !hostile(10) ? (chance(50) ? "process" : "task") :
+			pers[below(sizeof(pers) / sizeof(pers[0]))]);
+	if (chance(12)) {
+		gen_tolerance(v);
+		sprintf(opt[nopt++], "tolerance=%s", v);
+	}
+	if (chance(30)) {
+		o = opt[nopt];
+		gen_tag(&o);
+		memmove(opt[nopt], opt[nopt] + 1, strlen(opt[nopt]));	/* no blank */
+		nopt++;
+	}
+	if (chance(15)) {
+		o = opt[nopt];
+		gen_filter(&o);
+		memmove(opt[nopt], opt[nopt] + 1, strlen(opt[nopt]));
+		nopt++;
+	}
+	if (hostile(4)) {	/* a key of the other verb, or none at all */
+		static const char *const k[] = { "threshold=1000000", "min=1000", "stop=0x10",
+			"ret=1" };
+
+		strcpy(opt[nopt++], k[below(sizeof(k) / sizeof(k[0]))]);
+	}
+	if (nopt && hostile(3)) {	/* a key twice */
+		strcpy(opt[nopt], opt[below(nopt)]);
+		nopt++;
+	}
+	if (chance(30))		/* any order */
+		for (i = nopt - 1; i > 0; i--) {
+			int j = (int)below(i + 1);
+			char tmp[96];
+
+			memcpy(tmp, opt[i], sizeof(tmp));
+			memcpy(opt[i], opt[j], sizeof(tmp));
+			memcpy(opt[j], tmp, sizeof(tmp));
+		}
+	for (i = 0; i < nopt; i++)
+		p += sprintf(p, " %s", opt[i]);
+}
+
+/* An add: about a third of them `a` lines */
+static void gen_add(char *p)
+{
+	if (chance(35))
+		gen_alive(p);
+	else
+		gen_section(p);
 }
 
 static void gen_remove(char *p)
@@ -735,6 +1229,9 @@ static void mutate(char *s)
 			" threshold=1000", " pid=0", " pid=2147483648", " tgid=-1",
 			"18446744073709551616", "9223372036854775808", "0x", "-", "p ",
 			"/", "//", "/../", " foo=bar", "+1",
+			" period=", " expect=", " margin=", " per=", " per=task", " min=",
+			" tolerance=", " tolerance=2/3", "a ", " expect=0", " period=99999",
+			" margin=1000001", " period=100000 expect=1",
 		};
 		const char *b = bits[below(sizeof(bits) / sizeof(bits[0]))];
 		size_t bl = strlen(b);
@@ -783,16 +1280,50 @@ static size_t gen_monitor(char *buf)
 	bool batch = chance(50);
 	int k = batch ? 2 + (int)below(11) : 1, i;
 
+	tame = batch;
 	for (i = 0; i < k; i++) {
 		unsigned int kind = below(100);
 
 		line[0] = '\0';
 		if (batch)
 			kind = kind < 90 ? (kind < 60 ? 0 : 40) : 60;
-		if (kind < 35) {
+		if (kind < 35 && batch && nmodel && chance(5)) {
+			/*
+			 * A binding removed and its canonical line written
+			 * back (by another name of its file half the time):
+			 * the kernel keeps the binding, with its first path;
+			 * with one term changed it is a new one, with the
+			 * path written.
+			 */
+			int m = (int)below(nmodel), t;
+			struct bind c = model[m];
+			char *q = line;
+
+			q += sprintf(q, "-%s:", c.path);
+			gen_offset(&q, c.start);
+			*q++ = '\n';
+			snprintf(c.path, sizeof(c.path), "%s", alias_of(&model[m], &t, 50));
+			if (chance(25)) {
+				if (c.t.alive)
+					c.t.per_task = !c.t.per_task;
+				else
+					c.t.budget = c.t.budget < BUDGET_MAX ? c.t.budget + 1 :
+						     c.t.budget - 1;
+			}
+			print_bind(&q, &c);
+			*--q = '\0';
+			lines++;
+			alive_lines += c.t.alive;
+		} else if (kind < 35) {
+			want_dup = batch && chance(2);
 			gen_add(line);
+			want_dup = false;
 		} else if (kind < 55) {
 			gen_remove(line);
+		} else if (kind < 60 && !batch) {	/* a section bound already */
+			want_dup = true;
+			gen_add(line);
+			want_dup = false;
 		} else if (kind < 90) {
 			if (chance(70))
 				gen_add(line);
@@ -807,14 +1338,18 @@ static size_t gen_monitor(char *buf)
 			memcpy(buf + n, line, l);
 			n += l;
 			goto sep;
-		} else {	/* overlong path or tag */
+		} else {	/* overlong path */
 			int t;
 			size_t pl = 200 + below(PATH_MAX + 200);
+			bool alive = chance(35);
 
-			n += snprintf(buf + n, PATH_MAX + 3, "p %s", pick_path(&t));
+			n += snprintf(buf + n, PATH_MAX + 3, "%c %s", alive ? 'a' : 'p',
+				      pick_path(&t));
 			memset(buf + n, chance(50) ? '/' : 'a', pl);
 			n += pl;
-			n += sprintf(buf + n, ":16 32 threshold=1000000");
+			n += sprintf(buf + n, alive ? ":16 period=1000000 expect=1" :
+				     ":16 32 threshold=1000000");
+			alive_lines += alive;
 			goto sep;
 		}
 		l = strlen(line);
@@ -832,6 +1367,7 @@ sep:
 				buf[n++] = '\n';
 		}
 	}
+	tame = false;
 	if (chance(3) && n) {	/* embedded NUL */
 		size_t at = below(n);
 
@@ -936,12 +1472,7 @@ static void resync(void)
 		memset(b, 0, sizeof(*b));
 		snprintf(b->path, sizeof(b->path), "%s", r.path);
 		b->start = r.start;
-		b->stop = r.stop;
-		b->ret = r.ret;
-		b->budget = r.budget;
-		memcpy(b->tag, r.tag, TAG_LEN);
-		b->filter = r.filter;
-		b->fid = r.fid;
+		b->t = r.t;
 		if (!stat(b->path, &st)) {
 			b->dev = st.st_dev;
 			b->ino = st.st_ino;
@@ -1000,6 +1531,9 @@ static void checked_write(int fd, int file, const char *data, size_t n)
 		if (mret == 0) {
 			model_snap(&want, model, nmodel, model_enabled, model_reactor);
 			fail(&fail_refused_good, "refused a write the model accepts", file, data, n, ret, err, 0);
+		} else if (file == F_MONITOR) {
+			rejected_alive += judged.blame_alive;
+			eexist_cross += mret == -EEXIST && judged.cross;
 		}
 		before = after;
 		return;
@@ -1029,6 +1563,9 @@ static void checked_write(int fd, int file, const char *data, size_t n)
 	if (file == F_MONITOR && mret == 0) {
 		memcpy(model, nb, sizeof(*nb) * nn);
 		nmodel = nn;
+		accepted_alive += judged.adds_alive;
+		removed_alive += judged.removed_alive;
+		kept += judged.kept;
 	} else if (file == F_ENABLE && mret == 0) {
 		model_enabled = on;
 	} else if (file == F_REACTORS && mret == 0) {
@@ -1070,7 +1607,7 @@ int main(int argc, char **argv)
 {
 	unsigned long target = 100000, seed = 1, progress = 0;
 	const char *out = NULL;
-	int opt, i;
+	int opt, i, n_alive;
 
 	while ((opt = getopt(argc, argv, "s:n:m:o:")) != -1) {
 		switch (opt) {
@@ -1116,11 +1653,17 @@ int main(int argc, char **argv)
 	printf("fuzz: failed_changed=%lu accepted_bad=%lu refused_good=%lu wrong_state=%lu\n",
 	       fail_changed, fail_accepted_bad, fail_refused_good, fail_state);
 	printf("fuzz: accepted_bad_with_nul=%lu\n", accepted_nul);
+	printf("fuzz: alive_lines=%lu accepted_alive=%lu rejected_alive=%lu removed_alive=%lu\n",
+	       alive_lines, accepted_alive, rejected_alive, removed_alive);
+	printf("fuzz: eexist_cross=%lu kept=%lu\n", eexist_cross, kept);
 	printf("fuzz: rejected_by_errno");
 	for (i = 0; i < 256; i++)
 		if (by_errno[i])
 			printf(" %s=%lu", strerrorname_np(i) ?: "?", by_errno[i]);
-	printf("\nfuzz: final bindings=%d enable=%d reactor=%s\n", nmodel, model_enabled, model_reactor);
+	for (i = 0, n_alive = 0; i < nmodel; i++)
+		n_alive += model[i].t.alive;
+	printf("\nfuzz: final bindings=%d alive=%d enable=%d reactor=%s\n", nmodel, n_alive,
+	       model_enabled, model_reactor);
 	if (out) {
 		FILE *f = fopen(out, "w");
 
