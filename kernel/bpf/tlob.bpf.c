@@ -70,6 +70,29 @@ struct tlob_scan {
 };
 
 /*
+ * What the walks of the windows map cost, per CPU (issue #16: the sampler
+ * runs them in hard IRQ): how many ran, the windows they visited, their
+ * total and longest time, and the most windows one visited. The walk is
+ * bounded by the map's size (the verifier's bound on
+ * bpf_for_each_map_elem()); these say what that bound costs. Read by the
+ * benchmarks (tests/bench/guest/15-scan.t, bpftool), which zero it.
+ */
+struct tlob_scan_cost {
+	__u64 walks;
+	__u64 visited;
+	__u64 sum_ns;
+	__u64 max_ns;
+	__u64 max_visited;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct tlob_scan_cost);
+} tlob_scan_cost SEC(".maps");
+
+/*
  * A deadline: tlob_next_due lowered to it, unless it is later. Bounded
  * retries; if other CPUs keep changing it, 0 (a check due now, which sets
  * it right) rather than a later value that could hide this deadline.
@@ -339,12 +362,29 @@ static __always_inline void tlob_scan_due(__u64 now, __u32 detector)
 	__u64 due = READ_ONCE(tlob_next_due);
 	struct tlob_scan scan = { .now = now, .next = ~0ULL, .detector = detector };
 
+	struct tlob_scan_cost *cost;
+	__u32 zero = 0;
+	__u64 took;
+	long n;
+
 	if (now < due)
 		return;
 	if (__sync_val_compare_and_swap(&tlob_next_due, due, ~0ULL) != due)
 		return;
-	bpf_for_each_map_elem(&tlob_windows, tlob_scan_one, &scan, 0);
+	n = bpf_for_each_map_elem(&tlob_windows, tlob_scan_one, &scan, 0);
 	tlob_due_at(scan.next);
+	/* From the walk's start (@now) to its end: what the due check took. */
+	took = bpf_ktime_get_ns() - now;
+	cost = bpf_map_lookup_elem(&tlob_scan_cost, &zero);
+	if (!cost || n < 0)
+		return;
+	cost->walks++;
+	cost->visited += n;
+	cost->sum_ns += took;
+	if (took > cost->max_ns)
+		cost->max_ns = took;
+	if ((__u64)n > cost->max_visited)
+		cost->max_visited = n;
 }
 
 /*
