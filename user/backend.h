@@ -30,10 +30,14 @@
 #define TLOB_FLUSH_DEFAULT_NS	(100 * 1000000ULL)
 #define TLOB_FLUSH_MAX_NS	(10 * 1000000000ULL)
 
-/* One binding: a code section, its budget, and whom it applies to. */
+/*
+ * One binding: a code section, its budget, and whom it applies to; or,
+ * with alive set, a checkpoint and how often it must be hit (an `a` line,
+ * kernel/shared/tlob_parse.h).
+ */
 struct tlob_binding_spec {
 	char path[PATH_MAX];	/* absolute path of the ELF file */
-	uint64_t start;		/* ELF file offset of START */
+	uint64_t start;		/* ELF file offset of START (alive: of the checkpoint) */
 	uint64_t stop;		/* ELF file offset of STOP (unused if stop_is_ret) */
 	bool stop_is_ret;	/* STOP = return of the START function */
 	uint64_t budget_ns;	/* TLOB_BUDGET_MIN_NS .. TLOB_BUDGET_MAX_NS */
@@ -45,6 +49,18 @@ struct tlob_binding_spec {
 	 */
 	uint8_t tol_k, tol_w;
 	char tag[TLOB_TAG_LEN];	/* "" = none */
+	/*
+	 * Alive supervision (models/alive.dot): each reference cycle of
+	 * period_ns must see the checkpoint at START expect - margin ..
+	 * expect + margin times, per process or per task. An alive binding
+	 * has no STOP, budget or minimum (stop, stop_is_ret, budget_ns and
+	 * min_ns stay 0), a section none of these (all 0).
+	 */
+	bool alive;
+	uint64_t period_ns;	/* TLOB_PERIOD_MIN_NS .. TLOB_BUDGET_MAX_NS */
+	uint32_t expect;	/* 1 .. TLOB_EXPECT_MAX */
+	uint32_t margin;	/* 0 .. expect */
+	uint8_t per;		/* enum tlob_per (tlob_parse.h): TLOB_PER_PROCESS or _TASK */
 	pid_t pid;		/* only this thread; 0 = any */
 	pid_t tgid;		/* only this process; 0 = any */
 	uint32_t id;		/* backend's binding id, filled by bind()/list(); 0 unknown */
@@ -75,6 +91,8 @@ struct tlob_binding_stats {
 	struct tlob_binding_spec spec;	/* path/start/stop/stop_is_ret/tag/id */
 	struct tlob_stats stats;
 	uint64_t mean_ns;		/* stats.sum_ns / stats.windows, 0 for none */
+	/* spec.alive: the checkpoint's cycles instead (stats and mean_ns stay 0). */
+	struct tlob_alive_stats alive;
 };
 
 /* A state transition of the model (tlob mon -t). */
@@ -104,6 +122,11 @@ struct tlob_sink {
 	 * NULL: the caller does not want it.
 	 */
 	int (*diag)(const struct tlob_diag *d, void *ctx);
+	/*
+	 * A judged (or aborted) reference cycle of an alive binding
+	 * (tlob_abi.h); NULL: the caller does not want them.
+	 */
+	int (*alive)(const struct tlob_alive_record *r, void *ctx);
 	void *ctx;
 };
 
@@ -196,7 +219,9 @@ struct tlob_backend_ops {
 	/*
 	 * Add a binding; *id gets the binding id when the backend knows it
 	 * (0 otherwise). -EEXIST duplicate (same file + START), -ERANGE
-	 * budget, -ENOSPC full, -EINVAL malformed, -ENOENT path.
+	 * budget (alive: period), -ENOSPC full, -EINVAL malformed, -ENOENT
+	 * path, -EOPNOTSUPP an alive binding where the backend has no alive
+	 * supervision (BPF, in-kernel RV), with the reason in be->err.
 	 */
 	int (*bind)(struct tlob_backend *be, const struct tlob_binding_spec *spec,
 		    uint32_t *id);

@@ -71,15 +71,20 @@ static void label_value(FILE *f, const char *s, size_t max)
 	}
 }
 
-/* {path="...",start="...",stop="...",tag="..."[,le="..."]} */
+/*
+ * {path="...",start="...",stop="...",tag="..."[,le="..."]}; an alive
+ * binding's {path="...",checkpoint="...",tag="..."}.
+ */
 static void labels(FILE *f, const struct tlob_metric_binding *b, const char *le)
 {
 	fputs("{path=\"", f);
 	label_value(f, b->st->spec.path, sizeof(b->st->spec.path));
-	fputs("\",start=\"", f);
+	fputs(b->st->spec.alive ? "\",checkpoint=\"" : "\",start=\"", f);
 	label_value(f, b->start, 256);
-	fputs("\",stop=\"", f);
-	label_value(f, b->stop, 256);
+	if (!b->st->spec.alive) {
+		fputs("\",stop=\"", f);
+		label_value(f, b->stop, 256);
+	}
 	fputs("\",tag=\"", f);
 	label_value(f, b->st->spec.tag, sizeof(b->st->spec.tag));
 	fputc('"', f);
@@ -107,11 +112,23 @@ static void family(FILE *f, enum tlob_metrics_format fmt, const char *name, enum
 		fprintf(f, "# UNIT %s %s\n", name, unit);
 }
 
+/*
+ * The families of a section (tlob_window_*, tlob_budget_seconds, ...) are
+ * written for sections only, tlob_alive_* for alive bindings only: each
+ * binding's samples mean what their family says.
+ */
+static bool in_family(const struct tlob_metric_binding *b, const char *name)
+{
+	return b->st->spec.alive == !strncmp(name, "tlob_alive_", 11);
+}
+
 static void counter(FILE *f, enum tlob_metrics_format fmt, const char *name, const char *help,
 		    const struct tlob_metric_binding *b, size_t n, size_t field)
 {
 	family(f, fmt, name, COUNTER, NULL, help);
 	for (size_t i = 0; i < n; i++) {
+		if (!in_family(&b[i], name))
+			continue;
 		fprintf(f, "%s_total", name);
 		labels(f, &b[i], NULL);
 		fprintf(f, " %" PRIu64 "\n", *(const uint64_t *)((const char *)b[i].st + field));
@@ -130,7 +147,8 @@ static void seconds_gauge(FILE *f, enum tlob_metrics_format fmt, const char *nam
 		uint64_t ns = field == SIZE_MAX ? b[i].budget_ns :
 			      *(const uint64_t *)((const char *)b[i].st + field);
 
-		if (field == SIZE_MAX ? !b[i].budget_ns : !b[i].st->stats.windows)
+		if (!in_family(&b[i], name) ||
+		    (field == SIZE_MAX ? !b[i].budget_ns : !b[i].st->stats.windows))
 			continue;
 		fputs(name, f);
 		labels(f, &b[i], NULL);
@@ -151,6 +169,8 @@ static void histogram(FILE *f, enum tlob_metrics_format fmt, const struct tlob_m
 		uint64_t cum = 0;
 		int k = 0;
 
+		if (!in_family(&b[i], name))
+			continue;
 		/* Buckets below the first boundary count in it: le is cumulative. */
 		for (; k <= TLOB_METRICS_LAST_BUCKET; k++) {
 			cum += st->stats.hist[k];
@@ -173,6 +193,56 @@ static void histogram(FILE *f, enum tlob_metrics_format fmt, const struct tlob_m
 		labels(f, &b[i], NULL);
 		fprintf(f, " %s\n", tlob_metrics_seconds(st->stats.sum_ns, v, sizeof(v)));
 	}
+}
+
+/* An alive binding's period, in seconds (a gauge). */
+static void period_gauge(FILE *f, enum tlob_metrics_format fmt,
+			 const struct tlob_metric_binding *b, size_t n)
+{
+	static const char name[] = "tlob_alive_period_seconds";
+	char v[32];
+
+	family(f, fmt, name, GAUGE, "seconds", "The alive binding's reference cycle");
+	for (size_t i = 0; i < n; i++) {
+		if (!in_family(&b[i], name))
+			continue;
+		fputs(name, f);
+		labels(f, &b[i], NULL);
+		fprintf(f, " %s\n", tlob_metrics_seconds(b[i].st->spec.period_ns, v, sizeof(v)));
+	}
+}
+
+/*
+ * Alive supervision's families, only when an alive binding is there (a
+ * fleet of sections reads as it did).
+ */
+static void alive_families(FILE *f, enum tlob_metrics_format fmt,
+			   const struct tlob_metric_binding *b, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && !b[i].st->spec.alive; i++)
+		;
+	if (i == n)
+		return;
+	counter(f, fmt, "tlob_alive_cycles", "Reference cycles of alive bindings judged", b, n,
+		offsetof(struct tlob_binding_stats, alive.cycles));
+	counter(f, fmt, "tlob_alive_too_few",
+		"Cycles with fewer checkpoints than expect - margin", b, n,
+		offsetof(struct tlob_binding_stats, alive.too_few));
+	counter(f, fmt, "tlob_alive_too_many",
+		"Cycles with more checkpoints than expect + margin", b, n,
+		offsetof(struct tlob_binding_stats, alive.too_many));
+	counter(f, fmt, "tlob_alive_tolerated",
+		"Alive violations held back by the binding's tolerance= (no reaction)", b, n,
+		offsetof(struct tlob_binding_stats, alive.tolerated));
+	counter(f, fmt, "tlob_alive_aborted",
+		"Alive instances ended by task exit or exec, unbind or disable", b, n,
+		offsetof(struct tlob_binding_stats, alive.aborted));
+	counter(f, fmt, "tlob_alive_dropped",
+		"First checkpoints that found no free alive instance", b, n,
+		offsetof(struct tlob_binding_stats, alive.dropped));
+	period_gauge(f, fmt, b, n);
 }
 
 int tlob_metrics_write(FILE *f, enum tlob_metrics_format fmt,
@@ -207,6 +277,7 @@ int tlob_metrics_write(FILE *f, enum tlob_metrics_format fmt,
 		      offsetof(struct tlob_binding_stats, stats.max_ns));
 	seconds_gauge(f, fmt, "tlob_window_elapsed_mean_seconds", "Mean window", b, n,
 		      offsetof(struct tlob_binding_stats, mean_ns));
+	alive_families(f, fmt, b, n);
 	if (fmt == TLOB_METRICS_OPENMETRICS)
 		fputs("# EOF\n", f);
 	return ferror(f) ? -EIO : 0;

@@ -11,6 +11,14 @@
  *   tlob_window_elapsed_seconds          histogram (_bucket{le}, _sum, _count)
  *   tlob_window_elapsed_{min,max,mean}_seconds   gauges, once a window ended
  *   tlob_bindings                        gauge, no labels
+ *
+ * and, when there is an alive binding, its own families (labelled path,
+ * checkpoint and tag; the families above leave it out):
+ *
+ *   tlob_alive_cycles_total, tlob_alive_too_few_total,
+ *   tlob_alive_too_many_total, tlob_alive_tolerated_total,
+ *   tlob_alive_aborted_total, tlob_alive_dropped_total   counters
+ *   tlob_alive_period_seconds            gauge
  */
 #ifndef TLOB_METRICS_H
 #define TLOB_METRICS_H

@@ -50,6 +50,42 @@ int tlob_path_check(const char *path, char *err, size_t len)
 	return 0;
 }
 
+/*
+ * An alive binding's terms, in the ranges the module's parser takes
+ * (kernel/shared/tlob_parse.c, with its errnos), worded for a person.
+ */
+static int alive_check(const struct tlob_binding_spec *spec, char *err, size_t len)
+{
+	if (spec->period_ns < TLOB_PERIOD_MIN_NS || spec->period_ns > TLOB_BUDGET_MAX_NS) {
+		snprintf(err, len, "period %" PRIu64 "ns is out of range (100us..1h)",
+			 spec->period_ns);
+		return -ERANGE;
+	}
+	if (!spec->expect || spec->expect > TLOB_EXPECT_MAX) {
+		snprintf(err, len, "expect=%" PRIu32 " is out of range (1..%u checkpoints per "
+			 "period)", spec->expect, TLOB_EXPECT_MAX);
+		return -EINVAL;
+	}
+	if (spec->margin > spec->expect) {
+		snprintf(err, len, "margin=%" PRIu32 " is above expect=%" PRIu32 " (the count "
+			 "may lie in expect-margin..expect+margin, so 0 <= margin <= expect)",
+			 spec->margin, spec->expect);
+		return -EINVAL;
+	}
+	if (spec->per != TLOB_PER_PROCESS && spec->per != TLOB_PER_TASK) {
+		snprintf(err, len, "per=%u: an alive binding counts per process or per task",
+			 spec->per);
+		return -EINVAL;
+	}
+	/* What only a section has: a line could not carry it. */
+	if (spec->stop || spec->stop_is_ret || spec->budget_ns || spec->min_ns) {
+		snprintf(err, len, "an alive binding has a checkpoint only: no STOP, budget or "
+			 "minimum");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int tlob_spec_check(const struct tlob_binding_spec *spec, char *err, size_t len)
 {
 	int ret = tlob_path_check(spec->path, err, len);
@@ -58,7 +94,17 @@ int tlob_spec_check(const struct tlob_binding_spec *spec, char *err, size_t len)
 		return ret;
 	if (spec->tag[0] && (ret = tlob_tag_check(spec->tag, err, len)))
 		return ret;
-	if (spec->budget_ns < TLOB_BUDGET_MIN_NS || spec->budget_ns > TLOB_BUDGET_MAX_NS) {
+	if (spec->alive)
+		ret = alive_check(spec, err, len);
+	else if (spec->period_ns || spec->expect || spec->margin || spec->per) {
+		snprintf(err, len, "period, expect, margin and per are an alive binding's terms: "
+			 "a section has none");
+		ret = -EINVAL;
+	}
+	if (ret)
+		return ret;
+	if (!spec->alive &&
+	    (spec->budget_ns < TLOB_BUDGET_MIN_NS || spec->budget_ns > TLOB_BUDGET_MAX_NS)) {
 		snprintf(err, len, "budget %" PRIu64 "ns is out of range (1us..1h)",
 			 spec->budget_ns);
 		return -ERANGE;
@@ -74,7 +120,7 @@ int tlob_spec_check(const struct tlob_binding_spec *spec, char *err, size_t len)
 			 spec->tol_k, spec->tol_w, TLOB_TOLERANCE_MAX);
 		return -ERANGE;
 	}
-	if (!spec->stop_is_ret && spec->stop == spec->start) {
+	if (!spec->alive && !spec->stop_is_ret && spec->stop == spec->start) {
 		snprintf(err, len, "START and STOP are the same offset "
 			 "(use 'ret' for the function's return)");
 		return -EINVAL;
@@ -99,10 +145,11 @@ static void why(const struct tlob_req *req, const char *line, char *err, size_t 
 		snprintf(err, len, "monitor line longer than %d bytes", TLOB_LINE_MAX);
 		break;
 	case TLOB_WHY_VERB:
-		snprintf(err, len, "monitor line must start with 'p ': '%s'", shown);
+		snprintf(err, len, "monitor line must start with 'p ' or 'a ': '%s'", shown);
 		break;
 	case TLOB_WHY_PATH:
-		snprintf(err, len, "expected an absolute PATH:START after 'p ': '%s'", shown);
+		snprintf(err, len, "expected an absolute %s: '%s'",
+			 req->alive ? "PATH:CHECKPOINT after 'a '" : "PATH:START after 'p '", shown);
 		break;
 	case TLOB_WHY_PATH_CHAR:
 		snprintf(err, len, "'%s': tlob cannot bind a path with whitespace or control "
@@ -125,8 +172,11 @@ static void why(const struct tlob_req *req, const char *line, char *err, size_t 
 		snprintf(err, len, "unexpected '%s' after -PATH:START", bad);
 		break;
 	case TLOB_WHY_OPTION:
-		snprintf(err, len, "unexpected '%s' in monitor line (threshold=, min=, tolerance=, "
-			 "tag=, pid= or tgid=, each once)", bad);
+		/* The keys of the verb the line used (the parser's table). */
+		snprintf(err, len, "unexpected '%s' in monitor line (%s, each once)", bad,
+			 req->alive ?
+			 "period=, expect=, margin=, per=, tolerance=, tag=, pid= or tgid=" :
+			 "threshold=, min=, tolerance=, tag=, pid= or tgid=");
 		break;
 	case TLOB_WHY_THRESHOLD:
 		snprintf(err, len, "invalid threshold '%s' (nanoseconds)", bad);
@@ -157,6 +207,29 @@ static void why(const struct tlob_req *req, const char *line, char *err, size_t 
 	case TLOB_WHY_TOLERANCE_RANGE:
 		snprintf(err, len, "tolerance %s is out of range (K/W: 1 <= K <= W <= %d)", bad,
 			 TLOB_TOLERANCE_MAX);
+		break;
+	case TLOB_WHY_PERIOD:
+		snprintf(err, len, "invalid period '%s' (nanoseconds)", bad);
+		break;
+	case TLOB_WHY_PERIOD_RANGE:
+		snprintf(err, len, "period %sns is out of range (100us..1h)", bad);
+		break;
+	case TLOB_WHY_EXPECT:
+		snprintf(err, len, "invalid expect '%s' (checkpoints per period, 1..%u)", bad,
+			 TLOB_EXPECT_MAX);
+		break;
+	case TLOB_WHY_MARGIN:
+		snprintf(err, len, "invalid margin '%s' (checkpoints the count may be off by, "
+			 "0..expect=)", bad);
+		break;
+	case TLOB_WHY_PER:
+		snprintf(err, len, "invalid per '%s' (process or task)", bad);
+		break;
+	case TLOB_WHY_NO_PERIOD:
+		snprintf(err, len, "missing period=NS: '%s'", shown);
+		break;
+	case TLOB_WHY_NO_EXPECT:
+		snprintf(err, len, "missing expect=N: '%s'", shown);
 		break;
 	default:
 		snprintf(err, len, "malformed monitor line: '%s'", shown);
@@ -199,7 +272,8 @@ int tlob_monline_parse(const char *line, struct tlob_binding_spec *spec,
 		char shown[TLOB_SHOWN_LEN];
 
 		snprintf(err, len, "'%s' removes a binding; a binding is 'p PATH:START STOP "
-			 "threshold=NS'", tlob_shown(line, shown, sizeof(shown)));
+			 "threshold=NS' or 'a PATH:CHECKPOINT period=NS expect=N'",
+			 tlob_shown(line, shown, sizeof(shown)));
 		ret = -EINVAL;
 	} else if (strlen(req.path) >= sizeof(spec->path)) {
 		snprintf(err, len, "path too long");
@@ -213,6 +287,11 @@ int tlob_monline_parse(const char *line, struct tlob_binding_spec *spec,
 		spec->min_ns = req.min_ns;
 		spec->tol_k = req.tol_k;
 		spec->tol_w = req.tol_w;
+		spec->alive = req.alive;
+		spec->period_ns = req.period_ns;
+		spec->expect = req.expect;
+		spec->margin = req.margin;
+		spec->per = (uint8_t)req.per;
 		memcpy(spec->tag, req.tag, sizeof(spec->tag));
 		if (req.filter == TLOB_FILTER_PID)
 			spec->pid = (pid_t)req.filter_id;
@@ -235,17 +314,67 @@ int tlob_same_binding(const char *a, uint64_t a_start, const char *b, uint64_t b
 	       sa.st_ino == sb.st_ino;
 }
 
+static bool same_tolerance(const struct tlob_binding_spec *a, const struct tlob_binding_spec *b)
+{
+	return tlob_spec_tol_k(a) == tlob_spec_tol_k(b) && tlob_spec_tol_w(a) == tlob_spec_tol_w(b);
+}
+
+/* A section's terms: STOP, and the budget's when both know it (see monline.h). */
+static bool same_section_terms(const struct tlob_binding_spec *a,
+			       const struct tlob_binding_spec *b)
+{
+	return a->stop_is_ret == b->stop_is_ret && (a->stop_is_ret || a->stop == b->stop) &&
+	       (!a->budget_ns || !b->budget_ns ||
+		(a->budget_ns == b->budget_ns && a->min_ns == b->min_ns && same_tolerance(a, b)));
+}
+
+/* An alive binding's terms: its stats line shows them all. */
+static bool same_alive_terms(const struct tlob_binding_spec *a, const struct tlob_binding_spec *b)
+{
+	return a->period_ns == b->period_ns && a->expect == b->expect &&
+	       a->margin == b->margin && a->per == b->per && same_tolerance(a, b);
+}
+
 int tlob_spec_same_binding(const struct tlob_binding_spec *a,
 			   const struct tlob_binding_spec *b)
 {
-	if (a->stop_is_ret != b->stop_is_ret || (!a->stop_is_ret && a->stop != b->stop) ||
-	    (a->budget_ns && b->budget_ns &&
-	     (a->budget_ns != b->budget_ns || a->min_ns != b->min_ns ||
-	      tlob_spec_tol_k(a) != tlob_spec_tol_k(b) ||
-	      tlob_spec_tol_w(a) != tlob_spec_tol_w(b))) ||
-	    strcmp(a->tag, b->tag))
+	if (a->alive != b->alive || strcmp(a->tag, b->tag) ||
+	    !(a->alive ? same_alive_terms(a, b) : same_section_terms(a, b)))
 		return 0;
 	return tlob_same_binding(a->path, a->start, b->path, b->start);
+}
+
+/*
+ * The terms of a binding the module's listing (kernel/module/
+ * tlob_listing.c) writes after a section's threshold and min, or an alive
+ * binding's expect and margin, in its order: tolerance, tag, filter.
+ */
+static void common_terms(const struct tlob_binding_spec *spec, char *tol, size_t tol_len,
+			 char *tag, size_t tag_len, char *filter, size_t filter_len)
+{
+	if (spec->tol_w > 1)
+		snprintf(tol, tol_len, " tolerance=%u/%u", spec->tol_k, spec->tol_w);
+	if (spec->tag[0])
+		snprintf(tag, tag_len, " tag=%s", spec->tag);
+	if (spec->pid)
+		snprintf(filter, filter_len, " pid=%d", (int)spec->pid);
+	else if (spec->tgid)
+		snprintf(filter, filter_len, " tgid=%d", (int)spec->tgid);
+}
+
+/* "a PATH:0xOFF period=NS expect=N[ margin=M][ per=task]...", the module's own. */
+static int format_alive(const struct tlob_binding_spec *spec, char *buf, size_t len)
+{
+	char filter[32] = "", tag[TLOB_TAG_LEN + 6] = "", tol[32] = "", margin[32] = "";
+	int n;
+
+	if (spec->margin)
+		snprintf(margin, sizeof(margin), " margin=%" PRIu32, spec->margin);
+	common_terms(spec, tol, sizeof(tol), tag, sizeof(tag), filter, sizeof(filter));
+	n = snprintf(buf, len, "a %s:0x%" PRIx64 " period=%" PRIu64 " expect=%" PRIu32 "%s%s%s%s%s",
+		     spec->path, spec->start, spec->period_ns, spec->expect, margin,
+		     spec->per == TLOB_PER_TASK ? " per=task" : "", tol, tag, filter);
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
 int tlob_monline_format(const struct tlob_binding_spec *spec, char *buf, size_t len)
@@ -255,20 +384,15 @@ int tlob_monline_format(const struct tlob_binding_spec *spec, char *buf, size_t 
 
 	if (tlob_spec_check(spec, NULL, 0))
 		return -EINVAL;
+	if (spec->alive)
+		return format_alive(spec, buf, len);
 	if (spec->stop_is_ret)
 		snprintf(stop, sizeof(stop), "ret");
 	else
 		snprintf(stop, sizeof(stop), "0x%" PRIx64, spec->stop);
-	if (spec->tag[0])
-		snprintf(tag, sizeof(tag), " tag=%s", spec->tag);
 	if (spec->min_ns)
 		snprintf(min, sizeof(min), " min=%" PRIu64, spec->min_ns);
-	if (spec->tol_w > 1)
-		snprintf(tol, sizeof(tol), " tolerance=%u/%u", spec->tol_k, spec->tol_w);
-	if (spec->pid)
-		snprintf(filter, sizeof(filter), " pid=%d", (int)spec->pid);
-	else if (spec->tgid)
-		snprintf(filter, sizeof(filter), " tgid=%d", (int)spec->tgid);
+	common_terms(spec, tol, sizeof(tol), tag, sizeof(tag), filter, sizeof(filter));
 	n = snprintf(buf, len, "p %s:0x%" PRIx64 " %s threshold=%" PRIu64 "%s%s%s%s",
 		     spec->path, spec->start, stop, spec->budget_ns, min, tol, tag, filter);
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;

@@ -13,10 +13,13 @@
 #include "backend.h"
 
 /*
- * "p PATH:START STOP threshold=NS [tag=NAME] [pid=N | tgid=N]" -> spec,
- * read by the module's own parser (kernel/shared/tlob_parse.c): START/STOP
- * decimal or 0x, STOP may be "ret", NS and N decimal; one trailing newline
- * allowed. Returns 0 or -EINVAL/-ERANGE with a one-line reason in err.
+ * "p PATH:START STOP threshold=NS [min=NS] [tolerance=K/W] [tag=NAME]
+ * [pid=N | tgid=N]" or "a PATH:CHECKPOINT period=NS expect=N [margin=M]
+ * [per=process|task] [tolerance=K/W] [tag=NAME] [pid=N | tgid=N]" (an
+ * alive binding: spec->alive) -> spec, read by the module's own parser
+ * (kernel/shared/tlob_parse.c): offsets decimal or 0x, STOP may be "ret",
+ * NS and N decimal; one trailing newline allowed. Returns 0 or
+ * -EINVAL/-ERANGE with a one-line reason in err.
  */
 int tlob_monline_parse(const char *line, struct tlob_binding_spec *spec,
 		       char *err, size_t len);
@@ -28,8 +31,10 @@ int tlob_monline_parse(const char *line, struct tlob_binding_spec *spec,
  * tlob_tag_check: 1..TLOB_TAG_LEN-1 characters of A-Z a-z 0-9 _ . -
  * tlob_path_check: absolute, no whitespace, no control byte
  * tlob_spec_check: both, and the budget (-ERANGE), START != STOP, at
- * most one of pid/tgid. Every backend binds only a spec that passes, so
- * what the BPF backend takes is what the module would read.
+ * most one of pid/tgid; for an alive spec instead of the budget and STOP
+ * its period (-ERANGE), expect, margin and per, in the module parser's
+ * ranges. Every backend binds only a spec that passes, so what the BPF
+ * backend takes is what the module would read.
  */
 int tlob_tag_check(const char *tag, char *err, size_t len);
 int tlob_path_check(const char *path, char *err, size_t len);
@@ -49,9 +54,11 @@ int tlob_same_binding(const char *a, uint64_t a_start, const char *b, uint64_t b
  * The module's "same binding" (tlob_abi.h), as far as its stats lines
  * show it: the same section (tlob_same_binding()'s 2 or 1, returned) and
  * the same STOP, budget and tag; 0 otherwise. A budget of 0 (a listing of
- * an older module, which did not show it) matches any. The pid/tgid
- * filter is not in a stats line: a holder's one binding per section
- * needs no more to be found.
+ * an older module, which did not show it) matches any. Alive bindings
+ * match alive bindings only, by period, expect, margin, per, tolerance
+ * and tag (their stats lines show every term). The pid/tgid filter is
+ * not in a stats line: a holder's one binding per section needs no more
+ * to be found.
  */
 int tlob_spec_same_binding(const struct tlob_binding_spec *a,
 			   const struct tlob_binding_spec *b);

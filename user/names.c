@@ -32,6 +32,8 @@ const char *tlob_verdict_name(unsigned int verdict)
 		[TLOB_VERDICT_MODEL_ERROR] = "model_error",
 		[TLOB_VERDICT_ABORTED] = "aborted",
 		[TLOB_VERDICT_EARLY] = "early",
+		[TLOB_VERDICT_TOO_FEW] = "too_few",
+		[TLOB_VERDICT_TOO_MANY] = "too_many",
 	};
 	return NAME_OR_Q(n, verdict);
 }
@@ -57,6 +59,7 @@ const char *tlob_detector_name(unsigned int detector)
 		[TLOB_DETECT_SAMPLE] = "sample",
 		[TLOB_DETECT_STOP] = "stop",
 		[TLOB_DETECT_SCHED] = "sched",
+		[TLOB_DETECT_CHECKPOINT] = "checkpoint",
 	};
 	return NAME_OR_Q(n, detector);
 }

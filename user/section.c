@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-/* -b SPEC parsing: split, resolve and check each end with elfsym, parse the budget. */
+/*
+ * -b SPEC parsing: split, resolve and check each end with elfsym, parse the
+ * budget; or, for an alive binding, the checkpoint and its terms.
+ */
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +23,14 @@
 	"(e.g. /usr/bin/app:frame_begin,frame_end,10ms)"
 /* The fields after BUDGET: KEY=VALUE, each key at most once. */
 #define SECTION_OPTIONS	3
+#define ALIVE_HELP "expected PATH:CHECKPOINT,alive=PERIOD,expect=N[,margin=M]" \
+	"[,per=process|task][,tolerance=K/W][,tag=NAME] " \
+	"(e.g. /usr/bin/app:heartbeat,alive=100ms,expect=10,margin=2)"
+/* An alive binding's fields after CHECKPOINT (alive=, expect=, ...), each once. */
+#define ALIVE_OPTIONS	6
+/* The most fields either form has. */
+#define MAX_FIELDS	(3 + SECTION_OPTIONS > 1 + ALIVE_OPTIONS ? 3 + SECTION_OPTIONS : \
+			 1 + ALIVE_OPTIONS)
 
 /* elfsym's verdict: a malformed NAME+OFF is a usage error, the rest is about the file. */
 static int elf_verdict(int ret)
@@ -65,7 +77,8 @@ static int check_monline(const struct tlob_binding_spec *spec, unsigned int flag
 	if (flags & TLOB_SECTION_START_ONLY)
 		return TLOB_SECTION_OK;
 	ret = tlob_elf_check_offset(spec->path, spec->start, elf_flags(flags), err, len);
-	if (!ret && !spec->stop_is_ret)
+	/* An alive binding's checkpoint is its only offset. */
+	if (!ret && !spec->alive && !spec->stop_is_ret)
 		ret = tlob_elf_check_offset(spec->path, spec->stop, elf_flags(flags), err, len);
 	return elf_verdict(ret);
 }
@@ -102,10 +115,120 @@ static int resolve_path(const char *path, struct tlob_binding_spec *spec, char *
 	return TLOB_SECTION_OK;
 }
 
+/*
+ * The friendly form's keys after CHECKPOINT and the `a` line's names for
+ * them (kernel/shared/tlob_parse.h). alive= is a duration, converted
+ * here; the others pass as they are.
+ */
+enum { ALIVE_PERIOD, ALIVE_EXPECT, ALIVE_MARGIN, ALIVE_PER, ALIVE_TOLERANCE, ALIVE_TAG };
+
+static const struct {
+	const char *key;
+	const char *line_key;
+} alive_keys[ALIVE_OPTIONS] = {
+	[ALIVE_PERIOD] = { "alive", "period" }, [ALIVE_EXPECT] = { "expect", "expect" },
+	[ALIVE_MARGIN] = { "margin", "margin" }, [ALIVE_PER] = { "per", "per" },
+	[ALIVE_TOLERANCE] = { "tolerance", "tolerance" }, [ALIVE_TAG] = { "tag", "tag" },
+};
+
+/* Each "KEY=VALUE" of an alive binding's fields, appended to line as " KEY=VALUE". */
+static int alive_terms(char **fields, int n, char *line, size_t size, char *err, size_t len)
+{
+	bool seen[ALIVE_OPTIONS] = { false };
+	size_t used = strlen(line);
+	uint64_t ns;
+	int k, w;
+
+	for (int i = 1; i < n; i++) {
+		char *v = strchr(fields[i], '='), buf[32];
+		const char *val;
+
+		for (k = 0; v && k < ALIVE_OPTIONS; k++)
+			if ((size_t)(v - fields[i]) == strlen(alive_keys[k].key) &&
+			    !strncmp(fields[i], alive_keys[k].key, (size_t)(v - fields[i])))
+				break;
+		if (!v || k == ALIVE_OPTIONS || seen[k]) {
+			snprintf(err, len, "'%s': after CHECKPOINT come alive=PERIOD, expect=N, "
+				 "margin=M, per=process|task, tolerance=K/W and tag=NAME "
+				 "(1..%d characters), each once", TLOB_SHOWN(fields[i]),
+				 TLOB_TAG_LEN - 1);
+			return -EINVAL;
+		}
+		seen[k] = true;
+		val = ++v;
+		if (k == ALIVE_PERIOD) {
+			if (tlob_parse_period(val, &ns, err, len))
+				return -EINVAL;
+			snprintf(buf, sizeof(buf), "%" PRIu64, ns);
+			val = buf;
+		} else if (k == ALIVE_TAG && tlob_tag_check(val, err, len)) {
+			return -EINVAL;
+		}
+		/* A blank would end the value in the line and start another term. */
+		for (const char *c = val; *c; c++) {
+			if ((unsigned char)*c > ' ' && *c != 0x7f)
+				continue;
+			snprintf(err, len, "invalid %s '%s' (no whitespace or control characters)",
+				 alive_keys[k].key, TLOB_SHOWN(val));
+			return -EINVAL;
+		}
+		w = snprintf(line + used, size - used, " %s=%s", alive_keys[k].line_key, val);
+		if (w < 0 || (size_t)w >= size - used) {
+			snprintf(err, len, "'%s': too long", TLOB_SHOWN(fields[i]));
+			return -EINVAL;
+		}
+		used += (size_t)w;
+	}
+	if (!seen[ALIVE_EXPECT]) {
+		snprintf(err, len, "an alive binding needs expect=N: %s", ALIVE_HELP);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * PATH:CHECKPOINT,alive=PERIOD,expect=N[,...]: the terms are read by the
+ * module's own parser (monline.c), written as the `a` line they stand
+ * for, so the friendly form takes what the module takes and refuses the
+ * rest with its reasons. They are read before the file is looked at (a
+ * malformed -b is a usage error, as a section's budget), so that line
+ * names a stand-in, /:0; the path and checkpoint are resolved after.
+ */
+static int parse_alive(const char *path, char **fields, int n, unsigned int flags,
+		       struct tlob_binding_spec *spec, char *err, size_t len)
+{
+	struct tlob_binding_spec terms;
+	char line[512] = "a /:0";
+	int ret;
+
+	if (alive_terms(fields, n, line, sizeof(line), err, len) ||
+	    tlob_monline_parse(line, &terms, err, len))
+		return TLOB_SECTION_SYNTAX;
+	spec->alive = true;
+	spec->period_ns = terms.period_ns;
+	spec->expect = terms.expect;
+	spec->margin = terms.margin;
+	spec->per = terms.per;
+	spec->tol_k = terms.tol_k;
+	spec->tol_w = terms.tol_w;
+	memcpy(spec->tag, terms.tag, sizeof(spec->tag));
+	ret = resolve_path(path, spec, err, len);
+	return ret ? ret : resolve_end(spec->path, fields[0], flags, &spec->start, err, len);
+}
+
+/* A field after the first that starts with alive=: an alive binding. */
+static bool is_alive(char **fields, int n)
+{
+	for (int i = 1; i < n; i++)
+		if (!strncmp(fields[i], "alive=", 6))
+			return true;
+	return false;
+}
+
 static int parse_friendly(char *s, unsigned int flags, struct tlob_binding_spec *spec,
 			  char *err, size_t len)
 {
-	char *colon = strrchr(s, ':'), *fields[3 + SECTION_OPTIONS] = { 0 }, *save = NULL, *tok;
+	char *colon = strrchr(s, ':'), *fields[MAX_FIELDS + 1] = { 0 }, *save = NULL, *tok;
 	const char *min = NULL, *tol = NULL;
 	int n = 0, ret;
 
@@ -114,16 +237,24 @@ static int parse_friendly(char *s, unsigned int flags, struct tlob_binding_spec 
 		return TLOB_SECTION_SYNTAX;
 	}
 	*colon = '\0';
-	for (tok = strtok_r(colon + 1, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (n == 3 + SECTION_OPTIONS) {
-			snprintf(err, len, "section has too many fields: %s", SECTION_HELP);
-			return TLOB_SECTION_SYNTAX;
-		}
+	/* One more than either form takes: "too many" below. */
+	for (tok = strtok_r(colon + 1, ",", &save); tok && n <= MAX_FIELDS;
+	     tok = strtok_r(NULL, ",", &save))
 		fields[n++] = tok;
-	}
 	if ((flags & TLOB_SECTION_START_ONLY) && n == 1) {
 		ret = resolve_path(s, spec, err, len);
 		return ret ? ret : resolve_end(spec->path, fields[0], flags, &spec->start, err, len);
+	}
+	if (is_alive(fields, n)) {
+		if (n > 1 + ALIVE_OPTIONS) {
+			snprintf(err, len, "alive binding has too many fields: %s", ALIVE_HELP);
+			return TLOB_SECTION_SYNTAX;
+		}
+		return parse_alive(s, fields, n, flags, spec, err, len);
+	}
+	if (n > 3 + SECTION_OPTIONS) {
+		snprintf(err, len, "section has too many fields: %s", SECTION_HELP);
+		return TLOB_SECTION_SYNTAX;
 	}
 	if (n < 3) {
 		snprintf(err, len, "section '%s:...' needs START, STOP and BUDGET: %s",
@@ -193,7 +324,8 @@ int tlob_section_parse(const char *arg, unsigned int flags, struct tlob_binding_
 	int ret;
 
 	memset(spec, 0, sizeof(*spec));
-	if (!strncmp(arg, "p ", 2)) {
+	/* The module's own line, a section's or an alive binding's. */
+	if (!strncmp(arg, "p ", 2) || !strncmp(arg, "a ", 2)) {
 		if (tlob_monline_parse(arg, spec, err, len))
 			return TLOB_SECTION_SYNTAX;
 		return check_monline(spec, flags, err, len);

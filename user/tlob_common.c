@@ -32,7 +32,8 @@ const char *tlob_binding_errstr(const struct tlob_backend *be, bool unbind,
 	else if (unbind && err == -ENOENT)
 		why = "no binding for ";
 	else if (!unbind && err == -ERANGE)
-		why = "budget out of range (1us..1h): ";
+		why = spec->alive ? "period out of range (100us..1h): " :
+		      "budget out of range (1us..1h): ";
 	else if (!unbind && err == -ENOSPC)
 		why = "no room for another binding (the backend's table is full): ";
 	if (!why && be && be->err[0])

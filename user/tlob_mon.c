@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "actions.h"
+#include "alive.h"
 #include "monline.h"
 #include "output.h"
 #include "symbolize.h"
@@ -44,6 +45,12 @@ static const char *const mon_usage[] = {
 	"                           /path/app:process_frame,ret,5ms   (ret: until it returns)",
 	"                           /path/app:0x1139,0x1150,250us     (ELF file offsets)",
 	"                           \"p /path/app:0x1139 0x1150 threshold=250000\"",
+	"                         or a checkpoint hit expect=N times (give or take",
+	"                         margin=M) in every alive=PERIOD (alive supervision,",
+	"                         kmod only; 100us..1h):",
+	"                           /path/app:heartbeat,alive=100ms,expect=10,margin=2",
+	"                           \"a /path/app:0x1139 period=100000000 expect=10\"",
+	"                         counted per process; append ,per=task for each thread",
 	"                         symbols: NAME, NAME+OFF, NAME@VERSION (default: the",
 	"                         version a call binds to); every offset must start an",
 	"                         instruction of executable code",
@@ -51,7 +58,8 @@ static const char *const mon_usage[] = {
 	"                         without -b: the persistent bindings (tlob bind); with",
 	"                         neither there is nothing to monitor (usage error)",
 	"  -d, --duration D       stop after D (500ms, 30s, 2m, 1h)",
-	"      --stop-on-violation  stop at the first violation, then exit 3",
+	"      --stop-on-violation  stop at the first violation (or alive cycle with too",
+	"                           few or too many checkpoints), then exit 3",
 	"  -t, --trace            also print every state transition",
 	"  -r, --reactor NAME     reactor while tlob runs, one the backend lists (kmod: nop,",
 	"                         printk, panic, signal[:N]; bpf: nop); else a usage error",
@@ -91,6 +99,11 @@ struct mon_ctx {
 	uint64_t dropped;		/* STARTs that opened no window */
 	uint64_t transitions;
 	uint64_t diags;			/* violations' diagnoses */
+	/* Alive bindings' cycles (tlob_alive_record), by verdict. */
+	uint64_t alive_cycles;		/* every one: ok, too few, too many, aborted */
+	uint64_t alive_too_few;
+	uint64_t alive_too_many;
+	uint64_t alive_aborted;
 	char *dbuf;			/* a diagnosis' lines (DIAG_BUF) */
 	struct tlob_symbolizer *sym;	/* names for the diagnoses' stacks */
 	struct tlob_diag_syms syms;	/* the last diagnosis' */
@@ -125,12 +138,12 @@ static void out_line(char *buf, int n, size_t len)
 }
 
 /* A record of one of the bindings this session asked for. */
-static bool wanted(const struct mon_ctx *ctx, const struct tlob_record *r)
+static bool wanted(const struct mon_ctx *ctx, uint32_t binding_id)
 {
 	if (!ctx->filter)
 		return true;
 	for (size_t i = 0; i < ctx->params->nr_specs; i++)
-		if (ctx->params->specs[i].id == r->binding_id)
+		if (ctx->params->specs[i].id == binding_id)
 			return true;
 	return false;
 }
@@ -176,7 +189,7 @@ static int on_record(const struct tlob_record *r, void *data)
 	struct mon_ctx *ctx = data;
 	char buf[2048];
 
-	if (!wanted(ctx, r))
+	if (!wanted(ctx, r->binding_id))
 		return 0;
 	on_violation_actions(ctx, r);
 	ctx->records++;
@@ -211,14 +224,45 @@ static int on_transition(const struct tlob_transition *tr, void *data)
 	return 0;
 }
 
+/*
+ * A cycle of an alive binding, printed as a window is: every one (ok and
+ * aborted ones batched by the backend, like windows; too few or too many
+ * at once, like violations), and a violation stops --stop-on-violation.
+ * The --on-violation actions are a window's (their variables describe
+ * one): not run for these.
+ */
+static int on_alive(const struct tlob_alive_record *a, void *data)
+{
+	struct mon_ctx *ctx = data;
+	char buf[1024];
+
+	if (!wanted(ctx, a->binding_id))
+		return 0;
+	ctx->alive_cycles++;
+	ctx->alive_too_few += a->verdict == TLOB_VERDICT_TOO_FEW;
+	ctx->alive_too_many += a->verdict == TLOB_VERDICT_TOO_MANY;
+	ctx->alive_aborted += a->verdict == TLOB_VERDICT_ABORTED;
+	if (!ctx->params->quiet)
+		out_line(buf, ctx->params->json ? tlob_alive_json(a, buf, sizeof(buf) - 1) :
+			 tlob_alive_text(a, buf, sizeof(buf)), sizeof(buf));
+	if (ctx->params->stop_on_violation && !ctx->draining && tlob_alive_violation(a)) {
+		ctx->stop = true;
+		/* Detected when judged: the cycle's end and the timer's latency. */
+		ctx->violation_seen_ns = a->end_ns + (a->detect_latency_ns > 0 ?
+						      (uint64_t)a->detect_latency_ns : 0);
+		ctx->violation_read_ns = tlob_now_ns();
+		return 1;
+	}
+	return 0;
+}
+
 /* A violation's diagnosis: its lines under the VIOLATION line (or one JSON object). */
 static int on_diag(const struct tlob_diag *d, void *data)
 {
 	struct mon_ctx *ctx = data;
-	struct tlob_record r = { .binding_id = d->binding_id };
 	int n;
 
-	if (!wanted(ctx, &r))
+	if (!wanted(ctx, d->binding_id))
 		return 0;
 	ctx->diags++;
 	if (ctx->params->quiet && !ctx->exec)
@@ -311,23 +355,44 @@ static void mon_read_stats(struct tlob_backend *be, const struct tlob_params *pa
 	*nout = k;
 }
 
+/* Alive bindings in the session (its -b), or their cycles or statistics seen. */
+static bool has_alive(const struct tlob_params *params, const struct mon_ctx *ctx,
+		      const struct tlob_binding_stats *st, size_t n)
+{
+	bool any = ctx->alive_cycles > 0;
+
+	for (size_t i = 0; i < params->nr_specs && !any; i++)
+		any = params->specs[i].alive;
+	for (size_t i = 0; i < n && !any; i++)
+		any = st[i].spec.alive;
+	return any;
+}
+
 static void mon_summary(struct tlob_backend *be, const struct tlob_params *params,
 			const struct mon_ctx *ctx, const struct tlob_binding_stats *st,
 			size_t n)
 {
+	/* Only where there is alive supervision: a session of sections reads as before. */
+	bool alive = has_alive(params, ctx, st, n);
 	uint64_t lost = 0;
 
 	for (size_t i = 0; i < n; i++)
 		tlob_stats_emit(&st[i], params->json);
 	if (be->ops->lost)
 		be->ops->lost(be, &lost);
-	if (params->json)
+	if (params->json) {
 		printf("{\"type\":\"summary\",\"records\":%" PRIu64 ",\"windows\":%" PRIu64
 		       ",\"violations\":%" PRIu64 ",\"dropped\":%" PRIu64 ",\"transitions\":%"
-		       PRIu64 ",\"lost\":%" PRIu64 ",\"diags\":%" PRIu64 "}\n", ctx->records,
+		       PRIu64 ",\"lost\":%" PRIu64 ",\"diags\":%" PRIu64, ctx->records,
 		       ctx->windows, ctx->violations, ctx->dropped, ctx->transitions, lost,
 		       ctx->diags);
-	else
+		if (alive)
+			printf(",\"alive_cycles\":%" PRIu64 ",\"alive_too_few\":%" PRIu64
+			       ",\"alive_too_many\":%" PRIu64 ",\"alive_aborted\":%" PRIu64,
+			       ctx->alive_cycles, ctx->alive_too_few, ctx->alive_too_many,
+			       ctx->alive_aborted);
+		printf("}\n");
+	} else
 		printf("records: %" PRIu64 " (windows %" PRIu64 ", violations %" PRIu64
 		       ", dropped %" PRIu64 ", transitions %" PRIu64 "), lost: %" PRIu64 "\n",
 		       ctx->records, ctx->windows, ctx->violations, ctx->dropped,
@@ -336,6 +401,11 @@ static void mon_summary(struct tlob_backend *be, const struct tlob_params *param
 	if (!params->json && (ctx->violations || ctx->diags))
 		printf("diagnoses: %" PRIu64 " of %" PRIu64 " violation(s)\n", ctx->diags,
 		       ctx->violations);
+	/* Likewise the alive cycles: not among the records above. */
+	if (!params->json && alive)
+		printf("alive cycles: %" PRIu64 " (too few %" PRIu64 ", too many %" PRIu64
+		       ", aborted %" PRIu64 ")\n", ctx->alive_cycles, ctx->alive_too_few,
+		       ctx->alive_too_many, ctx->alive_aborted);
 	if (ctx->dropped)
 		fprintf(stderr, "tlob: %" PRIu64 " START(s) opened no window: every window "
 			"was in use (%s)\n", ctx->dropped,
@@ -510,6 +580,7 @@ int tlob_mon_session(struct tlob_backend *be, const struct tlob_params *params,
 		.record = on_record,
 		.transition = params->trace ? on_transition : NULL,
 		.diag = on_diag,
+		.alive = on_alive,
 		.ctx = &ctx,
 	};
 	struct tlob_binding_stats *st = NULL;

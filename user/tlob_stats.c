@@ -22,7 +22,9 @@ static const char *const stats_usage[] = {
 	"usage: tlob stats [--format FMT] [-o FILE [--interval DURATION]] [common options]",
 	"",
 	"  windows, violations, model errors, aborted windows, min/mean/max",
-	"  elapsed and a log2 histogram of elapsed time, per binding",
+	"  elapsed and a log2 histogram of elapsed time, per binding; for an alive",
+	"  binding its cycles, too few, too many, aborted instances and min/mean/max",
+	"  checkpoints per cycle",
 	"      --format FMT       text (default), json (one object per binding, as -j),",
 	"                         openmetrics (OpenMetrics 1.0) or prometheus (text",
 	"                         0.0.4, what node_exporter's textfile collector reads)",
@@ -85,15 +87,17 @@ static int write_metrics(FILE *f, int fmt, struct tlob_backend *be,
 		const struct tlob_binding_spec *s = &st[i].spec;
 
 		mb[i].st = &st[i];
+		/* An alive binding's START is its checkpoint, its only label but the tag. */
 		end_label(s->path, s->start, names[i][0], sizeof(names[i][0]));
-		if (s->stop_is_ret)
-			snprintf(names[i][1], sizeof(names[i][1]), "ret");
+		if (s->stop_is_ret || s->alive)
+			snprintf(names[i][1], sizeof(names[i][1]), s->alive ? "" : "ret");
 		else
 			end_label(s->path, s->stop, names[i][1], sizeof(names[i][1]));
 		mb[i].start = names[i][0];
 		mb[i].stop = names[i][1];
 		for (size_t j = 0; j < nspecs; j++)
-			if (!strcmp(specs[j].path, s->path) && specs[j].start == s->start)
+			if (!strcmp(specs[j].path, s->path) && specs[j].start == s->start &&
+			    specs[j].alive == s->alive)
 				mb[i].budget_ns = specs[j].budget_ns;
 	}
 	ret = tlob_metrics_write(f, (enum tlob_metrics_format)fmt, mb, n);

@@ -39,8 +39,9 @@ static size_t session_only(struct tlob_backend *be, struct tlob_binding_spec **s
 
 		for (size_t j = 0; j < n && !listed; j++)
 			listed = (*specs)[j].id && (*specs)[j].id == st[i].spec.id;
-		/* Only what the module lists with its budget and holders. */
-		if (listed || !st[i].spec.budget_ns || !st[i].spec.holders[0])
+		/* Only what the module lists with its terms (budget, or alive's) and holders. */
+		if (listed || (!st[i].spec.budget_ns && !st[i].spec.alive) ||
+		    !st[i].spec.holders[0])
 			continue;
 		v = realloc(*specs, (k + 1) * sizeof(**specs));
 		if (!v)

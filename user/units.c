@@ -70,7 +70,10 @@ static int parse_scaled(const char *s, const struct unit *units,
 	return 0;
 }
 
-int tlob_parse_bound(const char *what, const char *s, uint64_t *ns, char *err, size_t len)
+/* A duration in budget units within min..max, which range names in err. */
+static int parse_ranged(const char *what, const char *s, uint64_t min, uint64_t max,
+			const char *range, const char *example, uint64_t *ns,
+			char *err, size_t len)
 {
 	uint64_t v;
 	int ret;
@@ -78,16 +81,28 @@ int tlob_parse_bound(const char *what, const char *s, uint64_t *ns, char *err, s
 	ret = parse_scaled(s, budget_units, 1, &v);
 	if (ret == -EINVAL) {
 		snprintf(err, len,
-			 "invalid %s '%s' (a number with ns, us, ms or s, e.g. 10ms)",
-			 what, s ? s : "");
+			 "invalid %s '%s' (a number with ns, us, ms or s, e.g. %s)",
+			 what, s ? s : "", example);
 		return ret;
 	}
-	if (ret || v < TLOB_BUDGET_MIN_NS || v > TLOB_BUDGET_MAX_NS) {
-		snprintf(err, len, "%s '%s' is out of range (1us..1h)", what, s);
+	if (ret || v < min || v > max) {
+		snprintf(err, len, "%s '%s' is out of range (%s)", what, s, range);
 		return -ERANGE;
 	}
 	*ns = v;
 	return 0;
+}
+
+int tlob_parse_bound(const char *what, const char *s, uint64_t *ns, char *err, size_t len)
+{
+	return parse_ranged(what, s, TLOB_BUDGET_MIN_NS, TLOB_BUDGET_MAX_NS, "1us..1h",
+			    "10ms", ns, err, len);
+}
+
+int tlob_parse_period(const char *s, uint64_t *ns, char *err, size_t len)
+{
+	return parse_ranged("period", s, TLOB_PERIOD_MIN_NS, TLOB_BUDGET_MAX_NS, "100us..1h",
+			    "100ms", ns, err, len);
 }
 
 int tlob_parse_budget(const char *s, uint64_t *ns, char *err, size_t len)

@@ -16,6 +16,11 @@
 int tlob_parse_budget(const char *s, uint64_t *ns, char *err, size_t len);
 /* The same for another bound of a section (min=): WHAT names it in err. */
 int tlob_parse_bound(const char *what, const char *s, uint64_t *ns, char *err, size_t len);
+/*
+ * An alive binding's reference cycle (alive=PERIOD): the same units,
+ * range TLOB_PERIOD_MIN_NS..TLOB_BUDGET_MAX_NS (100us..1h).
+ */
+int tlob_parse_period(const char *s, uint64_t *ns, char *err, size_t len);
 
 /* "30s", "2m", "1h", "500ms"; a bare number is seconds (as rtla's -d). */
 int tlob_parse_duration(const char *s, uint64_t *ns, char *err, size_t len);

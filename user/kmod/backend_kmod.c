@@ -274,6 +274,10 @@ static int kmod_bind(struct tlob_backend *be, const struct tlob_binding_spec *sp
 	int ret;
 
 	*id = 0;
+	/* Upstream's RV tlob has no `a` line: say so rather than "malformed". */
+	if (spec->alive && !strcmp(K(be)->system, "rv"))
+		return tlob_backend_err(be, EOPNOTSUPP, "alive supervision needs the module "
+					"backend (tlob.ko); the kernel's RV tlob does not run it");
 	/* Only what the module reads back as asked (the BPF backend's rule too). */
 	ret = tlob_spec_check(spec, be->err, sizeof(be->err));
 	if (ret)
@@ -296,8 +300,9 @@ static int kmod_bind(struct tlob_backend *be, const struct tlob_binding_spec *sp
 	case -EINVAL:
 		line[strcspn(line, "\n")] = '\0';
 		return tlob_backend_err(be, EINVAL,
-			"the kernel rejected '%s' (offset not in the file's text, or malformed)",
-			TLOB_SHOWN(line));
+			"the kernel rejected '%s' (offset not in the file's text, or malformed%s)",
+			TLOB_SHOWN(line), spec->alive ?
+			"; a module without alive supervision refuses every 'a' line" : "");
 	default:
 		return tlob_backend_err(be, -ret, "cannot add binding: %s", strerror(-ret));
 	}

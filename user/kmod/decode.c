@@ -24,6 +24,7 @@ enum tlob_decoder tlob_decoder_for(const char *name)
 		{ "event_tlob", TLOB_DEC_TRANSITION },
 		{ "error_tlob", TLOB_DEC_ERROR },
 		{ "violation_detail", TLOB_DEC_DIAG },
+		{ "alive_cycle", TLOB_DEC_ALIVE },
 	};
 
 	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
@@ -111,6 +112,7 @@ static bool field_num(const struct tep_format_field *f, const struct tep_record 
 }
 
 static void diag_init(struct tlob_decode *d, struct tep_event *ev);
+static void alive_init(struct tlob_decode *d, struct tep_event *ev);
 
 struct num_member {
 	const char *field;
@@ -160,6 +162,8 @@ void tlob_decode_init(struct tlob_decode *d, enum tlob_decoder dec, struct tep_e
 	d->final_state = tep_find_field(ev, "final_state");
 	if (dec == TLOB_DEC_DIAG)
 		diag_init(d, ev);
+	if (dec == TLOB_DEC_ALIVE)
+		alive_init(d, ev);
 }
 
 static void store(void *dst, size_t size, unsigned long long v)
@@ -316,6 +320,43 @@ void tlob_decode_diag(const struct tlob_decode *d, const struct tep_record *rec,
 		diag_member(&diag_members[i], d->diag[i], rec, out);
 	if (out->nr_ran > TLOB_DIAG_RAN)
 		out->nr_ran = TLOB_DIAG_RAN;
+}
+
+/*
+ * struct tlob_alive_record as alive_cycle carries it (kernel/module/
+ * tlob_trace.h: field for field, by the struct's member names).
+ */
+#define AM(name) { #name, offsetof(struct tlob_alive_record, name), \
+		   sizeof(((struct tlob_alive_record *)0)->name), NULL }
+
+static const struct num_member alive_members[TLOB_DEC_ALIVE_MEMBERS] = {
+	AM(start_ns), AM(end_ns), AM(period_ns), AM(detect_latency_ns), AM(pid), AM(tgid),
+	AM(binding_id), AM(checkpoints), AM(expect_min), AM(expect_max), AM(cycles),
+	AM(verdict), AM(detector), AM(react), AM(abort_reason),
+};
+
+static void alive_init(struct tlob_decode *d, struct tep_event *ev)
+{
+	for (size_t i = 0; i < TLOB_DEC_ALIVE_MEMBERS; i++)
+		d->alive[i] = tep_find_field(ev, alive_members[i].field);
+}
+
+void tlob_decode_alive(const struct tlob_decode *d, const struct tep_record *rec,
+		       struct tlob_alive_record *out)
+{
+	unsigned long long v;
+
+	memset(out, 0, sizeof(*out));
+	/* As a record's: an event without react reacts always. */
+	out->react = 1;
+	for (size_t i = 0; i < TLOB_DEC_ALIVE_MEMBERS; i++) {
+		const struct num_member *m = &alive_members[i];
+
+		if (field_num(d->alive[i], rec, NULL, &v))
+			store((char *)out + m->offset, m->size, v);
+	}
+	field_str(d->comm, rec, out->comm, sizeof(out->comm));
+	field_str(d->tag, rec, out->tag, sizeof(out->tag));
 }
 
 int tlob_decode_transition(const struct tlob_decode *d, const struct tep_record *rec,

@@ -5,7 +5,8 @@
  * serves the module's tlob:window, tlob:violation and tlob:dropped (fields named like
  * the struct's members), and upstream's detail_env_tlob, event_tlob and
  * error_tlob (the rv system of an in-kernel tlob). tlob:violation_detail
- * decodes the same way into a struct tlob_diag.
+ * decodes the same way into a struct tlob_diag, tlob:alive_cycle into a
+ * struct tlob_alive_record.
  */
 #ifndef TLOB_DECODE_H
 #define TLOB_DECODE_H
@@ -23,6 +24,7 @@ enum tlob_decoder {
 	TLOB_DEC_TRANSITION,	/* event_tlob */
 	TLOB_DEC_ERROR,		/* error_tlob */
 	TLOB_DEC_DIAG,		/* tlob:violation_detail: a violation's diagnosis */
+	TLOB_DEC_ALIVE,		/* tlob:alive_cycle: an alive binding's reference cycle */
 };
 
 /* Which decoder an event of this name needs. */
@@ -32,6 +34,8 @@ enum tlob_decoder tlob_decoder_for(const char *event_name);
 #define TLOB_DEC_MEMBERS	16
 /* The struct tlob_diag members violation_detail carries (decode.c). */
 #define TLOB_DEC_DIAG_MEMBERS	19
+/* The struct tlob_alive_record members alive_cycle carries as numbers (decode.c). */
+#define TLOB_DEC_ALIVE_MEMBERS	15
 
 /*
  * An event's fields, looked up by name once (tlob_decode_init()), so that
@@ -49,6 +53,8 @@ struct tlob_decode {
 	struct tep_format_field *id, *threshold_ns, *next_state, *final_state;
 	/* violation_detail: numbers, strings and arrays, decode.c's table */
 	struct tep_format_field *diag[TLOB_DEC_DIAG_MEMBERS];
+	/* alive_cycle: its numbers (decode.c's table); comm and tag above */
+	struct tep_format_field *alive[TLOB_DEC_ALIVE_MEMBERS];
 };
 
 void tlob_decode_init(struct tlob_decode *d, enum tlob_decoder dec, struct tep_event *ev);
@@ -64,6 +70,10 @@ void tlob_decode_record(const struct tlob_decode *d, const struct tep_record *re
  */
 void tlob_decode_diag(const struct tlob_decode *d, const struct tep_record *rec,
 		      struct tlob_diag *out);
+
+/* An alive_cycle into out: every member the event has, the rest 0. */
+void tlob_decode_alive(const struct tlob_decode *d, const struct tep_record *rec,
+		       struct tlob_alive_record *out);
 
 /* 0, or -EINVAL when a state/event name is not one of the model's. */
 int tlob_decode_transition(const struct tlob_decode *d, const struct tep_record *rec,

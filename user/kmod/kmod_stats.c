@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The stats line is key=value separated by spaces, except that path= may
- * itself contain spaces: it runs up to " start=".
+ * itself contain spaces: it runs up to " start=". An alive binding's line
+ * says kind=alive before path= and has its own counts (tlob_alive_stats);
+ * a section's has no kind=.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -39,38 +41,106 @@ static int parse_u64(const char *v, uint64_t *out)
 	return *end ? -EINVAL : 0;
 }
 
+static int parse_u32(const char *v, uint32_t *out)
+{
+	uint64_t n;
+
+	if (parse_u64(v, &n) || n > UINT32_MAX)
+		return -EINVAL;
+	*out = (uint32_t)n;
+	return 0;
+}
+
+struct num_key {
+	const char *key;
+	size_t off;		/* of a uint64_t in struct tlob_binding_stats */
+};
+
+#define NUM(key, member) { key, offsetof(struct tlob_binding_stats, member) }
+
+/* A section's numbers. */
+static const struct num_key window_nums[] = {
+	NUM("windows", stats.windows), NUM("violations", stats.violations),
+	NUM("errors", stats.errors), NUM("aborted", stats.aborted), NUM("early", stats.early),
+	NUM("tolerated", stats.tolerated), NUM("dropped", stats.dropped),
+	NUM("min_ns", stats.min_ns), NUM("max_ns", stats.max_ns), NUM("mean_ns", mean_ns),
+	NUM("sum_ns", stats.sum_ns), NUM("start", spec.start), NUM("threshold", spec.budget_ns),
+	NUM("min", spec.min_ns), { NULL, 0 },
+};
+
+/* An alive binding's (kernel/module/tlob_listing.c, tlob_alive_stats_line()). */
+static const struct num_key alive_nums[] = {
+	NUM("cycles", alive.cycles), NUM("too_few", alive.too_few),
+	NUM("too_many", alive.too_many), NUM("tolerated", alive.tolerated),
+	NUM("aborted", alive.aborted), NUM("errors", alive.errors),
+	NUM("dropped", alive.dropped), NUM("instances", alive.instances),
+	NUM("min_checkpoints", alive.min_checkpoints),
+	NUM("max_checkpoints", alive.max_checkpoints),
+	NUM("sum_checkpoints", alive.sum_checkpoints), NUM("start", spec.start),
+	NUM("period", spec.period_ns), { NULL, 0 },
+};
+
+/*
+ * kind= in the head of the line (before path=, which may hold anything):
+ * 0 none (a section), 1 alive, -EINVAL a kind this tool does not know
+ * (its counts would be read as something they are not).
+ */
+static int line_kind(const char *head, size_t n)
+{
+	static const char key[] = "kind=";
+	const char *p, *end = head + n, *vend;
+
+	for (p = head; p && p < end; p = memchr(p, ' ', (size_t)(end - p))) {
+		p += *p == ' ';
+		if ((size_t)(end - p) < sizeof(key) - 1 || strncmp(p, key, sizeof(key) - 1))
+			continue;
+		p += sizeof(key) - 1;
+		vend = memchr(p, ' ', (size_t)(end - p));
+		if (!vend)
+			vend = end;
+		return vend - p == 5 && !strncmp(p, "alive", 5) ? 1 : -EINVAL;
+	}
+	return 0;
+}
+
+/* The alive terms that are not plain numbers; 1 when @key is none of them. */
+static int alive_term(struct tlob_binding_stats *st, const char *key, const char *val)
+{
+	if (!strcmp(key, "expect"))
+		return parse_u32(val, &st->spec.expect);
+	if (!strcmp(key, "margin"))
+		return parse_u32(val, &st->spec.margin);
+	if (!strcmp(key, "per")) {
+		if (!strcmp(val, "process"))
+			st->spec.per = TLOB_PER_PROCESS;
+		else if (!strcmp(val, "task"))
+			st->spec.per = TLOB_PER_TASK;
+		else
+			return -EINVAL;
+		return 0;
+	}
+	return 1;
+}
+
 int tlob_kmod_stats_parse(const char *line, struct tlob_binding_stats *st)
 {
-	static const struct {
-		const char *key;
-		size_t off;
-	} nums[] = {
-		{ "windows", offsetof(struct tlob_binding_stats, stats.windows) },
-		{ "violations", offsetof(struct tlob_binding_stats, stats.violations) },
-		{ "errors", offsetof(struct tlob_binding_stats, stats.errors) },
-		{ "aborted", offsetof(struct tlob_binding_stats, stats.aborted) },
-		{ "early", offsetof(struct tlob_binding_stats, stats.early) },
-		{ "tolerated", offsetof(struct tlob_binding_stats, stats.tolerated) },
-		{ "dropped", offsetof(struct tlob_binding_stats, stats.dropped) },
-		{ "min_ns", offsetof(struct tlob_binding_stats, stats.min_ns) },
-		{ "max_ns", offsetof(struct tlob_binding_stats, stats.max_ns) },
-		{ "mean_ns", offsetof(struct tlob_binding_stats, mean_ns) },
-		{ "sum_ns", offsetof(struct tlob_binding_stats, stats.sum_ns) },
-		{ "start", offsetof(struct tlob_binding_stats, spec.start) },
-		{ "threshold", offsetof(struct tlob_binding_stats, spec.budget_ns) },
-		{ "min", offsetof(struct tlob_binding_stats, spec.min_ns) },
-	};
 	const char *p = strstr(line, " path="), *pend;
+	const struct num_key *nums;
 	char *copy, *tok, *save = NULL;
 	bool have_id = false;
 	uint64_t v = 0;
-	int ret = 0;
+	int ret = 0, kind;
 
 	memset(st, 0, sizeof(*st));
 	if (!p || !(pend = strstr(p + 6, " start=")))
 		return -EINVAL;
 	if ((size_t)(pend - (p + 6)) >= sizeof(st->spec.path))
 		return -EINVAL;
+	kind = line_kind(line, (size_t)(p - line));
+	if (kind < 0)
+		return kind;
+	st->spec.alive = kind == 1;
+	nums = st->spec.alive ? alive_nums : window_nums;
 	memcpy(st->spec.path, p + 6, (size_t)(pend - (p + 6)));
 
 	/* Everything but the path, tokenised. */
@@ -90,19 +160,22 @@ int tlob_kmod_stats_parse(const char *line, struct tlob_binding_stats *st)
 			break;
 		}
 		*val++ = '\0';
-		for (i = 0; i < sizeof(nums) / sizeof(nums[0]); i++) {
+		for (i = 0; nums[i].key; i++) {
 			if (strcmp(tok, nums[i].key))
 				continue;
 			ret = parse_u64(val, (uint64_t *)((char *)st + nums[i].off));
 			break;
 		}
-		if (i < sizeof(nums) / sizeof(nums[0]))
+		if (nums[i].key)
 			continue;
+		if (st->spec.alive && (ret = alive_term(st, tok, val)) <= 0)
+			continue;
+		ret = 0;
 		if (!strcmp(tok, "id")) {
 			ret = parse_u64(val, &v);
 			st->spec.id = (uint32_t)v;
 			have_id = true;
-		} else if (!strcmp(tok, "stop")) {
+		} else if (!strcmp(tok, "stop") && !st->spec.alive) {
 			if (!strcmp(val, "ret"))
 				st->spec.stop_is_ret = true;
 			else
@@ -115,10 +188,10 @@ int tlob_kmod_stats_parse(const char *line, struct tlob_binding_stats *st)
 				strcpy(st->spec.tag, val);
 		} else if (!strcmp(tok, "holders")) {
 			snprintf(st->spec.holders, sizeof(st->spec.holders), "%s", val);
-		} else if (!strcmp(tok, "hist")) {
+		} else if (!strcmp(tok, "hist") && !st->spec.alive) {
 			ret = parse_hist(val, st);
 		}
-		/* Unknown keys are newer fields: skip them. */
+		/* Unknown keys are newer fields (kind= was read above): skip them. */
 	}
 	free(copy);
 	if (!ret && !have_id)

@@ -10,10 +10,14 @@
  * Two instances, so that a violation wakes the reader at once while
  * windows are read in batches:
  * - "tlob_<pid>_now": violations, their details (violation_detail, the
- *   diagnosis), dropped STARTs (upstream's detail_env_tlob):
+ *   diagnosis), dropped STARTs (upstream's detail_env_tlob), alive cycles
+ *   with too few or too many checkpoints:
  *   buffer_percent 0, the first event wakes the reader, which then reads
  *   both instances.
- * - "tlob_<pid>": windows (and -t's transitions). While nothing is
+ * - "tlob_<pid>": windows (and -t's transitions), and the alive cycles
+ *   that are no violation (ok, aborted: one per period, which may be
+ *   100 us; tlob:alive_cycle is in both instances, each with a filter on
+ *   its verdict, enable_alive()). While nothing is
  *   pending its buffer_percent is 0 too, so the first window after a quiet
  *   spell wakes the reader; the reader then leaves it for up to the flush
  *   interval (a batch), its buffer_percent set to a watermark (half the
@@ -67,7 +71,7 @@ struct tlob_trace {
 	struct {
 		int id;
 		struct tlob_decode d;
-	} ids[8];
+	} ids[10];
 	int nr_ids;
 	uint64_t missed;	/* from kbuffer_missed_events() */
 	uint64_t flush_ns;	/* the flush interval; 0: every event at once */
@@ -118,6 +122,30 @@ static int make_instance(struct tlob_trace *t, int ti, unsigned int buffer_kb,
 	return 0;
 }
 
+/* No room for another event's decoder: checked before the event is enabled. */
+static bool ids_full(const struct tlob_trace *t)
+{
+	return t->nr_ids == (int)(sizeof(t->ids) / sizeof(t->ids[0]));
+}
+
+/* The decoder of event @ev, its fields looked up once. */
+static int add_decoder(struct tlob_trace *t, struct tep_event *ev, enum tlob_decoder dec)
+{
+	if (ids_full(t))
+		return -ENOSPC;
+	t->ids[t->nr_ids].id = ev->id;
+	tlob_decode_init(&t->ids[t->nr_ids].d, dec, ev);
+	t->nr_ids++;
+	return 0;
+}
+
+/* Instance @ti, made when it is first needed. */
+static int need_instance(struct tlob_trace *t, int ti, unsigned int buffer_kb,
+			 char *err, size_t len)
+{
+	return t->inst[ti] ? 0 : make_instance(t, ti, buffer_kb, err, len);
+}
+
 static int enable_event(struct tlob_trace *t, const char *system, const char *name,
 			unsigned int buffer_kb, char *err, size_t len)
 {
@@ -127,19 +155,57 @@ static int enable_event(struct tlob_trace *t, const char *system, const char *na
 
 	if (!ev)
 		return -ENOENT;
-	if (t->nr_ids == (int)(sizeof(t->ids) / sizeof(t->ids[0])))
+	if (ids_full(t))
 		return -ENOSPC;
-	if (!t->inst[ti]) {
-		ret = make_instance(t, ti, buffer_kb, err, len);
-		if (ret)
-			return ret;
-	}
+	ret = need_instance(t, ti, buffer_kb, err, len);
+	if (ret)
+		return ret;
 	if (tracefs_event_enable(t->inst[ti], system, name))
 		return -EIO;
-	t->ids[t->nr_ids].id = ev->id;
-	tlob_decode_init(&t->ids[t->nr_ids].d, dec, ev);
-	t->nr_ids++;
-	return 0;
+	return add_decoder(t, ev, dec);
+}
+
+/*
+ * tlob:alive_cycle: one event for every verdict, but only a violation
+ * (too few or too many checkpoints) must wake the reader at once; an ok
+ * cycle or an instance's end comes once per period of every instance and
+ * is read in batches, like a window. So the event is enabled in both
+ * instances, each with a filter on the verdict that keeps its share. A
+ * kernel that takes neither filter gets the event whole in the instance
+ * that wakes the reader: nothing is late, only more wakeups.
+ */
+static int enable_alive(struct tlob_trace *t, const char *system, unsigned int buffer_kb,
+			char *err, size_t len)
+{
+	struct tep_event *ev = tep_find_event_by_name(t->tep, system, "alive_cycle");
+	char now[64], batch[64];
+	int ret;
+
+	if (!ev)
+		return -ENOENT;
+	if (ids_full(t))
+		return -ENOSPC;
+	snprintf(now, sizeof(now), "verdict == %d || verdict == %d", TLOB_VERDICT_TOO_FEW,
+		 TLOB_VERDICT_TOO_MANY);
+	snprintf(batch, sizeof(batch), "verdict != %d && verdict != %d", TLOB_VERDICT_TOO_FEW,
+		 TLOB_VERDICT_TOO_MANY);
+	ret = need_instance(t, TI_NOW, buffer_kb, err, len);
+	if (!ret)
+		ret = need_instance(t, TI_BATCH, buffer_kb, err, len);
+	if (ret)
+		return ret;
+	if (tracefs_event_file_write(t->inst[TI_NOW], system, "alive_cycle", "filter", now) < 0 ||
+	    tracefs_event_file_write(t->inst[TI_BATCH], system, "alive_cycle", "filter",
+				     batch) < 0) {
+		tlob_verbose("%s:alive_cycle takes no filter: every cycle wakes the reader",
+			     system);
+		tracefs_event_file_write(t->inst[TI_NOW], system, "alive_cycle", "filter", "0");
+	} else if (tracefs_event_enable(t->inst[TI_BATCH], system, "alive_cycle")) {
+		return -EIO;
+	}
+	if (tracefs_event_enable(t->inst[TI_NOW], system, "alive_cycle"))
+		return -EIO;
+	return add_decoder(t, ev, TLOB_DEC_ALIVE);
 }
 
 static const struct tlob_decode *decoder_of(struct tlob_trace *t, int id)
@@ -308,6 +374,12 @@ struct tlob_trace *tlob_trace_open(const char *system, bool transitions,
 		if (!ret && enable_event(t, system, "violation_detail", buffer_kb, err, len))
 			tlob_verbose("no %s:violation_detail event: this module does not "
 				     "diagnose violations", system);
+		/* Optional as the two above; a reason it left in err is no error of the open. */
+		if (!ret && enable_alive(t, system, buffer_kb, err, len)) {
+			tlob_verbose("no %s:alive_cycle event: this module has no alive "
+				     "supervision", system);
+			err[0] = '\0';
+		}
 	}
 	if (ret) {
 		if (!err[0])
@@ -347,6 +419,7 @@ static int deliver(struct tlob_trace *t, struct tep_record *rec,
 	const struct tlob_decode *d = decoder_of(t, tep_data_type(t->tep, rec));
 	struct tlob_transition tr;
 	struct tlob_record r;
+	struct tlob_alive_record al;
 	struct tlob_diag dg;
 	int ret = 0;
 
@@ -374,6 +447,13 @@ static int deliver(struct tlob_trace *t, struct tep_record *rec,
 		tlob_decode_diag(d, rec, &dg);
 		(*delivered)++;
 		ret = sink->diag(&dg, sink->ctx);
+		break;
+	case TLOB_DEC_ALIVE:
+		if (!sink->alive)
+			break;
+		tlob_decode_alive(d, rec, &al);
+		(*delivered)++;
+		ret = sink->alive(&al, sink->ctx);
 		break;
 	case TLOB_DEC_NONE:
 		break;

@@ -45,14 +45,35 @@ static struct tlob_binding_spec spec(const char *path, const char *tag, bool ret
 	return s;
 }
 
+/* An alive binding (an `a` line): a checkpoint, its cycle and its count. */
+static struct tlob_binding_spec alive(const char *path, const char *tag, u64 period,
+				      u32 expect, u32 margin, enum tlob_per per,
+				      unsigned int k, unsigned int w, pid_t pid, pid_t tgid)
+{
+	struct tlob_binding_spec s = { .start = 0x1139, .alive = true, .period_ns = period,
+				       .expect = expect, .margin = margin, .per = (u8)per,
+				       .tol_k = (u8)k, .tol_w = (u8)w, .pid = pid, .tgid = tgid };
+
+	snprintf(s.path, sizeof(s.path), "%s", path);
+	snprintf(s.tag, sizeof(s.tag), "%s", tag);
+	return s;
+}
+
 static bool same(const struct tlob_binding_spec *s, const struct tlob_req *r)
 {
 	enum tlob_filter f = s->pid ? TLOB_FILTER_PID :
 			     s->tgid ? TLOB_FILTER_TGID : TLOB_FILTER_NONE;
 
+	/* No tolerance is 1/1 to the module (a spec may say 0/0). */
+	if (r->tol_k != (s->tol_w > 1 ? s->tol_k : 1) || r->tol_w != (s->tol_w > 1 ? s->tol_w : 1))
+		return false;
+	if (r->alive != s->alive || (s->alive &&
+	    (r->period_ns != s->period_ns || r->expect != s->expect ||
+	     r->margin != s->margin || r->per != (enum tlob_per)s->per)))
+		return false;
 	return !r->remove && !strcmp(r->path, s->path) && r->start == s->start &&
 	       r->stop_ret == s->stop_is_ret && (s->stop_is_ret || r->stop == s->stop) &&
-	       r->budget_ns == s->budget_ns && !strcmp(r->tag, s->tag) &&
+	       r->budget_ns == s->budget_ns && r->min_ns == s->min_ns && !strcmp(r->tag, s->tag) &&
 	       r->filter == f && r->filter_id == (u32)(s->pid ? s->pid : s->tgid);
 }
 
@@ -68,7 +89,8 @@ static void carried(struct tlob_binding_spec s)
 	if (ret)
 		return;
 	ret = tlob_parse_line(line, &r);
-	snprintf(what, sizeof(what), "the module reads back (tag '%s')", s.tag);
+	snprintf(what, sizeof(what), "the module reads back (%s, tag '%s')",
+		 s.alive ? "alive" : "section", s.tag);
 	ok(!ret && same(&s, &r), what, s.path);
 	if (ret)
 		printf("# tlob_parse_line: %d\n", ret);
@@ -134,6 +156,24 @@ int main(void)
 	refused(spec("/a\x01" "b/app", "", false, 0, 0), "whitespace");
 	refused(spec("/a\x7f" "b/app", "", false, 0, 0), "whitespace");
 	refused(spec("bin/app", "", false, 0, 0), "absolute");
+
+	/* Alive bindings: every term, at the edges of its range, each filter. */
+	for (i = 0; i < sizeof(paths) / sizeof(paths[0]) - 1; i++) {
+		carried(alive(paths[i], "", 100000000, 10, 0, TLOB_PER_PROCESS, 0, 0, 0, 0));
+		carried(alive(paths[i], "hb", 100000, 1, 1, TLOB_PER_TASK, 2, 5, 0, 42));
+	}
+	carried(alive("/bin/app", "aZ09_.-", 3600000000000ULL, 1000000, 1000000, TLOB_PER_TASK,
+		      64, 64, 7, 0));
+	carried(alive("/bin/app", "", 100000, 1000000, 0, TLOB_PER_PROCESS, 1, 1, 0, 0));
+	carried(alive("/bin/app", "0123456789abcde", 123456789, 3, 2, TLOB_PER_PROCESS, 1, 64,
+		      0, 0));
+	refused(alive("/bin/app", "x tgid=1", 100000, 1, 0, TLOB_PER_PROCESS, 0, 0, 0, 0), "tag");
+	refused(alive("/bin/app", "a=b", 100000, 1, 0, TLOB_PER_PROCESS, 0, 0, 0, 0), "tag");
+	refused(alive("/a b/app", "", 100000, 1, 0, TLOB_PER_PROCESS, 0, 0, 0, 0), "whitespace");
+	refused(alive("bin/app", "", 100000, 1, 0, TLOB_PER_PROCESS, 0, 0, 0, 0), "absolute");
+	refused(alive("/bin/app", "", 100000, 2, 3, TLOB_PER_PROCESS, 0, 0, 0, 0), "margin");
+	refused(alive("/bin/app", "", 100000, 0, 0, TLOB_PER_PROCESS, 0, 0, 0, 0), "expect");
+	refused(alive("/bin/app", "", 100000, 1, 0, (enum tlob_per)2, 0, 0, 0, 0), "per=");
 	printf("1..%d\n", n);
 	return failed ? 1 : 0;
 }

@@ -124,4 +124,38 @@ ok $? "... binds, never touches enable, reads its statistics after its unbind" |
 	grep -q '^{"type":"summary","records":2,"windows":2,' "$tmp/out"
 ok $? "... the window its unbind aborted is printed and counted" || sed 's/^/#   /' "$tmp/out"
 
+# Alive supervision: every cycle printed as it comes, a violation (too few
+# or too many checkpoints) stops --stop-on-violation, the summary counts
+# them on a line of its own; a session of sections prints as before.
+A="$APP:frame_begin,alive=100ms,expect=10,margin=2,tag=hb"
+run alive -V afmzy -- -d 50ms -b "$A"
+expect 0 "alive cycles of every verdict: exit 0"
+[ "$(grep -E '^(alive (ok|aborted)|ALIVE) ' "$tmp/out" | cut -c1-14 | tr '\n' '|')" = "alive ok      |ALIVE TOO FEW |ALIVE TOO MANY|alive aborted |" ]
+ok $? "... each printed, in order; another user's binding's cycle not" || sed 's/^/#   /' "$tmp/out"
+grep -qx "ALIVE TOO FEW  fakeapp-[0-9]* tgid=[0-9]* binding=1 tag=hb period=100ms checkpoints=2 expect=8..12 detector=hrtimer latency=400.000us" "$tmp/out"
+ok $? "... a violation's line: the count, the range, the detector and its latency" || sed 's/^/#   /' "$tmp/out"
+grep -qx "alive aborted  fakeapp-[0-9]* tgid=[0-9]* binding=1 tag=hb period=100ms checkpoints=3 expect=8..12 reason=exit" "$tmp/out"
+ok $? "... an instance's end: aborted, with its reason" || sed 's/^/#   /' "$tmp/out"
+grep -qxF 'records: 0 (windows 0, violations 0, dropped 0, transitions 0), lost: 0' "$tmp/out" &&
+	grep -qxF 'alive cycles: 4 (too few 1, too many 1, aborted 1)' "$tmp/out"
+ok $? "... the summary: the records' line as it was, the alive cycles on their own" || sed 's/^/#   /' "$tmp/out"
+run alivejson -V afy -- -j -d 50ms -b "$A"
+[ "$(grep -c '^{"type":"alive_cycle",' "$tmp/out")" = 2 ] &&
+	grep -q '"checkpoints":2,"expect_min":8,"expect_max":12,"cycles":1,"verdict":5,"verdict_name":"too_few","detector":1,"detector_name":"hrtimer","react":true' "$tmp/out" &&
+	grep -q '^{"type":"summary","records":0,.*"diags":0,"alive_cycles":2,"alive_too_few":1,"alive_too_many":0,"alive_aborted":0}$' "$tmp/out"
+ok $? "-j: one alive_cycle object each, and the alive counts in the summary" || sed 's/^/#   /' "$tmp/out"
+run alivestop -V afaa -- --stop-on-violation -d 10s -b "$A"
+expect 3 "--stop-on-violation stops at too few checkpoints: exit 3"
+[ "$(grep -E '^(alive (ok|aborted)|ALIVE) ' "$tmp/out" | cut -c1-13 | tr '\n' '|')" = "alive ok     |ALIVE TOO FEW|alive ok     |alive ok     |" ]
+ok $? "... printing what came before, the violation, and what was still buffered" || sed 's/^/#   /' "$tmp/out"
+run alivequiet -V afmz -- -q -d 50ms -b "$A"
+! grep -Eq '^(alive (ok|aborted)|ALIVE) ' "$tmp/out" && grep -qxF 'alive cycles: 4 (too few 1, too many 1, aborted 1)' "$tmp/out"
+ok $? "-q: no cycle's line, the summary counts them" || sed 's/^/#   /' "$tmp/out"
+run sections -V ovo -- -d 50ms -b "$S"
+! grep -q 'alive' "$tmp/out"
+ok $? "a session of sections: no alive line in its summary" || sed 's/^/#   /' "$tmp/out"
+run sectionsjson -V o -- -j -d 50ms -b "$S"
+grep -q '^{"type":"summary","records":1,"windows":1,"violations":0,"dropped":0,"transitions":0,"lost":0,"diags":0}$' "$tmp/out"
+ok $? "... nor in its JSON summary" || sed 's/^/#   /' "$tmp/out"
+
 tap_done

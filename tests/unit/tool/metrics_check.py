@@ -21,6 +21,8 @@ from prometheus_client import parser as prom
 from prometheus_client.openmetrics import parser as om
 
 BINDING_LABELS = {"path", "start", "stop", "tag"}
+# An alive binding's families (tlob_alive_*): its checkpoint, no STOP.
+ALIVE_LABELS = {"path", "checkpoint", "tag"}
 
 
 def check_histogram(fam):
@@ -59,7 +61,8 @@ def main():
                 check_histogram(fam)
             for s in fam.samples:
                 keys = set(s.labels) - {"le"}
-                if fam.name != "tlob_bindings" and keys != BINDING_LABELS:
+                want = ALIVE_LABELS if fam.name.startswith("tlob_alive_") else BINDING_LABELS
+                if fam.name != "tlob_bindings" and keys != want:
                     raise ValueError(f"{s.name}: labels {sorted(s.labels)}")
     except ValueError as e:
         print(f"error: {e}")

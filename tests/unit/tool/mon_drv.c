@@ -15,7 +15,9 @@
  * of this driver's own functions, symbolized live: fake_poll+0x10,
  * main+0x20; sleeping in a kernel stack; woken by 77:waker; ran instead
  * hog-78 fifo/49 5ms); w the last violation's window ending (over
- * budget); s a pause of 60 ms, S of 1.1 s. Records are of this process (pid and tgid
+ * budget); a an alive cycle ok, f one with too few checkpoints, m too
+ * many, z an alive instance's end (aborted, exit), y an ok cycle of
+ * another user's binding (id 2); s a pause of 60 ms, S of 1.1 s. Records are of this process (pid and tgid
  * getpid(), comm "fakeapp", tag "t1"), each violation a window of its own.
  * NAME is the backend's name (default "fake"; "kmod" or "bpf" for what
  * mon does on those); TRACEFS a directory libtracefs takes as tracefs
@@ -158,6 +160,29 @@ static int fake_diag(const struct tlob_sink *sink)
 	return sink->diag ? sink->diag(&d, sink->ctx) : 0;
 }
 
+/* An alive binding's cycle (a f m z y), delivered where the sink wants it. */
+static int fake_alive(const struct tlob_sink *sink, char c)
+{
+	struct tlob_alive_record a = {
+		.start_ns = 1000 + 7 * (__u64)seq++, .period_ns = 100000000, .pid = (__u32)getpid(),
+		.tgid = (__u32)getpid(), .binding_id = c == 'y' ? 2 : 1, .checkpoints = 10,
+		.expect_min = 8, .expect_max = 12, .cycles = 1, .detector = TLOB_DETECT_HRTIMER,
+		.react = 1, .comm = "fakeapp", .tag = "hb",
+	};
+
+	a.end_ns = a.start_ns + a.period_ns;
+	if (c == 'f' || c == 'm') {
+		a.verdict = c == 'f' ? TLOB_VERDICT_TOO_FEW : TLOB_VERDICT_TOO_MANY;
+		a.checkpoints = c == 'f' ? 2 : 20;
+		a.detect_latency_ns = 400000;
+	} else if (c == 'z') {
+		a.verdict = TLOB_VERDICT_ABORTED;
+		a.abort_reason = TLOB_ABORT_EXIT;
+		a.checkpoints = 3;
+	}
+	return sink->alive ? sink->alive(&a, sink->ctx) : 0;
+}
+
 static int fake_poll(struct tlob_backend *be, int timeout_ms, const struct tlob_sink *sink)
 {
 	struct timespec ts = { 0, 5 * 1000000L }, pause = { 0, 60 * 1000000L };
@@ -180,6 +205,13 @@ static int fake_poll(struct tlob_backend *be, int timeout_ms, const struct tlob_
 
 			nanosleep(**from == 's' ? &pause : &longer, NULL);
 			(*from)++;
+			continue;
+		}
+		if (strchr("afmzy", **from)) {
+			delivered++;
+			ret = fake_alive(sink, *(*from)++);
+			if (ret)
+				return ret;
 			continue;
 		}
 		if (**from == 'g' || **from == 'w') {

@@ -19,6 +19,13 @@
  *                         a file changed on disk, no stack at all, tricky
  *                         comms and symbol names (16-diag-output.t)
  *   output_drv -dc        the printf-family calls of the diagnoses' lines
+ *   output_drv -a         alive cycles (tlob_alive_record), JSON then text:
+ *                         every verdict and detector, several cycles in one
+ *                         record, tolerated violations, one count and a
+ *                         range expected, tricky comms and tags; then alive
+ *                         bindings' statistics, JSON then text, and their
+ *                         binding objects (18-alive-output.t)
+ *   output_drv -ac        the printf-family calls of the cycles' lines
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -27,8 +34,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alive.h"
 #include "names.h"
 #include "output.h"
+#include "tlob_parse.h"
 #include "tlob_model.h"
 
 /* Calls of the printf family while counting is on (-c). */
@@ -218,6 +227,120 @@ static const struct tlob_diag_syms *diag_fill(struct tlob_diag *d, unsigned int 
 	return i % 7 == 6 ? NULL : syms;
 }
 
+/* Alive cycle i of the set -a prints. */
+static void alive_fill(struct tlob_alive_record *a, unsigned int i)
+{
+	static const uint8_t verdicts[] = {
+		TLOB_VERDICT_OK, TLOB_VERDICT_TOO_FEW, TLOB_VERDICT_TOO_MANY,
+		TLOB_VERDICT_ABORTED,
+	};
+	size_t nt = sizeof(times) / sizeof(times[0]);
+	const char *c = comms[i % (sizeof(comms) / sizeof(comms[0]))];
+	const char *t = comms[(i / 2) % (sizeof(comms) / sizeof(comms[0]))];
+
+	memset(a, 0, sizeof(*a));
+	a->start_ns = times[i % nt];
+	a->end_ns = times[(i + 4) % nt];
+	a->period_ns = i % 3 == 0 ? 100000000 : i % 3 == 1 ? 100000 : 3600000000000ULL;
+	a->detect_latency_ns = i % 5 == 2 ? -3 : (int64_t)(times[(i + 6) % nt] >> 2);
+	a->pid = 812 + i;
+	a->tgid = 812;
+	a->binding_id = 1 + i % 4;
+	a->verdict = verdicts[i % 4];
+	a->checkpoints = a->verdict == TLOB_VERDICT_TOO_FEW ? i % 3 :
+			 a->verdict == TLOB_VERDICT_TOO_MANY ? 13 + i : 10;
+	a->expect_min = i % 6 == 5 ? 10 : 8;
+	a->expect_max = i % 6 == 5 ? 10 : i == 22 ? 0xffffffffu : 12;
+	/* Unjudged cycles without a checkpoint come as one record (too few). */
+	a->cycles = a->verdict == TLOB_VERDICT_TOO_FEW && i % 3 == 0 ? 1 + i : 1;
+	a->detector = i % 2 ? TLOB_DETECT_CHECKPOINT : TLOB_DETECT_HRTIMER;
+	/* Held back by a tolerance= in one violation of three. */
+	a->react = (uint8_t)(i % 3 != 2);
+	a->abort_reason = a->verdict == TLOB_VERDICT_ABORTED ? (uint8_t)(1 + (i / 4) % 4) : 0;
+	memcpy(a->comm, c, strnlen(c, sizeof(a->comm)));
+	if (i % 2)
+		memcpy(a->tag, t, strnlen(t, sizeof(a->tag)));
+}
+
+/* -a / -ac: the cycles' lines, the alive bindings' statistics and objects. */
+static int alive_main(bool count)
+{
+	struct tlob_binding_stats st;
+	struct tlob_alive_record a;
+	unsigned long c[2] = { 0 };
+	char buf[2048];
+
+	for (unsigned int i = 0; i < 24; i++) {
+		alive_fill(&a, i);
+		counting = count;
+		calls = 0;
+		if (tlob_alive_json(&a, buf, sizeof(buf)) < 0)
+			return 1;
+		c[0] += calls;
+		counting = false;
+		if (!count)
+			printf("%s\n", buf);
+		counting = count;
+		calls = 0;
+		if (tlob_alive_text(&a, buf, sizeof(buf)) < 0)
+			return 1;
+		c[1] += calls;
+		counting = false;
+		if (!count)
+			fputs(buf, stdout);
+	}
+	if (count) {
+		printf("alive json %lu\nalive text %lu\n", c[0], c[1]);
+		return 0;
+	}
+	/* Too small a buffer fails, at every length short of the whole. */
+	alive_fill(&a, 5);
+	{
+		int whole = tlob_alive_json(&a, buf, sizeof(buf)), fails = 0;
+		int twhole = tlob_alive_text(&a, buf, sizeof(buf)), tfails = 0;
+
+		for (int len = 0; len <= whole; len++)
+			fails += tlob_alive_json(&a, buf, (size_t)len) < 0;
+		for (int len = 0; len <= twhole; len++)
+			tfails += tlob_alive_text(&a, buf, (size_t)len) < 0;
+		printf("short buffers: json %d of %d fail, text %d of %d fail\n", fails, whole + 1,
+		       tfails, twhole + 1);
+	}
+	/* Statistics: none yet; every count, a margin, per task, a tolerance. */
+	for (unsigned int i = 0; i < 3; i++) {
+		memset(&st, 0, sizeof(st));
+		st.spec.alive = true;
+		st.spec.id = 3 + i;
+		snprintf(st.spec.path, sizeof(st.spec.path), "%s",
+			 i == 2 ? "/opt/a \"q\"/app" : "/usr/bin/app");
+		st.spec.start = 0x1139 + i;
+		st.spec.period_ns = i == 1 ? 250000 : 100000000;
+		st.spec.expect = i ? 10 : 1;
+		st.spec.margin = i == 1 ? 2 : 0;
+		st.spec.per = i == 1 ? TLOB_PER_TASK : TLOB_PER_PROCESS;
+		if (i == 1) {
+			st.spec.tol_k = 2;
+			st.spec.tol_w = 5;
+			snprintf(st.spec.tag, sizeof(st.spec.tag), "hb");
+			snprintf(st.spec.holders, sizeof(st.spec.holders), "monitor,812:tlob");
+		}
+		if (i) {
+			st.alive = (struct tlob_alive_stats){
+				.cycles = 120, .too_few = 3, .too_many = 1, .tolerated = i == 1 ? 2 : 0,
+				.aborted = 4, .errors = 0, .dropped = 5, .instances = 6,
+				.min_checkpoints = 7, .max_checkpoints = 13,
+				.sum_checkpoints = i == 1 ? 1199 : 1200,
+			};
+		}
+		if (tlob_stats_json(&st, buf, sizeof(buf)) < 0 ||
+		    tlob_spec_json(&st.spec, buf + 1024, 1024) < 0)
+			return 1;
+		printf("%s\n%s\n", buf, buf + 1024);
+		tlob_stats_print(stdout, &st);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	char buf[4096];
@@ -302,6 +425,8 @@ int main(int argc, char **argv)
 			printf("diag json %lu\ndiag text %lu\n", c[0], c[1]);
 		return 0;
 	}
+	if (argc == 2 && (!strcmp(argv[1], "-a") || !strcmp(argv[1], "-ac")))
+		return alive_main(argv[1][2] == 'c');
 	if (argc == 3 && !strcmp(argv[1], "-n")) {
 		unsigned long k = strtoul(argv[2], NULL, 10);
 		FILE *null = fopen("/dev/null", "w");

@@ -487,6 +487,79 @@ static void test_diag(struct tep_handle *tep)
 	       "diag: ... kept to TLOB_DIAG_USTACK frames, the kernel stack unharmed");
 }
 
+/* tlob:alive_cycle, field for field struct tlob_alive_record (tlob_trace.h's layout). */
+static void test_alive(struct tep_handle *tep)
+{
+	struct field f[] = {
+		{ "u64", "start_ns", 8, 0, 7000000001ULL, NULL, 0 },
+		{ "u64", "end_ns", 8, 0, 7300000001ULL, NULL, 0 },
+		{ "u64", "period_ns", 8, 0, 100000000, NULL, 0 },
+		{ "s64", "detect_latency_ns", 8, 1, (unsigned long long)-7, NULL, 0 },
+		{ "u32", "pid", 4, 0, 812, NULL, 0 },
+		{ "u32", "tgid", 4, 0, 810, NULL, 0 },
+		{ "u32", "binding_id", 4, 0, 3, NULL, 0 },
+		{ "u32", "checkpoints", 4, 0, 2, NULL, 0 },
+		{ "u32", "expect_min", 4, 0, 8, NULL, 0 },
+		{ "u32", "expect_max", 4, 0, 12, NULL, 0 },
+		{ "u32", "cycles", 4, 0, 3, NULL, 0 },
+		{ "u8", "verdict", 1, 0, TLOB_VERDICT_TOO_FEW, NULL, 0 },
+		{ "u8", "detector", 1, 0, TLOB_DETECT_CHECKPOINT, NULL, 0 },
+		{ "u8", "react", 1, 0, 0, NULL, 0 },
+		{ "u8", "abort_reason", 1, 0, TLOB_ABORT_EXEC, NULL, 0 },
+		{ "char", "comm", 16, 0, 0, "heartbeat-loop01", 0 },
+		{ "char", "tag", 16, 0, 0, "hb", 0 },
+	};
+	struct field old_f[] = {	/* a layout without react, fields reordered */
+		{ "u32", "checkpoints", 4, 0, 11, NULL, 0 },
+		{ "u32", "binding_id", 4, 0, 4, NULL, 0 },
+	};
+	unsigned char data[DATA_SIZE];
+	struct tlob_alive_record a;
+	struct tlob_decode d;
+	struct tep_record rec;
+	struct tep_event *ev;
+	int size = build(tep, "tlob", "alive_cycle", 520, f, sizeof(f) / sizeof(f[0]), data);
+
+	ev = event_of(tep, &rec, data, size);
+	if (!tap_ok(ev && tlob_decoder_for(ev->name) == TLOB_DEC_ALIVE,
+		    "alive_cycle: event found, alive decoder"))
+		return;
+	tlob_decode_init(&d, TLOB_DEC_ALIVE, ev);
+	memset(&a, 0xa5, sizeof(a));
+	counting = 1;
+	tlob_decode_alive(&d, &rec, &a);
+	counting = 0;
+	tap_is_u64(a.start_ns, 7000000001ULL, "alive_cycle: start_ns");
+	tap_is_u64(a.end_ns, 7300000001ULL, "alive_cycle: end_ns");
+	tap_is_u64(a.period_ns, 100000000, "alive_cycle: period_ns");
+	tap_ok(a.detect_latency_ns == -7, "alive_cycle: detect_latency_ns keeps its sign");
+	tap_is_u64(a.pid, 812, "alive_cycle: pid");
+	tap_is_u64(a.tgid, 810, "alive_cycle: tgid");
+	tap_is_u64(a.binding_id, 3, "alive_cycle: binding_id");
+	tap_is_u64(a.checkpoints, 2, "alive_cycle: checkpoints");
+	tap_is_u64(a.expect_min, 8, "alive_cycle: expect_min");
+	tap_is_u64(a.expect_max, 12, "alive_cycle: expect_max");
+	tap_is_u64(a.cycles, 3, "alive_cycle: cycles");
+	tap_is_u64(a.verdict, TLOB_VERDICT_TOO_FEW, "alive_cycle: verdict");
+	tap_is_u64(a.detector, TLOB_DETECT_CHECKPOINT, "alive_cycle: detector");
+	tap_is_u64(a.react, 0, "alive_cycle: react 0 (held back by tolerance=)");
+	tap_is_u64(a.abort_reason, TLOB_ABORT_EXEC, "alive_cycle: abort_reason");
+	tap_ok(!memcmp(a.comm, "heartbeat-loop01", 16),
+	       "alive_cycle: 16-byte comm without NUL kept whole");
+	tap_is_str(a.tag, "hb", "alive_cycle: tag");
+
+	size = build(tep, "tlob", "alive_cycle_old", 521, old_f, 2, data);
+	ev = event_of(tep, &rec, data, size);
+	if (!tap_ok(ev != NULL, "alive_cycle: another layout"))
+		return;
+	tlob_decode_init(&d, TLOB_DEC_ALIVE, ev);
+	memset(&a, 0xa5, sizeof(a));
+	tlob_decode_alive(&d, &rec, &a);
+	tap_ok(a.checkpoints == 11 && a.binding_id == 4 && a.react == 1 && !a.period_ns &&
+	       !a.comm[0] && !a.tag[0],
+	       "alive_cycle: fields by name wherever they are; react 1 when absent, the rest 0");
+}
+
 int main(void)
 {
 	struct tep_handle *tep = tep_alloc();
@@ -500,6 +573,7 @@ int main(void)
 	test_detail_env(tep);
 	test_transitions(tep);
 	test_diag(tep);
+	test_alive(tep);
 	tap_is_u64(lookups, 0, "no field looked up by name while decoding a record");
 	tep_free(tep);
 	return tap_done();

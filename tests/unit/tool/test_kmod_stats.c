@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The module's stats line (kernel/README.md, `stats`) -> struct tlob_binding_stats. */
+#include <errno.h>
+
 #include "kmod_stats.h"
 #include "tap.h"
+#include "tlob_parse.h"
 
 int main(void)
 {
@@ -50,6 +53,52 @@ int main(void)
 	ret = tlob_kmod_stats_parse("id=7 path=/bin/x start=0x10 stop=0x20 windows=0 hist=", &st);
 	tap_ok(ret == 0 && !st.spec.budget_ns && !st.spec.holders[0],
 	       "an older module's line: budget and holders unknown");
+	/* An alive binding's line (kernel/module/tlob_listing.c): its own counts. */
+	ret = tlob_kmod_stats_parse("id=8 kind=alive path=/opt/my app/bin start=0x1234 tag=hb "
+				    "period=100000000 expect=10 margin=2 per=task tolerance=2/5 "
+				    "holders=monitor,812:tlob cycles=120 too_few=3 too_many=1 "
+				    "tolerated=2 aborted=4 errors=0 dropped=5 instances=6 "
+				    "min_checkpoints=7 max_checkpoints=13 sum_checkpoints=1190", &st);
+	tap_ok(ret == 0, "alive: the line parses");
+	tap_ok(st.spec.alive, "alive: kind=alive");
+	tap_is_u64(st.spec.id, 8, "alive: id");
+	tap_is_str(st.spec.path, "/opt/my app/bin", "alive: path with a space");
+	tap_is_u64(st.spec.start, 0x1234, "alive: the checkpoint");
+	tap_is_str(st.spec.tag, "hb", "alive: tag");
+	tap_is_u64(st.spec.period_ns, 100000000, "alive: period");
+	tap_is_u64(st.spec.expect, 10, "alive: expect");
+	tap_is_u64(st.spec.margin, 2, "alive: margin");
+	tap_is_u64(st.spec.per, TLOB_PER_TASK, "alive: per=task");
+	tap_ok(st.spec.tol_k == 2 && st.spec.tol_w == 5, "alive: tolerance 2/5");
+	tap_is_str(st.spec.holders, "monitor,812:tlob", "alive: holders");
+	tap_is_u64(st.alive.cycles, 120, "alive: cycles");
+	tap_is_u64(st.alive.too_few, 3, "alive: too_few");
+	tap_is_u64(st.alive.too_many, 1, "alive: too_many");
+	tap_is_u64(st.alive.tolerated, 2, "alive: tolerated (the alive count)");
+	tap_is_u64(st.alive.aborted, 4, "alive: aborted (the alive count)");
+	tap_is_u64(st.alive.dropped, 5, "alive: dropped (the alive count)");
+	tap_is_u64(st.alive.instances, 6, "alive: instances");
+	tap_is_u64(st.alive.min_checkpoints, 7, "alive: min_checkpoints");
+	tap_is_u64(st.alive.max_checkpoints, 13, "alive: max_checkpoints");
+	tap_is_u64(st.alive.sum_checkpoints, 1190, "alive: sum_checkpoints");
+	tap_ok(!st.stats.windows && !st.stats.aborted && !st.stats.tolerated &&
+	       !st.stats.dropped && !st.spec.budget_ns && !st.spec.stop && !st.spec.stop_is_ret,
+	       "alive: nothing in a section's counts or terms");
+	ret = tlob_kmod_stats_parse("id=8 kind=alive path=/a start=0x10 tag=- period=100000 "
+				    "expect=1 margin=0 per=process tolerance=1/1 cycles=0", &st);
+	tap_ok(ret == 0 && st.spec.alive && st.spec.per == TLOB_PER_PROCESS && !st.spec.tag[0],
+	       "alive: per=process, tag=-");
+	tap_ok(tlob_kmod_stats_parse("id=8 kind=alive path=/a start=0x10 per=thread", &st) != 0,
+	       "alive: per= neither process nor task rejected");
+	tap_ok(tlob_kmod_stats_parse("id=8 kind=alive path=/a start=0x10 expect=4294967296",
+				     &st) != 0, "alive: expect beyond 32 bits rejected");
+	tap_ok(tlob_kmod_stats_parse("id=8 kind=logical path=/a start=0x10", &st) == -EINVAL,
+	       "a kind this tool does not know is rejected, not read as a section");
+	ret = tlob_kmod_stats_parse("id=9 path=/x kind=alive/bin start=0x10 stop=0x20 windows=3 "
+				    "hist=", &st);
+	tap_ok(ret == 0 && !st.spec.alive && !strcmp(st.spec.path, "/x kind=alive/bin") &&
+	       st.stats.windows == 3, "kind=alive inside a path is the path's");
+
 	tap_ok(tlob_kmod_stats_parse("garbage", &st) != 0, "garbage rejected");
 	tap_ok(tlob_kmod_stats_parse("path=/bin/x start=0x10 stop=0x20", &st) != 0,
 	       "line without id rejected");

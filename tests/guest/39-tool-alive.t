@@ -1,0 +1,86 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Alive supervision through the tool (module backend): tlob mon binds a
+# checkpoint with the friendly form (PATH:SYMBOL,alive=PERIOD,expect=N,...)
+# and reads tlob:alive_cycle into its stream: a steady beat is ok cycle
+# after cycle, a beat that stops is too few (JSON and the ALIVE line), the
+# summary counts both; tlob bind/stats/status show an alive binding and
+# unbind removes it; the BPF backend refuses one, saying why.
+. /opt/tlob/tests/lib/tap.sh
+. /opt/tlob/bin/tool.sh
+tool_module_up || bail_out "cannot load $TLOB_KO"
+B=kmod
+backend_begin $B || bail_out "the module backend is not usable"
+HB="$W:tlob_heartbeat,alive=200ms,expect=10,margin=3,tag=hb"
+
+# --- a steady beat, JSON: ok cycles, then the exit ends the instance
+mon_run steady --json --backend $B -b "$HB" -- beats 30 20000
+is "$mon_rc" 0 "steady: mon exits 0 on SIGINT"
+ok=$(jlines "$T/steady" alive_cycle verdict_name ok | wc -l)
+cmp_ok "$ok" -ge 2 "steady: $ok ok cycles"
+is "$(jlines "$T/steady" alive_cycle verdict_name too_few | wc -l)" 0 "steady: no cycle too few"
+is "$(jlines "$T/steady" alive_cycle verdict_name too_many | wc -l)" 0 "steady: no cycle too many"
+r=$(jlines "$T/steady" alive_cycle verdict_name ok | head -1)
+is "$(jget "$r" pid)" "$wpid" "steady: the instance is the workload's process"
+is "$(jget "$r" tag)" hb "steady: tag"
+is "$(jget "$r" period_ns)" 200000000 "steady: period_ns"
+is "$(jget "$r" expect_min) $(jget "$r" expect_max)" "7 13" "steady: expect 10 margin 3 is 7..13"
+is "$(jget "$r" detector_name)" hrtimer "steady: judged by the cycle's hrtimer"
+a=$(jlines "$T/steady" alive_cycle verdict_name aborted | tail -1)
+is "$(jget "$a" abort_reason_name)" exit "steady: the exit ends the instance"
+s=$(jlines "$T/steady" summary | head -1)
+cmp_ok "$(jget "$s" alive_cycles)" -ge "$ok" "steady: the summary counts the cycles"
+is "$(jget "$s" lost)" 0 "steady: nothing lost"
+tool_clean_state $B
+ok $? "steady: after mon, nothing left (binding, enable, trace instance)"
+
+# --- the beat stops: too few at every cycle's end, JSON and text
+mon_run stops --json --backend $B -b "$HB" -- beats 5 20000 700
+n=$(jlines "$T/stops" alive_cycle verdict_name too_few | wc -l)
+cmp_ok "$n" -ge 3 "stops: $n cycles too few"
+r=$(jlines "$T/stops" alive_cycle verdict_name too_few | head -1)
+is "$(jget "$r" checkpoints)" 5 "stops: the first with its 5 checkpoints"
+cmp_ok "$(jget "$r" detect_latency_ns)" -lt 100000000 "stops: judged within 100 ms of the cycle's end"
+mon_run stops_text --backend $B -b "$HB" -- beats 5 20000 500
+grep -q "^ALIVE TOO FEW .*tlob-workload.*checkpoints=5 .*expect=7..13" "$T/stops_text"
+ok $? "stops: text: an ALIVE TOO FEW line with the count and the bounds" ||
+	diag "$(head -n 5 "$T/stops_text")"
+tool_clean_state $B
+ok $? "stops: after mon, nothing left"
+
+# --- bind, stats, status, unbind
+out=$(tlob bind --backend $B -b "$HB" 2>&1)
+ok $? "tlob bind takes an alive checkpoint ($out)"
+grep -q "^a $W:0x[0-9a-f]* period=200000000 expect=10 margin=3 tolerance=1/1 tag=hb\$\|^a $W:0x[0-9a-f]* period=200000000 expect=10 margin=3 tag=hb\$" \
+	/sys/kernel/tlob/monitor
+ok $? "the module lists it as its canonical a line ($(cat /sys/kernel/tlob/monitor))"
+$W beats 15 20000 >/dev/null
+st=$(tlob stats --backend $B 2>&1)
+echo "$st" | grep -q "alive .*period=200ms expect=10"
+ok $? "tlob stats shows the alive binding" || diag "$st"
+sj=$(tlob stats --json --backend $B 2>/dev/null | grep '"kind":"alive"' | head -1)
+cmp_ok "$(jget "$sj" cycles)" -ge 1 "tlob stats --json: its cycles"
+stat=$(tlob status --backend $B 2>&1)
+echo "$stat" | grep -q "^  id=[0-9]* a $W:0x[0-9a-f]* period=200000000 expect=10 margin=3 tag=hb"
+ok $? "tlob status lists it as its a line" || diag "$stat"
+tlob unbind --backend $B -a >/dev/null 2>&1
+is "$(cat /sys/kernel/tlob/monitor)" "" "tlob unbind -a removes it"
+echo 0 >/sys/kernel/tlob/enable
+
+# --- the BPF backend refuses an alive binding, saying why
+if backend_usable bpf >/dev/null; then
+	tlob mon --backend bpf -b "$HB" >"$T/bpf" 2>"$T/bpf.err" </dev/null &
+	bp=$!
+	wait $bp
+	rc=$?
+	cmp_ok "$rc" -ne 0 "bpf: tlob mon refuses an alive binding (exit $rc)"
+	grep -q "alive supervision needs the module backend" "$T/bpf.err"
+	ok $? "bpf: ... and says it needs the module ($(head -n 1 "$T/bpf.err"))"
+else
+	skip "bpf backend not usable"
+	skip "bpf backend not usable"
+fi
+
+tool_module_down
+tool_cleanup
+done_testing

@@ -1,0 +1,284 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The formatter's writer, shared by output.c (windows, transitions,
+ * diagnoses) and alive.c (alive cycles): JSON and text lines built in a
+ * caller's buffer without a printf-family call, since records come in
+ * bursts and are formatted while the reader has the least time. Static
+ * inline, so each formatter keeps the writer in its own translation unit
+ * (as it was when output.c alone had it).
+ */
+#ifndef TLOB_JBUF_H
+#define TLOB_JBUF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "units.h"
+#include "utf8.h"
+
+/*
+ * The writer: bytes appended to a caller's buffer, by memcpy of whole
+ * runs, numbers converted by hand (no printf per field, none per
+ * character). On overflow nothing more is written and the object fails
+ * (-ENOSPC) rather than come out truncated; the buffer always ends in NUL.
+ */
+struct jbuf {
+	char *buf;
+	size_t len;
+	size_t used;
+	bool overflow;
+};
+
+static inline void jmem(struct jbuf *j, const void *p, size_t n)
+{
+	if (j->overflow)
+		return;
+	if (n >= j->len - j->used) {
+		j->overflow = true;
+		return;
+	}
+	memcpy(j->buf + j->used, p, n);
+	j->used += n;
+}
+
+/* The NUL after what was written (jmem always leaves room for it). */
+static inline int jend(struct jbuf *j)
+{
+	if (j->len)
+		j->buf[j->used] = '\0';
+	return j->overflow ? -ENOSPC : (int)j->used;
+}
+
+static inline void jstr(struct jbuf *j, const char *s)
+{
+	jmem(j, s, strlen(s));
+}
+
+static inline void jc(struct jbuf *j, char c)
+{
+	jmem(j, &c, 1);
+}
+
+/* Decimal digits of v at the end of d[20], two at a time; returns where they start. */
+static inline char *u64_digits(uint64_t v, char d[20])
+{
+	static const char pairs[] =
+		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+		"8081828384858687888990919293949596979899";
+	char *p = d + 20;
+
+	while (v >= 100) {
+		unsigned int k = (unsigned int)(v % 100) * 2;
+
+		v /= 100;
+		*--p = pairs[k + 1];
+		*--p = pairs[k];
+	}
+	if (v >= 10) {
+		*--p = pairs[v * 2 + 1];
+		*--p = pairs[v * 2];
+	} else {
+		*--p = (char)('0' + v);
+	}
+	return p;
+}
+
+static inline void ju64(struct jbuf *j, uint64_t v)
+{
+	char d[20], *p = u64_digits(v, d);
+
+	jmem(j, p, (size_t)(d + 20 - p));
+}
+
+static inline void js64(struct jbuf *j, int64_t v)
+{
+	if (v < 0) {
+		jc(j, '-');
+		ju64(j, (uint64_t)0 - (uint64_t)v);
+		return;
+	}
+	ju64(j, (uint64_t)v);
+}
+
+/* v, at least width characters, padded on the left with pad ("%0*u", "%*d"). */
+static inline void jpad_u64(struct jbuf *j, uint64_t v, unsigned int width, char pad)
+{
+	char d[20], *p = u64_digits(v, d);
+	size_t n = (size_t)(d + 20 - p);
+
+	for (; n < width; width--)
+		jc(j, pad);
+	jmem(j, p, n);
+}
+
+/* Bytes that stand for themselves in a JSON string. */
+static inline bool json_plain(unsigned char c)
+{
+	return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+}
+
+/*
+ * At most max bytes of s (fixed-size char arrays), escaped, without
+ * quotes: runs of plain bytes and of well-formed UTF-8 are copied whole;
+ * '"' and '\' get a backslash, control bytes and DEL \u00XX, and each
+ * ill-formed sequence one U+FFFD.
+ */
+static inline void json_chars(struct jbuf *j, const char *str, size_t max)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *s = (const unsigned char *)str;
+	size_t n = strnlen(str, max), i = 0, run, len, bad;
+
+	while (i < n) {
+		unsigned char c = s[i];
+
+		for (run = i; run < n; ) {
+			if (json_plain(s[run])) {
+				run++;
+				continue;
+			}
+			if (s[run] < 0x80)
+				break;
+			len = tlob_utf8_seq(s + run, n - run, &bad);
+			if (!len)
+				break;
+			run += len;
+		}
+		if (run > i && run - i >= j->len - j->used && !j->overflow) {
+			/* Does not fit: its whole characters that do, then stop. */
+			while (i < run) {
+				len = s[i] < 0x80 ? 1 : tlob_utf8_seq(s + i, n - i, &bad);
+				if (len >= j->len - j->used)
+					break;
+				jmem(j, s + i, len);
+				i += len;
+			}
+			j->overflow = true;
+			return;
+		}
+		if (run > i) {
+			jmem(j, s + i, run - i);
+			i = run;
+			continue;
+		}
+		if (c == '"' || c == '\\') {
+			char e[2] = { '\\', (char)c };
+
+			jmem(j, e, 2);
+			i++;
+		} else if (c < 0x80) {
+			char e[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
+
+			jmem(j, e, 6);
+			i++;
+		} else {
+			tlob_utf8_seq(s + i, n - i, &bad);
+			jmem(j, "\xef\xbf\xbd", 3);	/* U+FFFD */
+			i += bad;
+		}
+	}
+}
+
+/*
+ * Every object starts {"type":"NAME" (json_begin), so every other member
+ * is ,"key":VALUE, its key a literal written in one piece.
+ */
+#define JSON_KEY(key)		",\"" key "\":"
+#define json_key(j, key)	jmem((j), JSON_KEY(key), sizeof(JSON_KEY(key)) - 1)
+#define json_u64(j, key, v)	do { json_key(j, key); ju64(j, v); } while (0)
+#define json_s64(j, key, v)	do { json_key(j, key); js64(j, v); } while (0)
+#define json_bool(j, key, v)	do { json_key(j, key); \
+				     jstr(j, (v) ? "true" : "false"); } while (0)
+/* "key":"escaped", at most max bytes of s. */
+#define json_str(j, key, s, max) do { jmem(j, JSON_KEY(key) "\"", sizeof(JSON_KEY(key))); \
+				     json_chars(j, s, max); jc(j, '"'); } while (0)
+
+static inline void json_begin(struct jbuf *j, const char *type)
+{
+	jmem(j, "{\"type\":\"", 9);
+	jstr(j, type);
+	jc(j, '"');
+}
+
+static inline int json_end(struct jbuf *j)
+{
+	jc(j, '}');
+	return jend(j);
+}
+
+/*
+ * ns in the largest unit that keeps it under 1000, with 3 decimals
+ * rounded half up from the exact value: 12345678 -> "12.346ms".
+ */
+static inline void text_ns(struct jbuf *j, uint64_t ns)
+{
+	static const struct {
+		uint64_t div;
+		const char *unit;
+	} u[] = { { 1000, "us" }, { 1000000, "ms" }, { 1000000000, "s" } };
+	uint64_t q, frac;
+	unsigned int i;
+
+	if (ns < 1000) {
+		ju64(j, ns);
+		jmem(j, "ns", 2);
+		return;
+	}
+	i = ns < 1000000 ? 0 : ns < 1000000000 ? 1 : 2;
+	q = ns / u[i].div;
+	/* The remainder in thousandths of the unit, rounded (may carry). */
+	frac = (ns % u[i].div + u[i].div / 2000) / (u[i].div / 1000);
+	if (frac == 1000) {
+		q++;
+		frac = 0;
+	}
+	ju64(j, q);
+	jc(j, '.');
+	jpad_u64(j, frac, 3, '0');
+	jstr(j, u[i].unit);
+}
+
+/* At most max bytes of s, as they are ("%.*s"), or alt when s is empty. */
+static inline void text_raw(struct jbuf *j, const char *s, size_t max, const char *alt)
+{
+	size_t n = strnlen(s, max);
+
+	if (!n)
+		jstr(j, alt);
+	else
+		jmem(j, s, n);
+}
+
+/* s, then spaces to width ("%-14s"). */
+static inline void text_left(struct jbuf *j, const char *s, size_t width)
+{
+	static const char spaces[] = "                ";
+	size_t n = strlen(s);
+
+	jmem(j, s, n);
+	if (n < width)
+		jmem(j, spaces, width - n < sizeof(spaces) - 1 ? width - n : sizeof(spaces) - 1);
+}
+
+/* " key=" */
+static inline void text_key(struct jbuf *j, const char *key)
+{
+	jc(j, ' ');
+	jstr(j, key);
+	jc(j, '=');
+}
+
+/* tlob_fmt_budget()'s "10ms" */
+static inline void text_budget(struct jbuf *j, uint64_t ns)
+{
+	uint64_t n;
+	const char *unit = tlob_budget_unit(ns, &n);
+
+	ju64(j, n);
+	jstr(j, unit);
+}
+
+#endif /* TLOB_JBUF_H */
