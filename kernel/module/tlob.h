@@ -138,7 +138,7 @@ struct tlob_slot {
  * check is tests/unit/kmod/no-cycles.t):
  *   main:     session, sysfs, control, monitor, alive
  *   session:  listing, control
- *   sysfs:    listing, control, pool, reactor
+ *   sysfs:    listing, control, pool, reactor, alive
  *   control:  binding, uprobe, sched, monitor, alive
  *   listing:  alive (an alive binding's statistics)
  *   uprobe, sched: monitor, alive (sched: pool too)
@@ -216,6 +216,7 @@ void tlob_alive_abort_binding(struct tlob_binding *b,
 			      enum tlob_abort_reason why);
 void tlob_alive_stats_get(const struct tlob_binding *b,
 			  struct tlob_alive_stats *st);
+int tlob_alive_pool_show(char *buf, size_t size);
 int tlob_alive_init(void);
 void tlob_alive_exit(void);
 

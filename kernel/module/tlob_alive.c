@@ -91,6 +91,7 @@ static struct tlob_alive *tlob_alive_pool;
 static unsigned int tlob_alive_pool_size;
 /* Instances in use; read without the lock by the exit/exec probes. */
 static unsigned int tlob_alive_used;
+static unsigned int tlob_alive_peak;	/* the most at once, since load */
 
 static inline struct tlob_alive *clk_alive(const struct ha_clocks_alive *clk)
 {
@@ -334,6 +335,8 @@ void tlob_alive_checkpoint(struct tlob_binding *b, struct task_struct *t)
 		hlist_del(&a->hnode);
 		hlist_add_head(&a->hnode, tlob_alive_bucket(key));
 		WRITE_ONCE(tlob_alive_used, tlob_alive_used + 1);
+		if (tlob_alive_used > tlob_alive_peak)
+			WRITE_ONCE(tlob_alive_peak, tlob_alive_used);
 		a->b = b;
 		a->key = key;
 		a->tgid = t->tgid;
@@ -434,6 +437,17 @@ void tlob_alive_stats_get(const struct tlob_binding *b,
 	raw_spin_lock_irqsave(&tlob_alive_lock, flags);
 	*st = b->astats;
 	raw_spin_unlock_irqrestore(&tlob_alive_lock, flags);
+}
+
+/*
+ * " alive_size=N alive_used=N alive_peak=N\n" for the pool file (the
+ * caller's line goes on); snprintf() semantics within @size.
+ */
+int tlob_alive_pool_show(char *buf, size_t size)
+{
+	return scnprintf(buf, size, " alive_size=%u alive_used=%u alive_peak=%u\n",
+			 tlob_alive_pool_size, READ_ONCE(tlob_alive_used),
+			 READ_ONCE(tlob_alive_peak));
 }
 
 /* Module load: the instances, each with its hard timer, all free. */

@@ -163,6 +163,32 @@ is "$(errno_of "$line")" "ok" "the listed line binds again"
 is "$(errno_of "$line")" "File exists" "... once per holder"
 unalive
 
+# --- churn: 16 tasks beating every 200 us against 1 ms cycles (16 hard
+# timers a millisecond), while the binding goes and comes back and the
+# monitor is switched off and on; then nothing is left in use
+MSK=1000000
+kmod_load || bail_out "insmod failed"
+echo 1 >$TLOB/enable
+alive period=$MSK expect=5 margin=5 per=task || bail_out "cannot bind"
+for i in 1 2 3 4; do $WL tbeats 4 5000 200 >/dev/null & done
+i=0 used_during=0
+while [ $i -lt 20 ]; do
+	sleep 0.05
+	u=$(pool alive_used)
+	[ "$u" -gt "$used_during" ] && used_during=$u
+	unalive
+	alive period=$MSK expect=5 margin=5 per=task
+	[ $((i % 4)) = 0 ] && { echo 0 >$TLOB/enable; echo 1 >$TLOB/enable; }
+	i=$((i + 1))
+done
+wait
+cmp_ok "$used_during" -ge 1 "churn: instances were in use while it churned (at most $used_during seen)"
+is "$(pool alive_used)" "0" "churn: every instance ended with its task (alive_used 0; $used_during during)"
+cmp_ok "$(pool alive_peak)" -le "$(pool alive_size)" "churn: the peak stays within the pool ($(pool alive_peak) of $(pool alive_size))"
+id=$(grep " kind=alive " $TLOB/stats | sed -n 's/^id=\([0-9]*\) .*/\1/p')
+is "$(stat_of $id errors)" "0" "churn: no model error"
+unalive
+
 # --- rmmod while a process is supervised: no splat, nothing left
 alive period=$((200 * MS)) expect=10 || bail_out "cannot bind"
 $WL beats 100 10000 >/dev/null &
