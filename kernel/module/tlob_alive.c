@@ -178,9 +178,11 @@ static void tlob_alive_fill(const struct tlob_alive *a,
 }
 
 /*
- * A judged record: the binding's statistics, its history (tolerance=K/W,
- * one entry per cycle the record covers) and, for a violation that passes
- * the tolerance, the reaction. Then the trace event.
+ * A judged record: the binding's statistics and its history
+ * (tolerance=K/W), both per cycle the record covers; for a violation
+ * that passes the tolerance, the reaction. Then the trace event. A record
+ * of several empty cycles is judged as its last: the cycles before it
+ * enter the history first, so they count towards K.
  */
 static void tlob_alive_judged(struct tlob_alive *a,
 			      struct tlob_alive_record *r)
@@ -191,15 +193,18 @@ static void tlob_alive_judged(struct tlob_alive *a,
 	u64 history = atomic64_read(&b->history);
 	unsigned int i;
 
+	for (i = 1; i < min_t(u32, r->cycles, TLOB_TOLERANCE_MAX); i++)
+		history = (history << 1) | bad;
 	if (bad) {
 		r->react = tlob_tolerance_reached(history, b->tol_k, b->tol_w);
-		st->too_few += r->verdict == TLOB_VERDICT_TOO_FEW;
-		st->too_many += r->verdict == TLOB_VERDICT_TOO_MANY;
-		st->tolerated += !r->react;
+		if (r->verdict == TLOB_VERDICT_TOO_FEW)
+			st->too_few += r->cycles;
+		else
+			st->too_many += r->cycles;
+		if (!r->react)
+			st->tolerated += r->cycles;
 	}
-	for (i = 0; i < min_t(u32, r->cycles, TLOB_TOLERANCE_MAX); i++)
-		history = (history << 1) | bad;
-	atomic64_set(&b->history, history);
+	atomic64_set(&b->history, (history << 1) | bad);
 	if (!st->cycles || r->checkpoints < st->min_checkpoints)
 		st->min_checkpoints = r->checkpoints;
 	if (r->checkpoints > st->max_checkpoints)

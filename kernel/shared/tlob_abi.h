@@ -215,9 +215,9 @@ struct tlob_alive_record {
  */
 struct tlob_alive_stats {
 	__u64 cycles;		/* judged reference cycles */
-	__u64 too_few;
-	__u64 too_many;
-	__u64 tolerated;	/* violations within tolerance=: no reaction */
+	__u64 too_few;		/* of them, with too few checkpoints */
+	__u64 too_many;		/* ... too many */
+	__u64 tolerated;	/* violations within tolerance=: no reaction (cycles) */
 	__u64 aborted;		/* instances ended by exit/exec/unbind/disable */
 	__u64 errors;		/* events the model does not allow (none should be) */
 	__u64 dropped;		/* first checkpoints that found no free instance */
