@@ -96,16 +96,14 @@ static int tlob_filter_opt(const char *v, enum tlob_filter f,
 }
 
 /*
- * A decimal number of ns into *@out, once per line (*@out 0 until then):
- * @bad when it is not one, @range when it overflows u64.
+ * A decimal number of ns into *@out: @bad when it is not one, @range when
+ * it overflows u64 (a key given twice is refused before: tlob_options()).
  */
 static int tlob_decimal(const char *v, u64 *out, enum tlob_parse_why bad,
 			enum tlob_parse_why range, struct tlob_req *req)
 {
 	int ret;
 
-	if (*out)
-		return tlob_refuse(req, -EINVAL, TLOB_WHY_OPTION, v);
 	if (*v < '0' || *v > '9')
 		return tlob_refuse(req, -EINVAL, bad, v);
 	ret = kstrtoull(v, 10, out);
