@@ -135,7 +135,20 @@ static void counter(FILE *f, enum tlob_metrics_format fmt, const char *name, con
 	}
 }
 
-/* Gauges in seconds; elapsed ones only for bindings that ended a window (0 would be made up). */
+/* Whether @field (an offset in struct tlob_binding_stats) is a term of the binding's spec. */
+static bool spec_field(size_t field)
+{
+	/* Unsigned: an offset before spec wraps to a large value. */
+	return field - offsetof(struct tlob_binding_stats, spec) <
+	       sizeof(struct tlob_binding_spec);
+}
+
+/*
+ * Gauges in seconds: @field of each binding in the family, or its budget
+ * (SIZE_MAX). A term of the binding (its period) always; elapsed ones
+ * only for bindings that ended a window (0 would be made up); the budget
+ * only where there is one.
+ */
 static void seconds_gauge(FILE *f, enum tlob_metrics_format fmt, const char *name,
 			  const char *help, const struct tlob_metric_binding *b, size_t n,
 			  size_t field)
@@ -148,7 +161,8 @@ static void seconds_gauge(FILE *f, enum tlob_metrics_format fmt, const char *nam
 			      *(const uint64_t *)((const char *)b[i].st + field);
 
 		if (!in_family(&b[i], name) ||
-		    (field == SIZE_MAX ? !b[i].budget_ns : !b[i].st->stats.windows))
+		    (field == SIZE_MAX ? !b[i].budget_ns :
+		     !spec_field(field) && !b[i].st->stats.windows))
 			continue;
 		fputs(name, f);
 		labels(f, &b[i], NULL);
@@ -195,23 +209,6 @@ static void histogram(FILE *f, enum tlob_metrics_format fmt, const struct tlob_m
 	}
 }
 
-/* An alive binding's period, in seconds (a gauge). */
-static void period_gauge(FILE *f, enum tlob_metrics_format fmt,
-			 const struct tlob_metric_binding *b, size_t n)
-{
-	static const char name[] = "tlob_alive_period_seconds";
-	char v[32];
-
-	family(f, fmt, name, GAUGE, "seconds", "The alive binding's reference cycle");
-	for (size_t i = 0; i < n; i++) {
-		if (!in_family(&b[i], name))
-			continue;
-		fputs(name, f);
-		labels(f, &b[i], NULL);
-		fprintf(f, " %s\n", tlob_metrics_seconds(b[i].st->spec.period_ns, v, sizeof(v)));
-	}
-}
-
 /*
  * Alive supervision's families, only when an alive binding is there (a
  * fleet of sections reads as it did).
@@ -242,7 +239,8 @@ static void alive_families(FILE *f, enum tlob_metrics_format fmt,
 	counter(f, fmt, "tlob_alive_dropped",
 		"First checkpoints that found no free alive instance", b, n,
 		offsetof(struct tlob_binding_stats, alive.dropped));
-	period_gauge(f, fmt, b, n);
+	seconds_gauge(f, fmt, "tlob_alive_period_seconds", "The alive binding's reference cycle",
+		      b, n, offsetof(struct tlob_binding_stats, spec.period_ns));
 }
 
 int tlob_metrics_write(FILE *f, enum tlob_metrics_format fmt,
