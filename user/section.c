@@ -197,21 +197,13 @@ static int alive_terms(char **fields, int n, char *line, size_t size, char *err,
 static int parse_alive(const char *path, char **fields, int n, unsigned int flags,
 		       struct tlob_binding_spec *spec, char *err, size_t len)
 {
-	struct tlob_binding_spec terms;
 	char line[512] = "a /:0";
 	int ret;
 
+	/* The terms straight into @spec; its path and checkpoint come next. */
 	if (alive_terms(fields, n, line, sizeof(line), err, len) ||
-	    tlob_monline_parse(line, &terms, err, len))
+	    tlob_monline_parse(line, spec, err, len))
 		return TLOB_SECTION_SYNTAX;
-	spec->alive = true;
-	spec->period_ns = terms.period_ns;
-	spec->expect = terms.expect;
-	spec->margin = terms.margin;
-	spec->per = terms.per;
-	spec->tol_k = terms.tol_k;
-	spec->tol_w = terms.tol_w;
-	memcpy(spec->tag, terms.tag, sizeof(spec->tag));
 	ret = resolve_path(path, spec, err, len);
 	return ret ? ret : resolve_end(spec->path, fields[0], flags, &spec->start, err, len);
 }
