@@ -168,8 +168,8 @@ static void tlob_alive_fill(const struct tlob_alive *a,
 	r->tgid = a->tgid;
 	r->binding_id = b->id;
 	r->checkpoints = a->checkpoints;
-	r->expect_min = b->expect - b->margin;
-	r->expect_max = b->expect + b->margin;
+	r->expect_min = tlob_alive_min(&a->clk);
+	r->expect_max = tlob_alive_max(&a->clk);
 	r->cycles = 1;
 	r->verdict = verdict;
 	r->detector = detector;
