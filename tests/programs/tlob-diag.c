@@ -9,7 +9,7 @@
  * as the guest has no nm). Built with frame pointers (progs.mk), so a
  * frame-pointer walk of the user stack sees the callers below.
  *
- * usage: tlob-diag [-n WINDOWS] [-c CPU] [-f PRIO] MODE MS
+ * usage: tlob-diag [-n WINDOWS] [-c CPU] [-f PRIO] [-l MS] MODE MS
  *   spin MS   the window busy-loops MS ms in diag_spin_leaf(), called by
  *             diag_spin_caller(): the user stack at the deadline is
  *             diag_spin_leaf <- diag_spin_caller <- main
@@ -27,6 +27,11 @@
  * kernel threads of PREEMPT_RT, which would otherwise be running in its
  * place at the deadline now and then; wait's hog is FIFO 50, above it
  * only if PRIO < 50).
+ * -l MS lingers MS ms after the last window before exiting: tlob mon
+ * names a diagnosis' user frames from the live process (/proc/PID/maps
+ * and map_files), and under emulation its reader can come to a violation
+ * after a process that exits at once is gone (CI's newest-rt run of 36,
+ * 2026-12-03: "map_files: No such file or directory", raw addresses).
  * Prints "windows=N" at the end. Before the first window it calls
  * diag_end() once: the first uprobe hit of a process sets up its XOL page
  * (tens of ms under emulation), which must not land in a window.
@@ -43,7 +48,7 @@
 
 #define NOINLINE __attribute__((noinline, used))
 
-static long ms, windows = 1, cpu;
+static long ms, windows = 1, cpu, linger;
 static int cpu_given;
 static int go[2], data[2];
 
@@ -180,7 +185,7 @@ int main(int argc, char **argv)
 	char c = 'g';
 	long fifo = 0;
 
-	while ((opt = getopt(argc, argv, "n:c:f:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:c:f:l:")) != -1) {
 		switch (opt) {
 		case 'n':
 			windows = atol(optarg);
@@ -191,6 +196,9 @@ int main(int argc, char **argv)
 			break;
 		case 'f':
 			fifo = atol(optarg);
+			break;
+		case 'l':
+			linger = atol(optarg);
 			break;
 		default:
 			goto usage;
@@ -241,9 +249,11 @@ int main(int argc, char **argv)
 		diag_end();
 		usleep(20000);
 	}
+	if (linger > 0)
+		usleep((useconds_t)linger * 1000);
 	printf("windows=%ld\n", windows);
 	return 0;
 usage:
-	fprintf(stderr, "usage: tlob-diag [-n WINDOWS] [-c CPU] [-f PRIO] spin|wait|pipe MS\n");
+	fprintf(stderr, "usage: tlob-diag [-n WINDOWS] [-c CPU] [-f PRIO] [-l MS] spin|wait|pipe MS\n");
 	return 2;
 }
