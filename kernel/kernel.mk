@@ -65,7 +65,8 @@ include tests/programs/progs.mk
 # Host unit test of the monitor-line parser: the module's own tlob_parse.c
 # built against the tool's shim of kstrto*() (kernel/shared/tlob_host_shim.h).
 $(BUILD)/unit/kmod/parse-test: tests/unit/kmod/parse-test.c kernel/shared/tlob_parse.c \
-		kernel/shared/tlob_parse.h kernel/shared/tlob_abi.h kernel/shared/tlob_host_shim.h
+		kernel/shared/tlob_parse.h kernel/shared/tlob_logic.h kernel/shared/tlob_abi.h \
+		kernel/shared/tlob_host_shim.h
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -Ikernel/shared -Iuser \
 		-o $@ tests/unit/kmod/parse-test.c kernel/shared/tlob_parse.c
@@ -73,7 +74,8 @@ CHECK_DEPS += $(BUILD)/unit/kmod/parse-test
 
 # Round trip: the tool's monitor lines (user/monline.c) through that parser.
 $(BUILD)/unit/kmod/roundtrip-test: tests/unit/kmod/roundtrip-test.c kernel/shared/tlob_parse.c \
-		kernel/shared/tlob_parse.h kernel/shared/tlob_abi.h kernel/shared/tlob_host_shim.h \
+		kernel/shared/tlob_parse.h kernel/shared/tlob_logic.h kernel/shared/tlob_abi.h \
+		kernel/shared/tlob_host_shim.h \
 		user/monline.c user/monline.h user/backend.h user/utils.c user/utils.h
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -std=gnu11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -Ikernel/shared -Iuser \

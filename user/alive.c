@@ -12,6 +12,7 @@
 #include "alive.h"
 #include "jbuf.h"
 #include "names.h"
+#include "output.h"
 #include "tlob_parse.h"
 #include "units.h"
 
@@ -152,15 +153,7 @@ static void json_alive_terms(struct jbuf *j, const struct tlob_binding_spec *s)
 
 int tlob_alive_spec_json(const struct tlob_binding_spec *s, char *buf, size_t len)
 {
-	struct jbuf j = { buf, len, 0, false };
-
-	json_begin(&j, "binding");
-	json_alive_terms(&j, s);
-	json_u64(&j, "pid", (uint64_t)s->pid);
-	json_u64(&j, "tgid", (uint64_t)s->tgid);
-	if (s->holders[0])
-		json_str(&j, "holders", s->holders, sizeof(s->holders));
-	return json_end(&j);
+	return tlob_kind_spec_json(s, json_alive_terms, buf, len);
 }
 
 /* sum / n with two decimals, rounded half up ("9.98"); 0 when n is 0. */

@@ -131,6 +131,7 @@ static bool same_binding(const struct tlob_binding_spec *a, const struct tlob_bi
 	       a->budget_ns == b->budget_ns && a->min_ns == b->min_ns &&
 	       a->alive == b->alive && a->period_ns == b->period_ns &&
 	       a->expect == b->expect && a->margin == b->margin && a->per == b->per &&
+	       a->logic == b->logic && !memcmp(&a->table, &b->table, sizeof(a->table)) &&
 	       tlob_spec_tol_k(a) == tlob_spec_tol_k(b) &&
 	       tlob_spec_tol_w(a) == tlob_spec_tol_w(b) && !strcmp(a->tag, b->tag) &&
 	       a->pid == b->pid && a->tgid == b->tgid;

@@ -25,6 +25,7 @@
 #include <sys/types.h>
 
 #include "tlob_abi.h"
+#include "tlob_parse.h"
 
 /* tlob mon --flush: its default and its largest value. */
 #define TLOB_FLUSH_DEFAULT_NS	(100 * 1000000ULL)
@@ -61,6 +62,16 @@ struct tlob_binding_spec {
 	uint32_t expect;	/* 1 .. TLOB_EXPECT_MAX */
 	uint32_t margin;	/* 0 .. expect */
 	uint8_t per;		/* enum tlob_per (tlob_parse.h): TLOB_PER_PROCESS or _TASK */
+	/*
+	 * Logical supervision (an `l` line, a user's DOT model: user/logic.c):
+	 * the automaton, its names and its events' ELF file offsets in path;
+	 * start is event 0's offset (the binding's key, as a checkpoint's),
+	 * per, tolerance, tag and pid/tgid as an alive binding's. No STOP,
+	 * budget, minimum, period, expect or margin. A spec read from a stats
+	 * line has the model's name only (table.model; nstates 0).
+	 */
+	bool logic;
+	struct tlob_logic_table table;
 	pid_t pid;		/* only this thread; 0 = any */
 	pid_t tgid;		/* only this process; 0 = any */
 	uint32_t id;		/* backend's binding id, filled by bind()/list(); 0 unknown */
@@ -93,6 +104,15 @@ struct tlob_binding_stats {
 	uint64_t mean_ns;		/* stats.sum_ns / stats.windows, 0 for none */
 	/* spec.alive: the checkpoint's cycles instead (stats and mean_ns stay 0). */
 	struct tlob_alive_stats alive;
+	/* spec.logic: the model's instances and violations instead. */
+	struct tlob_logic_stats logic;
+};
+
+/* The names a logical record's indices stand for (the tlob:logic event's strings). */
+struct tlob_logic_names {
+	char model[TLOB_LOGIC_NAME_MAX + 1];
+	char state[TLOB_LOGIC_NAME_MAX + 1];
+	char event[TLOB_LOGIC_NAME_MAX + 1];	/* "": none */
 };
 
 /* A state transition of the model (tlob mon -t). */
@@ -127,6 +147,13 @@ struct tlob_sink {
 	 * (tlob_abi.h); NULL: the caller does not want them.
 	 */
 	int (*alive)(const struct tlob_alive_record *r, void *ctx);
+	/*
+	 * A record of a logical binding (tlob_abi.h) and the names the
+	 * module's tlob:logic event carries with it (model, state, event; ""
+	 * for none); NULL: the caller does not want them.
+	 */
+	int (*logic)(const struct tlob_logic_record *r, const struct tlob_logic_names *names,
+		     void *ctx);
 	void *ctx;
 };
 
@@ -220,8 +247,9 @@ struct tlob_backend_ops {
 	 * Add a binding; *id gets the binding id when the backend knows it
 	 * (0 otherwise). -EEXIST duplicate (same file + START), -ERANGE
 	 * budget (alive: period), -ENOSPC full, -EINVAL malformed, -ENOENT
-	 * path, -EOPNOTSUPP an alive binding where the backend has no alive
-	 * supervision (BPF, in-kernel RV), with the reason in be->err.
+	 * path, -EOPNOTSUPP an alive or logical binding where the backend
+	 * runs no such supervision (BPF, in-kernel RV), with the reason in
+	 * be->err.
 	 */
 	int (*bind)(struct tlob_backend *be, const struct tlob_binding_spec *spec,
 		    uint32_t *id);

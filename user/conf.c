@@ -110,14 +110,16 @@ static void add_section(struct tlob_conf *c, const struct tlob_conf_where *at, c
 
 	/*
 	 * systemd starts tlob in /: a relative path would name a file there.
-	 * The kernel's lines (a section's `p`, an alive binding's `a`, which
-	 * the state file records too) are absolute by their own rule.
+	 * The kernel's lines (a section's `p`, an alive binding's `a`, a
+	 * logical binding's `l`, which the state file records too) are
+	 * absolute by their own rule.
 	 */
-	if (value[0] != '/' && strncmp(value, "p ", 2) && strncmp(value, "a ", 2)) {
+	if (value[0] != '/' && strncmp(value, "p ", 2) && strncmp(value, "a ", 2) &&
+	    strncmp(value, "l ", 2)) {
 		bad_line(c, at, TLOB_EXIT_USAGE, "section '%s': the path must be absolute "
 			 "(PATH:START,STOP,BUDGET[,tag=NAME], PATH:CHECKPOINT,alive=PERIOD,"
-			 "expect=N[,...] or the kernel's 'p PATH:...' or 'a PATH:...' line)",
-			 TLOB_SHOWN(value));
+			 "expect=N[,...] or the kernel's 'p PATH:...', 'a PATH:...' or "
+			 "'l PATH ...' line)", TLOB_SHOWN(value));
 		return;
 	}
 	if (c->mode == TLOB_CONF_STATE)

@@ -73,15 +73,21 @@ static void label_value(FILE *f, const char *s, size_t max)
 
 /*
  * {path="...",start="...",stop="...",tag="..."[,le="..."]}; an alive
- * binding's {path="...",checkpoint="...",tag="..."}.
+ * binding's {path="...",checkpoint="...",tag="..."}, a logical one's
+ * {path="...",model="...",tag="..."}.
  */
 static void labels(FILE *f, const struct tlob_metric_binding *b, const char *le)
 {
+	const struct tlob_binding_spec *s = &b->st->spec;
+
 	fputs("{path=\"", f);
-	label_value(f, b->st->spec.path, sizeof(b->st->spec.path));
-	fputs(b->st->spec.alive ? "\",checkpoint=\"" : "\",start=\"", f);
-	label_value(f, b->start, 256);
-	if (!b->st->spec.alive) {
+	label_value(f, s->path, sizeof(s->path));
+	fputs(s->alive ? "\",checkpoint=\"" : s->logic ? "\",model=\"" : "\",start=\"", f);
+	if (s->logic)
+		label_value(f, s->table.model, sizeof(s->table.model));
+	else
+		label_value(f, b->start, 256);
+	if (!s->alive && !s->logic) {
 		fputs("\",stop=\"", f);
 		label_value(f, b->stop, 256);
 	}
@@ -114,12 +120,23 @@ static void family(FILE *f, enum tlob_metrics_format fmt, const char *name, enum
 
 /*
  * The families of a section (tlob_window_*, tlob_budget_seconds, ...) are
- * written for sections only, tlob_alive_* for alive bindings only: each
- * binding's samples mean what their family says.
+ * written for sections only, tlob_alive_* for alive bindings only,
+ * tlob_logic_* for logical ones only: each binding's samples mean what
+ * their family says.
  */
 static bool in_family(const struct tlob_metric_binding *b, const char *name)
 {
-	return b->st->spec.alive == !strncmp(name, "tlob_alive_", 11);
+	return b->st->spec.alive == !strncmp(name, "tlob_alive_", 11) &&
+	       b->st->spec.logic == !strncmp(name, "tlob_logic_", 11);
+}
+
+/* Whether a binding of the families starting with @prefix is there. */
+static bool any_in(const struct tlob_metric_binding *b, size_t n, const char *prefix)
+{
+	for (size_t i = 0; i < n; i++)
+		if (in_family(&b[i], prefix))
+			return true;
+	return false;
 }
 
 static void counter(FILE *f, enum tlob_metrics_format fmt, const char *name, const char *help,
@@ -216,11 +233,7 @@ static void histogram(FILE *f, enum tlob_metrics_format fmt, const struct tlob_m
 static void alive_families(FILE *f, enum tlob_metrics_format fmt,
 			   const struct tlob_metric_binding *b, size_t n)
 {
-	size_t i;
-
-	for (i = 0; i < n && !b[i].st->spec.alive; i++)
-		;
-	if (i == n)
+	if (!any_in(b, n, "tlob_alive_"))
 		return;
 	counter(f, fmt, "tlob_alive_cycles", "Reference cycles of alive bindings judged", b, n,
 		offsetof(struct tlob_binding_stats, alive.cycles));
@@ -241,6 +254,37 @@ static void alive_families(FILE *f, enum tlob_metrics_format fmt,
 		offsetof(struct tlob_binding_stats, alive.dropped));
 	seconds_gauge(f, fmt, "tlob_alive_period_seconds", "The alive binding's reference cycle",
 		      b, n, offsetof(struct tlob_binding_stats, spec.period_ns));
+}
+
+/* Logical supervision's counters: the tlob_logic_stats members, one family each. */
+#define LOGIC(member) offsetof(struct tlob_binding_stats, logic.member)
+static const struct {
+	const char *name, *help;
+	size_t field;
+} logic_counters[] = {
+	{ "tlob_logic_instances", "Instances of logical bindings begun", LOGIC(instances) },
+	{ "tlob_logic_events", "Events the models allowed", LOGIC(events) },
+	{ "tlob_logic_completed", "Instances ended in a final state", LOGIC(completed) },
+	{ "tlob_logic_order_violations", "Events the model does not allow in the instance's state",
+	  LOGIC(order) },
+	{ "tlob_logic_incomplete", "Instances whose process or task ended outside a final state",
+	  LOGIC(incomplete) },
+	{ "tlob_logic_tolerated",
+	  "Logical violations held back by the binding's tolerance= (no reaction)",
+	  LOGIC(tolerated) },
+	{ "tlob_logic_aborted", "Instances ended by unbind or disable", LOGIC(aborted) },
+	{ "tlob_logic_dropped", "First events that found no free instance", LOGIC(dropped) },
+};
+
+/* Logical supervision's families, only when a logical binding is there. */
+static void logic_families(FILE *f, enum tlob_metrics_format fmt,
+			   const struct tlob_metric_binding *b, size_t n)
+{
+	if (!any_in(b, n, "tlob_logic_"))
+		return;
+	for (size_t i = 0; i < sizeof(logic_counters) / sizeof(logic_counters[0]); i++)
+		counter(f, fmt, logic_counters[i].name, logic_counters[i].help, b, n,
+			logic_counters[i].field);
 }
 
 int tlob_metrics_write(FILE *f, enum tlob_metrics_format fmt,
@@ -276,6 +320,7 @@ int tlob_metrics_write(FILE *f, enum tlob_metrics_format fmt,
 	seconds_gauge(f, fmt, "tlob_window_elapsed_mean_seconds", "Mean window", b, n,
 		      offsetof(struct tlob_binding_stats, mean_ns));
 	alive_families(f, fmt, b, n);
+	logic_families(f, fmt, b, n);
 	if (fmt == TLOB_METRICS_OPENMETRICS)
 		fputs("# EOF\n", f);
 	return ferror(f) ? -EIO : 0;

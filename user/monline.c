@@ -7,12 +7,14 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "monline.h"
+#include "tlob_logic.h"
 #include "tlob_parse.h"
 #include "utils.h"
 
@@ -86,6 +88,42 @@ static int alive_check(const struct tlob_binding_spec *spec, char *err, size_t l
 	return 0;
 }
 
+/*
+ * What an `l` line needs to be written at all: the module's own rules for
+ * its table (tlob_logic_check(): sizes, names, determinism, reachability,
+ * every event on an edge), event 0's offset the binding's START. A table
+ * rvgen built (logic.c) passes them; one read from a line may not.
+ */
+static int logic_check(const struct tlob_binding_spec *spec, char *err, size_t len)
+{
+	const struct tlob_logic_table *t = &spec->table;
+	enum tlob_logic_rule rule;
+	unsigned int at;
+	int ret;
+
+	ret = tlob_logic_check(t, &rule, &at);
+	if (ret) {
+		snprintf(err, len, "logical binding: %s (index %u)", tlob_logic_rule_text(rule), at);
+		return ret;
+	}
+	if (spec->start != t->offset[0]) {
+		snprintf(err, len, "a logical binding's START is its event 0's offset");
+		return -EINVAL;
+	}
+	if (spec->per != TLOB_PER_PROCESS && spec->per != TLOB_PER_TASK) {
+		snprintf(err, len, "per=%u: a logical binding runs per process or per task",
+			 spec->per);
+		return -EINVAL;
+	}
+	if (spec->stop || spec->stop_is_ret || spec->budget_ns || spec->min_ns ||
+	    spec->period_ns || spec->expect || spec->margin) {
+		snprintf(err, len, "a logical binding has its model's events only: no STOP, "
+			 "budget, minimum, period, expect or margin");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int tlob_spec_check(const struct tlob_binding_spec *spec, char *err, size_t len)
 {
 	int ret = tlob_path_check(spec->path, err, len);
@@ -94,8 +132,14 @@ int tlob_spec_check(const struct tlob_binding_spec *spec, char *err, size_t len)
 		return ret;
 	if (spec->tag[0] && (ret = tlob_tag_check(spec->tag, err, len)))
 		return ret;
+	if (spec->alive && spec->logic) {
+		snprintf(err, len, "a binding is alive or logical, not both");
+		return -EINVAL;
+	}
 	if (spec->alive)
 		ret = alive_check(spec, err, len);
+	else if (spec->logic)
+		ret = logic_check(spec, err, len);
 	else if (spec->period_ns || spec->expect || spec->margin || spec->per) {
 		snprintf(err, len, "period, expect, margin and per are an alive binding's terms: "
 			 "a section has none");
@@ -103,7 +147,7 @@ int tlob_spec_check(const struct tlob_binding_spec *spec, char *err, size_t len)
 	}
 	if (ret)
 		return ret;
-	if (!spec->alive &&
+	if (!spec->alive && !spec->logic &&
 	    (spec->budget_ns < TLOB_BUDGET_MIN_NS || spec->budget_ns > TLOB_BUDGET_MAX_NS)) {
 		snprintf(err, len, "budget %" PRIu64 "ns is out of range (1us..1h)",
 			 spec->budget_ns);
@@ -120,7 +164,7 @@ int tlob_spec_check(const struct tlob_binding_spec *spec, char *err, size_t len)
 			 spec->tol_k, spec->tol_w, TLOB_TOLERANCE_MAX);
 		return -ERANGE;
 	}
-	if (!spec->alive && !spec->stop_is_ret && spec->stop == spec->start) {
+	if (!spec->alive && !spec->logic && !spec->stop_is_ret && spec->stop == spec->start) {
 		snprintf(err, len, "START and STOP are the same offset "
 			 "(use 'ret' for the function's return)");
 		return -EINVAL;
@@ -145,11 +189,12 @@ static void why(const struct tlob_req *req, const char *line, char *err, size_t 
 		snprintf(err, len, "monitor line longer than %d bytes", TLOB_LINE_MAX);
 		break;
 	case TLOB_WHY_VERB:
-		snprintf(err, len, "monitor line must start with 'p ' or 'a ': '%s'", shown);
+		snprintf(err, len, "monitor line must start with 'p ', 'a ' or 'l ': '%s'", shown);
 		break;
 	case TLOB_WHY_PATH:
 		snprintf(err, len, "expected an absolute %s: '%s'",
-			 req->alive ? "PATH:CHECKPOINT after 'a '" : "PATH:START after 'p '", shown);
+			 req->alive ? "PATH:CHECKPOINT after 'a '" :
+			 req->logic ? "PATH after 'l '" : "PATH:START after 'p '", shown);
 		break;
 	case TLOB_WHY_PATH_CHAR:
 		snprintf(err, len, "'%s': tlob cannot bind a path with whitespace or control "
@@ -176,6 +221,8 @@ static void why(const struct tlob_req *req, const char *line, char *err, size_t 
 		snprintf(err, len, "unexpected '%s' in monitor line (%s, each once)", bad,
 			 req->alive ?
 			 "period=, expect=, margin=, per=, tolerance=, tag=, pid= or tgid=" :
+			 req->logic ? "model=, states=, events=, edges=, final=, initial=, per=, "
+			 "tolerance=, tag=, pid= or tgid=" :
 			 "threshold=, min=, tolerance=, tag=, pid= or tgid=");
 		break;
 	case TLOB_WHY_THRESHOLD:
@@ -231,6 +278,28 @@ static void why(const struct tlob_req *req, const char *line, char *err, size_t 
 	case TLOB_WHY_NO_EXPECT:
 		snprintf(err, len, "missing expect=N: '%s'", shown);
 		break;
+	case TLOB_WHY_LOGIC_NAME:
+		snprintf(err, len, "invalid name '%s' in an 'l' line (1..%d characters of A-Z "
+			 "a-z 0-9 _, not starting with a digit; unique among the states, and "
+			 "among the events)", bad, TLOB_LOGIC_NAME_MAX);
+		break;
+	case TLOB_WHY_LOGIC_LIST:
+		snprintf(err, len, "malformed list '%s' in an 'l' line (states=NAME,.. "
+			 "events=NAME@OFF,.. edges=FROM.EVENT.TO,.. final=I,..)", bad);
+		break;
+	case TLOB_WHY_LOGIC_RANGE:
+		snprintf(err, len, "'%s': an 'l' line has at most %d states, %d events and "
+			 "states*events edges", bad, TLOB_LOGIC_STATES_MAX, TLOB_LOGIC_EVENTS_MAX);
+		break;
+	case TLOB_WHY_LOGIC_TABLE:
+		snprintf(err, len, "the automaton of '%s' is not one the module runs "
+			 "(deterministic, every state reachable, every event on an edge, "
+			 "indices in range)%s%s", shown, req->bad ? ": " : "", bad);
+		break;
+	case TLOB_WHY_LOGIC_MISSING:
+		snprintf(err, len, "an 'l' line needs model=, states=, events=, edges= and "
+			 "final=: '%s'", shown);
+		break;
 	default:
 		snprintf(err, len, "malformed monitor line: '%s'", shown);
 		break;
@@ -259,6 +328,9 @@ int tlob_monline_parse(const char *line, struct tlob_binding_spec *spec,
 		snprintf(err, len, "out of memory");
 		return -ENOMEM;
 	}
+	/* An `l` line's table goes straight into the spec (tlob_parse.h). */
+	memset(&req, 0, sizeof(req));
+	req.table = &spec->table;
 	ret = tlob_parse_line(copy, &req);
 	if (ret < 0) {
 		/* The parser cut copy into tokens: the message shows the line. */
@@ -272,7 +344,8 @@ int tlob_monline_parse(const char *line, struct tlob_binding_spec *spec,
 		char shown[TLOB_SHOWN_LEN];
 
 		snprintf(err, len, "'%s' removes a binding; a binding is 'p PATH:START STOP "
-			 "threshold=NS' or 'a PATH:CHECKPOINT period=NS expect=N'",
+			 "threshold=NS', 'a PATH:CHECKPOINT period=NS expect=N' or 'l PATH "
+			 "model=NAME ...'",
 			 tlob_shown(line, shown, sizeof(shown)));
 		ret = -EINVAL;
 	} else if (strlen(req.path) >= sizeof(spec->path)) {
@@ -292,6 +365,7 @@ int tlob_monline_parse(const char *line, struct tlob_binding_spec *spec,
 		spec->expect = req.expect;
 		spec->margin = req.margin;
 		spec->per = (uint8_t)req.per;
+		spec->logic = req.logic;
 		memcpy(spec->tag, req.tag, sizeof(spec->tag));
 		if (req.filter == TLOB_FILTER_PID)
 			spec->pid = (pid_t)req.filter_id;
@@ -335,11 +409,19 @@ static bool same_alive_terms(const struct tlob_binding_spec *a, const struct tlo
 	       a->margin == b->margin && a->per == b->per && same_tolerance(a, b);
 }
 
+/* A logical binding's terms, as its stats line shows them: the model's name, per, tolerance. */
+static bool same_logic_terms(const struct tlob_binding_spec *a, const struct tlob_binding_spec *b)
+{
+	return !strcmp(a->table.model, b->table.model) && a->per == b->per &&
+	       same_tolerance(a, b);
+}
+
 int tlob_spec_same_binding(const struct tlob_binding_spec *a,
 			   const struct tlob_binding_spec *b)
 {
-	if (a->alive != b->alive || strcmp(a->tag, b->tag) ||
-	    !(a->alive ? same_alive_terms(a, b) : same_section_terms(a, b)))
+	if (a->alive != b->alive || a->logic != b->logic || strcmp(a->tag, b->tag) ||
+	    !(a->alive ? same_alive_terms(a, b) : a->logic ? same_logic_terms(a, b) :
+	      same_section_terms(a, b)))
 		return 0;
 	return tlob_same_binding(a->path, a->start, b->path, b->start);
 }
@@ -377,6 +459,62 @@ static int format_alive(const struct tlob_binding_spec *spec, char *buf, size_t 
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
+/* Appends to buf as snprintf would, keeping count past the end (*n > len: too long). */
+static void __attribute__((format(printf, 4, 5)))
+append(char *buf, size_t len, size_t *n, const char *fmt, ...)
+{
+	va_list ap;
+	int w;
+
+	va_start(ap, fmt);
+	w = vsnprintf(*n < len ? buf + *n : NULL, *n < len ? len - *n : 0, fmt, ap);
+	va_end(ap);
+	*n += w > 0 ? (size_t)w : 0;
+}
+
+/*
+ * "l PATH model=M states=S0,.. events=E0@0xOFF,.. edges=F.E.T,.. final=I,..
+ * initial=I per=process|task[ tolerance=K/W][ tag=T][ pid=N| tgid=N]": the
+ * module's canonical listing (kernel/shared/tlob_parse.h), edges in
+ * [state][event] order.
+ */
+static int format_logic(const struct tlob_binding_spec *spec, char *buf, size_t len)
+{
+	char filter[32] = "", tag[TLOB_TAG_LEN + 6] = "", tol[32] = "";
+	const struct tlob_logic_table *t = &spec->table;
+	const char *sep = "";
+	size_t n = 0;
+
+	common_terms(spec, tol, sizeof(tol), tag, sizeof(tag), filter, sizeof(filter));
+	append(buf, len, &n, "l %s model=%s states=", spec->path, t->model);
+	for (unsigned int s = 0; s < t->nstates; s++)
+		append(buf, len, &n, "%s%s", s ? "," : "", t->state[s]);
+	append(buf, len, &n, " events=");
+	for (unsigned int e = 0; e < t->nevents; e++)
+		append(buf, len, &n, "%s%s@0x%" PRIx64, e ? "," : "", t->event[e],
+		       (uint64_t)t->offset[e]);
+	append(buf, len, &n, " edges=");
+	for (unsigned int s = 0; s < t->nstates; s++) {
+		for (unsigned int e = 0; e < t->nevents; e++) {
+			if (t->next[s][e] == TLOB_LOGIC_NONE)
+				continue;
+			append(buf, len, &n, "%s%u.%u.%u", sep, s, e, t->next[s][e]);
+			sep = ",";
+		}
+	}
+	append(buf, len, &n, " final=");
+	sep = "";
+	for (unsigned int s = 0; s < t->nstates; s++) {
+		if (!(t->final & (1u << s)))
+			continue;
+		append(buf, len, &n, "%s%u", sep, s);
+		sep = ",";
+	}
+	append(buf, len, &n, " initial=%u per=%s%s%s%s", t->initial,
+	       spec->per == TLOB_PER_TASK ? "task" : "process", tol, tag, filter);
+	return n >= len ? -ENAMETOOLONG : 0;
+}
+
 int tlob_monline_format(const struct tlob_binding_spec *spec, char *buf, size_t len)
 {
 	char stop[32], filter[32] = "", tag[TLOB_TAG_LEN + 6] = "", min[32] = "", tol[32] = "";
@@ -386,6 +524,8 @@ int tlob_monline_format(const struct tlob_binding_spec *spec, char *buf, size_t 
 		return -EINVAL;
 	if (spec->alive)
 		return format_alive(spec, buf, len);
+	if (spec->logic)
+		return format_logic(spec, buf, len);
 	if (spec->stop_is_ret)
 		snprintf(stop, sizeof(stop), "ret");
 	else

@@ -16,13 +16,24 @@
  * "p PATH:START STOP threshold=NS [min=NS] [tolerance=K/W] [tag=NAME]
  * [pid=N | tgid=N]" or "a PATH:CHECKPOINT period=NS expect=N [margin=M]
  * [per=process|task] [tolerance=K/W] [tag=NAME] [pid=N | tgid=N]" (an
- * alive binding: spec->alive) -> spec, read by the module's own parser
+ * alive binding: spec->alive) or "l PATH model=NAME states=.. events=..
+ * edges=.. final=.. [initial=I] [per=..] [tolerance=K/W] [tag=NAME]
+ * [pid=N | tgid=N]" (a logical binding: spec->logic, its table in
+ * spec->table, once the module's parser reads `l` lines) -> spec, read by the module's own parser
  * (kernel/shared/tlob_parse.c): offsets decimal or 0x, STOP may be "ret",
  * NS and N decimal; one trailing newline allowed. Returns 0 or
  * -EINVAL/-ERANGE with a one-line reason in err.
  */
 int tlob_monline_parse(const char *line, struct tlob_binding_spec *spec,
 		       char *err, size_t len);
+
+/*
+ * The longest line the tool writes, its newline included: the monitor
+ * file takes a write a page at a time (kernel/module/tlob_sysfs.c), and
+ * an `l` line (a user's model, spec->logic) can be longer than
+ * TLOB_LINE_MAX or a page; the tool refuses it first (logic.c).
+ */
+#define TLOB_MONLINE_WRITE_MAX	4096
 
 /*
  * What a line can carry (the rule is kernel/shared/tlob_abi.h's, which the
@@ -33,7 +44,8 @@ int tlob_monline_parse(const char *line, struct tlob_binding_spec *spec,
  * tlob_spec_check: both, and the budget (-ERANGE), START != STOP, at
  * most one of pid/tgid; for an alive spec instead of the budget and STOP
  * its period (-ERANGE), expect, margin and per, in the module parser's
- * ranges. Every backend binds only a spec that passes, so what the BPF
+ * ranges; for a logical spec its table's sizes and names and no term of
+ * the others. Every backend binds only a spec that passes, so what the BPF
  * backend takes is what the module would read.
  */
 int tlob_tag_check(const char *tag, char *err, size_t len);
@@ -56,7 +68,8 @@ int tlob_same_binding(const char *a, uint64_t a_start, const char *b, uint64_t b
  * the same STOP, budget and tag; 0 otherwise. A budget of 0 (a listing of
  * an older module, which did not show it) matches any. Alive bindings
  * match alive bindings only, by period, expect, margin, per, tolerance
- * and tag (their stats lines show every term). The pid/tgid filter is
+ * and tag (their stats lines show every term); logical bindings logical
+ * ones, by the model's name, per, tolerance and tag. The pid/tgid filter is
  * not in a stats line: a holder's one binding per section needs no more
  * to be found.
  */

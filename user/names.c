@@ -34,6 +34,8 @@ const char *tlob_verdict_name(unsigned int verdict)
 		[TLOB_VERDICT_EARLY] = "early",
 		[TLOB_VERDICT_TOO_FEW] = "too_few",
 		[TLOB_VERDICT_TOO_MANY] = "too_many",
+		[TLOB_VERDICT_ORDER] = "order",
+		[TLOB_VERDICT_INCOMPLETE] = "incomplete",
 	};
 	return NAME_OR_Q(n, verdict);
 }

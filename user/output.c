@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "alive.h"
+#include "logic.h"
 #include "jbuf.h"
 #include "names.h"
 #include "tlob_model.h"
@@ -144,23 +145,38 @@ static void json_spec_fields(struct jbuf *j, const struct tlob_binding_spec *s)
 	json_str(j, "tag", s->tag, sizeof(s->tag));
 }
 
-int tlob_spec_json(const struct tlob_binding_spec *s, char *buf, size_t len)
+/* A section's terms in its binding object. */
+static void json_section_terms(struct jbuf *j, const struct tlob_binding_spec *s)
+{
+	json_spec_fields(j, s);
+	json_u64(j, "budget_ns", s->budget_ns);
+	json_u64(j, "min_time_ns", s->min_ns);
+	json_u64(j, "tolerance_k", tlob_spec_tol_k(s));
+	json_u64(j, "tolerance_w", tlob_spec_tol_w(s));
+}
+
+int tlob_kind_spec_json(const struct tlob_binding_spec *s,
+			void (*terms)(struct jbuf *j, const struct tlob_binding_spec *s),
+			char *buf, size_t len)
 {
 	struct jbuf j = { buf, len, 0, false };
 
-	if (s->alive)
-		return tlob_alive_spec_json(s, buf, len);
 	json_begin(&j, "binding");
-	json_spec_fields(&j, s);
-	json_u64(&j, "budget_ns", s->budget_ns);
-	json_u64(&j, "min_time_ns", s->min_ns);
-	json_u64(&j, "tolerance_k", tlob_spec_tol_k(s));
-	json_u64(&j, "tolerance_w", tlob_spec_tol_w(s));
+	terms(&j, s);
 	json_u64(&j, "pid", (uint64_t)s->pid);
 	json_u64(&j, "tgid", (uint64_t)s->tgid);
 	if (s->holders[0])
 		json_str(&j, "holders", s->holders, sizeof(s->holders));
 	return json_end(&j);
+}
+
+int tlob_spec_json(const struct tlob_binding_spec *s, char *buf, size_t len)
+{
+	if (s->alive)
+		return tlob_alive_spec_json(s, buf, len);
+	if (s->logic)
+		return tlob_logic_spec_json(s, buf, len);
+	return tlob_kind_spec_json(s, json_section_terms, buf, len);
 }
 
 int tlob_stats_json(const struct tlob_binding_stats *st, char *buf, size_t len)
@@ -170,6 +186,8 @@ int tlob_stats_json(const struct tlob_binding_stats *st, char *buf, size_t len)
 
 	if (st->spec.alive)
 		return tlob_alive_stats_json(st, buf, len);
+	if (st->spec.logic)
+		return tlob_logic_stats_json(st, buf, len);
 	json_begin(&j, "stats");
 	json_spec_fields(&j, &st->spec);
 	json_u64(&j, "windows", st->stats.windows);
@@ -362,6 +380,10 @@ void tlob_stats_print(FILE *f, const struct tlob_binding_stats *st)
 
 	if (st->spec.alive) {
 		tlob_alive_stats_print(f, st);
+		return;
+	}
+	if (st->spec.logic) {
+		tlob_logic_stats_print(f, st);
 		return;
 	}
 	if (st->spec.stop_is_ret)

@@ -23,9 +23,22 @@ const char *tlob_fmt_ns(uint64_t ns, char *buf, size_t len);
  */
 int tlob_record_json(const struct tlob_record *rec, char *buf, size_t len);
 int tlob_transition_json(const struct tlob_transition *tr, char *buf, size_t len);
-/* An alive binding's (spec.alive) as alive.h writes it: "kind":"alive", its terms. */
+/*
+ * An alive binding's (spec.alive) as alive.h writes it: "kind":"alive", its
+ * terms; a logical binding's (spec.logic) as logic.h does, "kind":"logic".
+ */
 int tlob_stats_json(const struct tlob_binding_stats *st, char *buf, size_t len);
 int tlob_spec_json(const struct tlob_binding_spec *spec, char *buf, size_t len);
+
+/*
+ * A binding of a kind of its own (alive.c, logic.c) as tlob_spec_json()
+ * writes a section: {"type":"binding",TERMS,"pid":..,"tgid":..
+ * [,"holders":..]}, its terms written by @terms (jbuf.h's writer).
+ */
+struct jbuf;
+int tlob_kind_spec_json(const struct tlob_binding_spec *s,
+			void (*terms)(struct jbuf *j, const struct tlob_binding_spec *s),
+			char *buf, size_t len);
 
 /*
  * s as the inside of a JSON string (no quotes), in out: RFC 8259 escapes,
@@ -91,7 +104,7 @@ const char *tlob_policy_name(unsigned int policy);
 /* enum tlob_stack_when -> "none", "deadline", "deferred". */
 const char *tlob_stack_when_name(unsigned int when);
 
-/* The per-binding summary and its log2 histogram (alive: alive.h's). */
+/* The per-binding summary and its log2 histogram (alive: alive.h's, logic: logic.h's). */
 void tlob_stats_print(FILE *f, const struct tlob_binding_stats *st);
 /* One binding's statistics on stdout: a JSON object (@json) or readable lines. */
 void tlob_stats_emit(const struct tlob_binding_stats *st, bool json);

@@ -16,7 +16,8 @@
 
 enum { OPT_BACKEND = 0x100, OPT_ROOT, OPT_STOP_VIOL, OPT_BUFFER, OPT_FORCE_OFFSET,
        OPT_VERSION, OPT_BPF_TASKS, OPT_REMOVE, OPT_CHECK, OPT_DIR, OPT_STATE, OPT_FORMAT,
-       OPT_INTERVAL, OPT_FLUSH, OPT_ON_VIOLATION, OPT_ON_VIOLATION_LIMIT };
+       OPT_INTERVAL, OPT_FLUSH, OPT_ON_VIOLATION, OPT_ON_VIOLATION_LIMIT, OPT_MODEL, OPT_PER,
+       OPT_TOLERANCE, OPT_TAG };
 
 /*
  * Every option of every command, once: getopt's tables, which command
@@ -42,6 +43,11 @@ const struct tlob_option tlob_options[] = {
 	  "ACTION", NULL },
 	{ "on-violation-limit",	required_argument, OPT_ON_VIOLATION_LIMIT, TLOB_OPT_ON_VIOLATION,
 	  "N[/PERIOD]", NULL },
+	{ "model",		required_argument, OPT_MODEL, TLOB_OPT_MODEL, "FILE", NULL },
+	{ "event",		required_argument, 'e', TLOB_OPT_MODEL, "EVENT=PATH:SYMBOL", NULL },
+	{ "per",		required_argument, OPT_PER, TLOB_OPT_MODEL, "process|task", NULL },
+	{ "tolerance",		required_argument, OPT_TOLERANCE, TLOB_OPT_MODEL, "K/W", NULL },
+	{ "tag",		required_argument, OPT_TAG, TLOB_OPT_MODEL, "NAME", NULL },
 	{ "remove",		no_argument, OPT_REMOVE, TLOB_OPT_REMOVE, NULL, NULL },
 	{ "check",		no_argument, OPT_CHECK, TLOB_OPT_CHECK, NULL, NULL },
 	{ "dir",		required_argument, OPT_DIR, TLOB_OPT_DIR, NULL, NULL },
@@ -158,6 +164,19 @@ static void getopt_tables(struct option *lo, char *shorts)
 	lo[NR_OPTIONS] = (struct option){ NULL, 0, NULL, 0 };
 }
 
+/* The exit a failed binding argument takes: its message, then 2 or 1 (section.h). */
+static void __attribute__((noreturn)) binding_fail(int ret, const char *err)
+{
+	if (ret == TLOB_SECTION_SYNTAX)
+		tlob_usage_error("%s", err);
+	/* A model's "FILE:LINE: message", as rvgen prints it. */
+	if (ret == TLOB_SECTION_MODEL || ret == TLOB_SECTION_MODEL_FILE)
+		fprintf(stderr, "%s\n", err);
+	else
+		fprintf(stderr, "tlob: %s\n", err);
+	exit(ret == TLOB_SECTION_MODEL ? TLOB_EXIT_USAGE : TLOB_EXIT_ERROR);
+}
+
 static void add_section(const struct tlob_command *cmd, struct tlob_params *params,
 			const char *arg, bool force_offset)
 {
@@ -177,13 +196,48 @@ static void add_section(const struct tlob_command *cmd, struct tlob_params *para
 	if (force_offset)
 		flags |= TLOB_SECTION_FORCE;
 	ret = tlob_section_parse(arg, flags, &specs[params->nr_specs], err, sizeof(err));
-	if (ret == TLOB_SECTION_SYNTAX)
-		tlob_usage_error("%s", err);
-	if (ret) {
-		fprintf(stderr, "tlob: %s\n", err);
+	if (ret)
+		binding_fail(ret, err);
+	params->nr_specs++;
+}
+
+/* --model and its terms: one logical binding more (logic.h). */
+static void add_logic(const struct tlob_command *cmd, struct tlob_params *params,
+		      bool force_offset)
+{
+	struct tlob_logic_args *a = &params->logic;
+	struct tlob_binding_spec *specs;
+	char err[1024];
+	int ret;
+
+	if (!a->model) {
+		if (a->nr_events || a->per || a->tolerance || a->tag)
+			tlob_usage_error("%s: -e, --per, --tolerance and --tag are terms of "
+					 "--model FILE", cmd->name);
+		return;
+	}
+	if (!a->nr_events)
+		tlob_usage_error("%s: --model %s needs its events mapped: -e EVENT=PATH:SYMBOL",
+				 cmd->name, a->model);
+	specs = realloc(params->specs, (params->nr_specs + 1) * sizeof(*specs));
+	if (!specs) {
+		fprintf(stderr, "tlob: out of memory\n");
 		exit(1);
 	}
+	params->specs = specs;
+	ret = tlob_logic_build(a, force_offset ? TLOB_SECTION_FORCE : 0,
+			       &specs[params->nr_specs], err, sizeof(err));
+	if (ret)
+		binding_fail(ret, err);
 	params->nr_specs++;
+}
+
+/* --per, --tolerance, --tag: each once. */
+static void model_term(const struct tlob_command *cmd, const char **term, int c)
+{
+	if (*term)
+		tlob_usage_error("%s: --%s given twice", cmd->name, option_name(c));
+	*term = optarg;
 }
 
 static pid_t parse_pid_arg(const char *arg)
@@ -235,6 +289,36 @@ void tlob_params_parse(const struct tlob_command *cmd, int argc, char **argv,
 		case 'b':
 			sections[nr_sections++] = optarg;
 			break;
+		case OPT_PER:
+			model_term(cmd, &params->logic.per, c);
+			break;
+		case OPT_TOLERANCE:
+			model_term(cmd, &params->logic.tolerance, c);
+			break;
+		case OPT_TAG:
+			model_term(cmd, &params->logic.tag, c);
+			break;
+		case OPT_MODEL:
+			if (params->logic.model)
+				tlob_usage_error("%s: one --model per command (a second binding: "
+						 "another tlob bind)", cmd->name);
+			params->logic.model = optarg;
+			break;
+		case 'e': {
+			const char **e = realloc(params->logic.events,
+						 (params->logic.nr_events + 1) * sizeof(*e));
+
+			if (!e) {
+				fprintf(stderr, "tlob: out of memory\n");
+				exit(1);
+			}
+			params->logic.events = e;
+			e[params->logic.nr_events++] = optarg;
+			break;
+		}
+
+
+
 		case OPT_FORCE_OFFSET:
 			force_offset = true;
 			params->force_offset = true;
@@ -362,6 +446,7 @@ void tlob_params_parse(const struct tlob_command *cmd, int argc, char **argv,
 	for (size_t i = 0; i < nr_sections; i++)
 		add_section(cmd, params, sections[i], force_offset);
 	free(sections);
+	add_logic(cmd, params, force_offset);
 	/* -p narrows every section given on the command line to one process. */
 	for (size_t i = 0; params->pid && i < params->nr_specs; i++) {
 		if (!params->specs[i].pid && !params->specs[i].tgid)
@@ -377,4 +462,7 @@ void tlob_params_free(struct tlob_params *params)
 	free(params->actions);
 	params->actions = NULL;
 	params->nr_actions = 0;
+	free(params->logic.events);
+	params->logic.events = NULL;
+	params->logic.nr_events = 0;
 }

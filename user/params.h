@@ -13,6 +13,7 @@
 #include <sys/types.h>
 
 #include "backend.h"
+#include "logic.h"
 
 /* Exit statuses (user/README.md "Exit status"). */
 enum tlob_exit {
@@ -44,6 +45,7 @@ enum tlob_opt {
 	TLOB_OPT_BPF_TASKS	= 1 << 18,	/* --bpf-tasks N (mon) */
 	TLOB_OPT_FLUSH		= 1 << 19,	/* --flush DURATION (mon) */
 	TLOB_OPT_ON_VIOLATION	= 1 << 20,	/* --on-violation ACTION, --on-violation-limit (mon) */
+	TLOB_OPT_MODEL		= 1 << 21,	/* --model FILE, -e, --per, --tolerance, --tag */
 	/* --backend, --root, -h, --version: every command */
 };
 
@@ -75,6 +77,8 @@ struct tlob_params {
 	uint64_t interval_ns;		/* stats --interval; 0 = once */
 	const char **actions;		/* mon --on-violation ACTION..., checked (actions.h) */
 	size_t nr_actions;
+	/* --model FILE and its -e, --per, --tolerance, --tag: one logical binding, in specs */
+	struct tlob_logic_args logic;
 	unsigned int action_limit;	/* --on-violation-limit N; 0 = no limit */
 	uint64_t action_period_ns;	/* ... /PERIOD; 0 = N for the whole session */
 };

@@ -77,8 +77,12 @@ static int check_monline(const struct tlob_binding_spec *spec, unsigned int flag
 	if (flags & TLOB_SECTION_START_ONLY)
 		return TLOB_SECTION_OK;
 	ret = tlob_elf_check_offset(spec->path, spec->start, elf_flags(flags), err, len);
+	/* A logical binding's offsets are its events' (event 0's is START). */
+	for (unsigned int e = 1; spec->logic && !ret && e < spec->table.nevents; e++)
+		ret = tlob_elf_check_offset(spec->path, spec->table.offset[e], elf_flags(flags),
+					    err, len);
 	/* An alive binding's checkpoint is its only offset. */
-	if (!ret && !spec->alive && !spec->stop_is_ret)
+	if (!ret && !spec->alive && !spec->logic && !spec->stop_is_ret)
 		ret = tlob_elf_check_offset(spec->path, spec->stop, elf_flags(flags), err, len);
 	return elf_verdict(ret);
 }
@@ -113,6 +117,14 @@ static int resolve_path(const char *path, struct tlob_binding_spec *spec, char *
 	if (tlob_path_check(spec->path, err, len))
 		return TLOB_SECTION_LOOKUP;
 	return TLOB_SECTION_OK;
+}
+
+int tlob_section_place(const char *path, const char *place, unsigned int flags,
+		       struct tlob_binding_spec *spec, uint64_t *off, char *err, size_t len)
+{
+	int ret = resolve_path(path, spec, err, len);
+
+	return ret ? ret : resolve_end(spec->path, place, flags, off, err, len);
 }
 
 /*
@@ -198,14 +210,12 @@ static int parse_alive(const char *path, char **fields, int n, unsigned int flag
 		       struct tlob_binding_spec *spec, char *err, size_t len)
 {
 	char line[512] = "a /:0";
-	int ret;
 
 	/* The terms straight into @spec; its path and checkpoint come next. */
 	if (alive_terms(fields, n, line, sizeof(line), err, len) ||
 	    tlob_monline_parse(line, spec, err, len))
 		return TLOB_SECTION_SYNTAX;
-	ret = resolve_path(path, spec, err, len);
-	return ret ? ret : resolve_end(spec->path, fields[0], flags, &spec->start, err, len);
+	return tlob_section_place(path, fields[0], flags, spec, &spec->start, err, len);
 }
 
 /* A field after the first that starts with alive=: an alive binding. */
@@ -233,10 +243,8 @@ static int parse_friendly(char *s, unsigned int flags, struct tlob_binding_spec 
 	for (tok = strtok_r(colon + 1, ",", &save); tok && n <= MAX_FIELDS;
 	     tok = strtok_r(NULL, ",", &save))
 		fields[n++] = tok;
-	if ((flags & TLOB_SECTION_START_ONLY) && n == 1) {
-		ret = resolve_path(s, spec, err, len);
-		return ret ? ret : resolve_end(spec->path, fields[0], flags, &spec->start, err, len);
-	}
+	if ((flags & TLOB_SECTION_START_ONLY) && n == 1)
+		return tlob_section_place(s, fields[0], flags, spec, &spec->start, err, len);
 	if (is_alive(fields, n)) {
 		if (n > 1 + ALIVE_OPTIONS) {
 			snprintf(err, len, "alive binding has too many fields: %s", ALIVE_HELP);
@@ -288,10 +296,7 @@ static int parse_friendly(char *s, unsigned int flags, struct tlob_binding_spec 
 		return TLOB_SECTION_SYNTAX;
 	}
 
-	ret = resolve_path(s, spec, err, len);
-	if (ret)
-		return ret;
-	ret = resolve_end(spec->path, fields[0], flags, &spec->start, err, len);
+	ret = tlob_section_place(s, fields[0], flags, spec, &spec->start, err, len);
 	if (ret)
 		return ret;
 	if (!strcmp(fields[1], "ret")) {
@@ -316,8 +321,8 @@ int tlob_section_parse(const char *arg, unsigned int flags, struct tlob_binding_
 	int ret;
 
 	memset(spec, 0, sizeof(*spec));
-	/* The module's own line, a section's or an alive binding's. */
-	if (!strncmp(arg, "p ", 2) || !strncmp(arg, "a ", 2)) {
+	/* The module's own line, a section's, an alive or a logical binding's. */
+	if (!strncmp(arg, "p ", 2) || !strncmp(arg, "a ", 2) || !strncmp(arg, "l ", 2)) {
 		if (tlob_monline_parse(arg, spec, err, len))
 			return TLOB_SECTION_SYNTAX;
 		return check_monline(spec, flags, err, len);

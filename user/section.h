@@ -10,6 +10,8 @@
  *   /path/app:heartbeat,alive=100ms,expect=10[,margin=2][,per=task]
  *       [,tolerance=K/W][,tag=NAME]
  *   "a /path/app:0x1139 period=100000000 expect=10 margin=2"
+ * or a logical binding's own line (its friendly form is --model, logic.h):
+ *   "l /path/app model=flow states=idle,busy events=begin@0x1139,end@0x1150 ..."
  */
 #ifndef TLOB_SECTION_H
 #define TLOB_SECTION_H
@@ -19,11 +21,18 @@
 
 #include "backend.h"
 
-/* How a section failed: the caller exits 2 for SYNTAX, 1 for the rest. */
+/*
+ * How a section failed: the caller exits 2 for SYNTAX, 1 for the rest.
+ * A logical binding's model (logic.h) fails as MODEL when err is rvgen's
+ * "FILE:LINE: message", printed as it is, exit 2; MODEL_FILE when the
+ * model could not be read ("FILE:0: cannot open: ..."), exit 1.
+ */
 enum tlob_section_err {
 	TLOB_SECTION_OK = 0,
 	TLOB_SECTION_SYNTAX,	/* malformed, or budget out of range */
 	TLOB_SECTION_LOOKUP,	/* file/ELF/symbol problem */
+	TLOB_SECTION_MODEL,	/* the model: rvgen's or logical supervision's FILE:LINE: */
+	TLOB_SECTION_MODEL_FILE, /* the model's file unreadable */
 };
 
 enum tlob_section_flags {
@@ -44,5 +53,14 @@ enum tlob_section_flags {
  */
 int tlob_section_parse(const char *arg, unsigned int flags, struct tlob_binding_spec *spec,
 		       char *err, size_t len);
+
+/*
+ * One place in a file, as a section's START: PATH made absolute into
+ * spec->path (checked as a line can carry it), PLACE (a symbol, NAME+OFF,
+ * NAME@VERSION or an offset) resolved and checked into *off. Returns an
+ * enum tlob_section_err; err gets a one-line message.
+ */
+int tlob_section_place(const char *path, const char *place, unsigned int flags,
+		       struct tlob_binding_spec *spec, uint64_t *off, char *err, size_t len);
 
 #endif /* TLOB_SECTION_H */

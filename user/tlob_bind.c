@@ -16,9 +16,13 @@
 
 static const char *const bind_usage[] = {
 	"usage: tlob bind -b SECTION... [-p PID] [--force-offset] [common options]",
+	"       tlob bind --model FILE -e EVENT=PATH:SYMBOL... [--per process|task]",
+	"                 [--tolerance K/W] [--tag NAME] [-p PID] [common options]",
 	"",
 	"  adds bindings that stay after tlob exits, and enables the monitor",
 	"  -b, --bind SECTION   /path/app:frame_begin,frame_end,10ms (see tlob mon -h)",
+	"      --model FILE     a model's order of events, logical supervision (kmod only;",
+	"                       see tlob mon -h); its events with -e EVENT=PATH:SYMBOL",
 	"  -p, --pid PID        only this process",
 	"      --force-offset   bind offsets tlob cannot check for an instruction",
 	"                       boundary (in no function symbol, not x86-64)",
@@ -30,7 +34,8 @@ static const char *const unbind_usage[] = {
 	"usage: tlob unbind (-b SECTION... | -a) [common options]",
 	"",
 	"  -b, --bind SECTION   the binding to remove: PATH:START is enough",
-	"                       (/path/app:frame_begin), a whole SECTION works too",
+	"                       (/path/app:frame_begin), a whole SECTION works too;",
+	"                       a model's: PATH:OFFSET of the first event of its l line",
 	"  -a, --all            remove every binding and disable the monitor",
 	"  prints the bindings it removed (with -j: one JSON object each)",
 	NULL,
@@ -57,7 +62,7 @@ static int bind_run(struct tlob_params *params)
 	int ret = 0, err;
 
 	if (!params->nr_specs)
-		tlob_usage_error("bind: give at least one -b SECTION");
+		tlob_usage_error("bind: give at least one -b SECTION, or --model FILE");
 	tlob_require_root("tlob bind");
 	if (tlob_open_backend(params, &be, false, false, true))
 		return 1;
@@ -129,7 +134,8 @@ static int unbind_run(struct tlob_params *params)
 const struct tlob_command tlob_cmd_bind = {
 	.name = "bind",
 	.usage = bind_usage,
-	.opts = TLOB_OPT_BIND | TLOB_OPT_PID | TLOB_OPT_JSON | TLOB_OPT_FORCE_OFFSET,
+	.opts = TLOB_OPT_BIND | TLOB_OPT_PID | TLOB_OPT_JSON | TLOB_OPT_FORCE_OFFSET |
+		TLOB_OPT_MODEL,
 	.run = bind_run,
 };
 

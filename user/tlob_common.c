@@ -33,6 +33,7 @@ const char *tlob_binding_errstr(const struct tlob_backend *be, bool unbind,
 		why = "no binding for ";
 	else if (!unbind && err == -ERANGE)
 		why = spec->alive ? "period out of range (100us..1h): " :
+		      spec->logic ? "the module takes fewer states, events or edges: " :
 		      "budget out of range (1us..1h): ";
 	else if (!unbind && err == -ENOSPC)
 		why = "no room for another binding (the backend's table is full): ";

@@ -19,6 +19,7 @@
 
 #include "actions.h"
 #include "alive.h"
+#include "logic.h"
 #include "monline.h"
 #include "output.h"
 #include "symbolize.h"
@@ -38,6 +39,8 @@ static const char *const mon_usage[] = {
 	"                [-r REACTOR] [-q] [-p PID] [--buffer-size KB] [--force-offset]",
 	"                [--bpf-tasks N] [--flush DURATION] [--on-violation ACTION]...",
 	"                [--on-violation-limit N[/PERIOD]]",
+	"                [--model FILE -e EVENT=PATH:SYMBOL... [--per process|task]",
+	"                 [--tolerance K/W] [--tag NAME]]",
 	"                [common options]",
 	"",
 	"  -b, --bind SECTION     monitor a section while tlob runs:",
@@ -57,9 +60,20 @@ static const char *const mon_usage[] = {
 	"                         budgets in ns, us, ms or s (1us..1h); append ,tag=NAME",
 	"                         without -b: the persistent bindings (tlob bind); with",
 	"                         neither there is nothing to monitor (usage error)",
+	"      --model FILE       logical supervision (kmod only): FILE is a deterministic",
+	"                         automaton in rvgen's DOT dialect (no clocks; at most 32",
+	"                         states, 16 events, names of 23 characters), named after",
+	"                         the file; an event it does not allow where it is, or an",
+	"                         instance that ends outside a final state, is a violation",
+	"  -e, --event EVENT=PATH:SYMBOL  where each event of the model happens, every",
+	"                         event once, all in one file (SYMBOL as START)",
+	"      --per process|task one instance per process (default) or per thread",
+	"      --tolerance K/W    react at K violations among the last W instances",
+	"      --tag NAME         a tag carried by the model's records",
 	"  -d, --duration D       stop after D (500ms, 30s, 2m, 1h)",
 	"      --stop-on-violation  stop at the first violation (or alive cycle with too",
-	"                           few or too many checkpoints), then exit 3",
+	"                           few or too many checkpoints, or model's ORDER or",
+	"                           INCOMPLETE), then exit 3",
 	"  -t, --trace            also print every state transition",
 	"  -r, --reactor NAME     reactor while tlob runs, one the backend lists (kmod: nop,",
 	"                         printk, panic, signal[:N]; bpf: nop); else a usage error",
@@ -104,6 +118,12 @@ struct mon_ctx {
 	uint64_t alive_too_few;
 	uint64_t alive_too_many;
 	uint64_t alive_aborted;
+	/* Logical bindings' records (tlob_logic_record), by verdict. */
+	uint64_t logic_records;		/* every one: ok, order, incomplete, aborted */
+	uint64_t logic_order;
+	uint64_t logic_incomplete;
+	uint64_t logic_ok;
+	uint64_t logic_aborted;
 	char *dbuf;			/* a diagnosis' lines (DIAG_BUF) */
 	struct tlob_symbolizer *sym;	/* names for the diagnoses' stacks */
 	struct tlob_diag_syms syms;	/* the last diagnosis' */
@@ -184,6 +204,21 @@ static void on_violation_actions(struct mon_ctx *ctx, const struct tlob_record *
 	}
 }
 
+/*
+ * --stop-on-violation: a violation detected at @seen_ns stops the session
+ * (the poll returns at once, what is buffered stays for the drain); 1
+ * when it does, 0 to go on.
+ */
+static int stop_at(struct mon_ctx *ctx, bool violation, uint64_t seen_ns)
+{
+	if (!ctx->params->stop_on_violation || ctx->draining || !violation)
+		return 0;
+	ctx->stop = true;
+	ctx->violation_seen_ns = seen_ns;
+	ctx->violation_read_ns = tlob_now_ns();
+	return 1;
+}
+
 static int on_record(const struct tlob_record *r, void *data)
 {
 	struct mon_ctx *ctx = data;
@@ -202,13 +237,7 @@ static int on_record(const struct tlob_record *r, void *data)
 	if (!ctx->params->quiet)
 		out_line(buf, ctx->params->json ? tlob_record_json(r, buf, sizeof(buf) - 1) :
 			 tlob_record_text(r, buf, sizeof(buf)), sizeof(buf));
-	if (ctx->params->stop_on_violation && !ctx->draining && is_violation(r)) {
-		ctx->stop = true;
-		ctx->violation_seen_ns = r->end_ns;
-		ctx->violation_read_ns = tlob_now_ns();
-		return 1;
-	}
-	return 0;
+	return stop_at(ctx, is_violation(r), r->end_ns);
 }
 
 static int on_transition(const struct tlob_transition *tr, void *data)
@@ -245,15 +274,34 @@ static int on_alive(const struct tlob_alive_record *a, void *data)
 	if (!ctx->params->quiet)
 		out_line(buf, ctx->params->json ? tlob_alive_json(a, buf, sizeof(buf) - 1) :
 			 tlob_alive_text(a, buf, sizeof(buf)), sizeof(buf));
-	if (ctx->params->stop_on_violation && !ctx->draining && tlob_alive_violation(a)) {
-		ctx->stop = true;
-		/* Detected when judged: the cycle's end and the timer's latency. */
-		ctx->violation_seen_ns = a->end_ns + (a->detect_latency_ns > 0 ?
-						      (uint64_t)a->detect_latency_ns : 0);
-		ctx->violation_read_ns = tlob_now_ns();
-		return 1;
-	}
-	return 0;
+	/* Detected when judged: the cycle's end and the timer's latency. */
+	return stop_at(ctx, tlob_alive_violation(a), a->end_ns + (a->detect_latency_ns > 0 ?
+			(uint64_t)a->detect_latency_ns : 0));
+}
+
+/*
+ * A logical binding's record: a violation (ORDER, INCOMPLETE) printed at
+ * once and stopping --stop-on-violation, an instance's quiet end (ok,
+ * aborted) in JSON only; all counted for the summary. The --on-violation
+ * actions are a window's: not run for these.
+ */
+static int on_logic(const struct tlob_logic_record *l, const struct tlob_logic_names *names,
+		    void *data)
+{
+	struct mon_ctx *ctx = data;
+	char buf[1024];
+
+	if (!wanted(ctx, l->binding_id))
+		return 0;
+	ctx->logic_records++;
+	ctx->logic_order += l->verdict == TLOB_VERDICT_ORDER;
+	ctx->logic_incomplete += l->verdict == TLOB_VERDICT_INCOMPLETE;
+	ctx->logic_ok += l->verdict == TLOB_VERDICT_OK;
+	ctx->logic_aborted += l->verdict == TLOB_VERDICT_ABORTED;
+	if (!ctx->params->quiet)
+		out_line(buf, ctx->params->json ? tlob_logic_json(l, names, buf, sizeof(buf) - 1) :
+			 tlob_logic_text(l, names, buf, sizeof(buf)), sizeof(buf));
+	return stop_at(ctx, tlob_logic_violation(l), l->end_ns);
 }
 
 /* A violation's diagnosis: its lines under the VIOLATION line (or one JSON object). */
@@ -355,16 +403,19 @@ static void mon_read_stats(struct tlob_backend *be, const struct tlob_params *pa
 	*nout = k;
 }
 
-/* Alive bindings in the session (its -b), or their cycles or statistics seen. */
-static bool has_alive(const struct tlob_params *params, const struct mon_ctx *ctx,
-		      const struct tlob_binding_stats *st, size_t n)
+/*
+ * Alive (@logic: logical) bindings in the session (its -b, --model), or
+ * their records or statistics seen.
+ */
+static bool has_kind(const struct tlob_params *params, const struct mon_ctx *ctx,
+		     const struct tlob_binding_stats *st, size_t n, bool logic)
 {
-	bool any = ctx->alive_cycles > 0;
+	bool any = logic ? ctx->logic_records > 0 : ctx->alive_cycles > 0;
 
 	for (size_t i = 0; i < params->nr_specs && !any; i++)
-		any = params->specs[i].alive;
+		any = logic ? params->specs[i].logic : params->specs[i].alive;
 	for (size_t i = 0; i < n && !any; i++)
-		any = st[i].spec.alive;
+		any = logic ? st[i].spec.logic : st[i].spec.alive;
 	return any;
 }
 
@@ -372,8 +423,8 @@ static void mon_summary(struct tlob_backend *be, const struct tlob_params *param
 			const struct mon_ctx *ctx, const struct tlob_binding_stats *st,
 			size_t n)
 {
-	/* Only where there is alive supervision: a session of sections reads as before. */
-	bool alive = has_alive(params, ctx, st, n);
+	/* Only where there is alive (logical) supervision: a session of sections reads as before. */
+	bool alive = has_kind(params, ctx, st, n, false), logic = has_kind(params, ctx, st, n, true);
 	uint64_t lost = 0;
 
 	for (size_t i = 0; i < n; i++)
@@ -391,6 +442,11 @@ static void mon_summary(struct tlob_backend *be, const struct tlob_params *param
 			       ",\"alive_too_many\":%" PRIu64 ",\"alive_aborted\":%" PRIu64,
 			       ctx->alive_cycles, ctx->alive_too_few, ctx->alive_too_many,
 			       ctx->alive_aborted);
+		if (logic)
+			printf(",\"logic_records\":%" PRIu64 ",\"logic_order\":%" PRIu64
+			       ",\"logic_incomplete\":%" PRIu64 ",\"logic_ok\":%" PRIu64
+			       ",\"logic_aborted\":%" PRIu64, ctx->logic_records, ctx->logic_order,
+			       ctx->logic_incomplete, ctx->logic_ok, ctx->logic_aborted);
 		printf("}\n");
 	} else
 		printf("records: %" PRIu64 " (windows %" PRIu64 ", violations %" PRIu64
@@ -406,6 +462,11 @@ static void mon_summary(struct tlob_backend *be, const struct tlob_params *param
 		printf("alive cycles: %" PRIu64 " (too few %" PRIu64 ", too many %" PRIu64
 		       ", aborted %" PRIu64 ")\n", ctx->alive_cycles, ctx->alive_too_few,
 		       ctx->alive_too_many, ctx->alive_aborted);
+	/* And the logical bindings' records, violations first. */
+	if (!params->json && logic)
+		printf("logic records: %" PRIu64 " (order %" PRIu64 ", incomplete %" PRIu64
+		       ", ok %" PRIu64 ", aborted %" PRIu64 ")\n", ctx->logic_records,
+		       ctx->logic_order, ctx->logic_incomplete, ctx->logic_ok, ctx->logic_aborted);
 	if (ctx->dropped)
 		fprintf(stderr, "tlob: %" PRIu64 " START(s) opened no window: every window "
 			"was in use (%s)\n", ctx->dropped,
@@ -581,6 +642,7 @@ int tlob_mon_session(struct tlob_backend *be, const struct tlob_params *params,
 		.transition = params->trace ? on_transition : NULL,
 		.diag = on_diag,
 		.alive = on_alive,
+		.logic = on_logic,
 		.ctx = &ctx,
 	};
 	struct tlob_binding_stats *st = NULL;
@@ -743,6 +805,6 @@ const struct tlob_command tlob_cmd_mon = {
 	.opts = TLOB_OPT_BIND | TLOB_OPT_DURATION | TLOB_OPT_STOP_VIOL | TLOB_OPT_TRACE |
 		TLOB_OPT_REACTOR | TLOB_OPT_JSON | TLOB_OPT_PID | TLOB_OPT_QUIET |
 		TLOB_OPT_BUFFER | TLOB_OPT_FORCE_OFFSET | TLOB_OPT_BPF_TASKS | TLOB_OPT_FLUSH |
-		TLOB_OPT_ON_VIOLATION,
+		TLOB_OPT_ON_VIOLATION | TLOB_OPT_MODEL,
 	.run = mon_run,
 };

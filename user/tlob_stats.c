@@ -24,7 +24,8 @@ static const char *const stats_usage[] = {
 	"  windows, violations, model errors, aborted windows, min/mean/max",
 	"  elapsed and a log2 histogram of elapsed time, per binding; for an alive",
 	"  binding its cycles, too few, too many, aborted instances and min/mean/max",
-	"  checkpoints per cycle",
+	"  checkpoints per cycle; for a model's binding (--model) its instances,",
+	"  events, completed instances, order and incomplete violations",
 	"      --format FMT       text (default), json (one object per binding, as -j),",
 	"                         openmetrics (OpenMetrics 1.0) or prometheus (text",
 	"                         0.0.4, what node_exporter's textfile collector reads)",
@@ -87,10 +88,14 @@ static int write_metrics(FILE *f, int fmt, struct tlob_backend *be,
 		const struct tlob_binding_spec *s = &st[i].spec;
 
 		mb[i].st = &st[i];
-		/* An alive binding's START is its checkpoint, its only label but the tag. */
+		/*
+		 * An alive binding's START is its checkpoint, its only label but
+		 * the tag; a logical binding's labels are its model and tag.
+		 */
 		end_label(s->path, s->start, names[i][0], sizeof(names[i][0]));
-		if (s->stop_is_ret || s->alive)
-			snprintf(names[i][1], sizeof(names[i][1]), s->alive ? "" : "ret");
+		if (s->stop_is_ret || s->alive || s->logic)
+			snprintf(names[i][1], sizeof(names[i][1]),
+				 s->alive || s->logic ? "" : "ret");
 		else
 			end_label(s->path, s->stop, names[i][1], sizeof(names[i][1]));
 		mb[i].start = names[i][0];

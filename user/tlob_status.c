@@ -39,8 +39,11 @@ static size_t session_only(struct tlob_backend *be, struct tlob_binding_spec **s
 
 		for (size_t j = 0; j < n && !listed; j++)
 			listed = (*specs)[j].id && (*specs)[j].id == st[i].spec.id;
-		/* Only what the module lists with its terms (budget, or alive's) and holders. */
-		if (listed || (!st[i].spec.budget_ns && !st[i].spec.alive) ||
+		/*
+		 * Only what the module lists with its terms (budget, alive's, a
+		 * model's name) and holders.
+		 */
+		if (listed || (!st[i].spec.budget_ns && !st[i].spec.alive && !st[i].spec.logic) ||
 		    !st[i].spec.holders[0])
 			continue;
 		v = realloc(*specs, (k + 1) * sizeof(**specs));
@@ -99,6 +102,14 @@ static int status_run(struct tlob_params *params)
 				puts(buf);
 		} else if (!tlob_monline_format(&specs[i], buf, sizeof(buf))) {
 			printf("  id=%u %s%s%s\n", specs[i].id, buf,
+			       specs[i].holders[0] ? " holders=" : "", specs[i].holders);
+		} else if (specs[i].logic) {
+			/* A session's model, known from its statistics: no table. */
+			printf("  id=%u l %s:0x%llx model=%s per=%s%s%s%s%s\n", specs[i].id,
+			       specs[i].path, (unsigned long long)specs[i].start,
+			       specs[i].table.model,
+			       specs[i].per == TLOB_PER_TASK ? "task" : "process",
+			       specs[i].tag[0] ? " tag=" : "", specs[i].tag,
 			       specs[i].holders[0] ? " holders=" : "", specs[i].holders);
 		}
 	}

@@ -8,9 +8,13 @@
 
 # capstone decodes instructions, so that no probe lands inside one (elfsym.c, insn.c);
 # libdw (libdwfl) names the user stacks of violations (symbolize.c).
-USER_PKGS := libtracefs libtraceevent libelf libdw capstone
+# libcgraph (graphviz) reads the DOT models of logical supervision, through
+# rvgen's own reader and validator (rvgen/model.mk, user/logic.c).
+include rvgen/model.mk
+USER_PKGS := libtracefs libtraceevent libelf libdw capstone $(RVGEN_MODEL_PKGS)
 USER_CFLAGS := -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror \
-	-I$(TOP)/user -I$(TOP)/user/kmod -I$(TOP)/kernel/shared $(shell pkg-config --cflags $(USER_PKGS))
+	-I$(TOP)/user -I$(TOP)/user/kmod -I$(TOP)/kernel/shared -I$(TOP)/rvgen \
+	$(shell pkg-config --cflags $(USER_PKGS))
 USER_LDLIBS := $(shell pkg-config --libs $(USER_PKGS))
 # A distribution's flags (dpkg-buildflags: hardening, debug prefix maps)
 # come after the tool's own, as the environment gives them.
@@ -79,6 +83,13 @@ $(BUILD)/user/tlob_parse.o: kernel/shared/tlob_parse.c
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(USER_CFLAGS) -MMD -MP -c -o $@ $<
 
+# rvgen's model reader and validator (rvgen/model.mk), objects of the
+# tool's own: one DOT reading, with rvgen's errors, for rvgen and the tool.
+USER_OBJS += $(patsubst rvgen/%.c,$(BUILD)/user/rvgen/%.o,$(RVGEN_MODEL_SRCS))
+$(BUILD)/user/rvgen/%.o: rvgen/%.c
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(USER_CFLAGS) -MMD -MP -c -o $@ $<
+
 -include $(USER_OBJS:.o=.d)
 
 # Everything but main() in an archive: the tool and the unit tests link it.
@@ -96,6 +107,9 @@ VM_DEPS += $(BUILD)/user/tlob
 VM_DEPS += tests/guest/tool.sh
 # The systemd unit, whose commands 27-tool-unit.t runs (/opt/tlob/bin/tlob.service).
 VM_DEPS += user/systemd/tlob.service
+# The example model of logical supervision (/opt/tlob/bin/frame-flow.dot);
+# the tool's libcgraph comes with it through mkinitramfs' ldd.
+VM_DEPS += models/examples/frame-flow.dot
 
 # The tool's unit tests (tests/unit/tool/): each C file is a test program
 # or a driver the .t scripts run.

@@ -884,12 +884,18 @@ static int bpf_bind(struct tlob_backend *be, const struct tlob_binding_spec *spe
 	int lock = -1, ret;
 
 	/*
-	 * An alive binding (a checkpoint per reference cycle) has no program
-	 * here: refused by name, never bound as a window it is not.
+	 * An alive binding (a checkpoint per reference cycle) or a logical
+	 * one (a user's model) has no program here: refused by name, never
+	 * bound as a window it is not.
 	 */
 	if (spec->alive)
 		return tlob_backend_err(be, EOPNOTSUPP, "alive supervision needs the module "
 					"backend (tlob.ko); the BPF backend does not run it yet");
+	/* Nor a user's model (logical supervision, an `l` line). */
+	if (spec->logic)
+		return tlob_backend_err(be, EOPNOTSUPP, "logical supervision (--model) needs "
+					"the module backend (tlob.ko); the BPF backend does not "
+					"run it yet");
 	/* The module's rule (monline.h), so both backends take the same bindings. */
 	ret = tlob_spec_check(spec, be->err, sizeof(be->err));
 	if (ret)

@@ -13,6 +13,7 @@
  *   tlob_sched.c    scheduler tracepoints -> model events
  *   tlob_monitor.c  the windows: locking, and the engine's hooks (tlob_engine.h)
  *   tlob_alive.c    alive supervision: checkpoints per reference cycle
+ *   tlob_logic.c    logical supervision: a user's automaton over uprobe events
  *   tlob_timer.c    the hard hrtimer that detects an overrun at the deadline
  *   tlob_diag.c     a violation's diagnosis (stacks, waker, who ran instead)
  *   tlob_pool.c     preallocated windows, hashed by task
@@ -73,12 +74,10 @@ struct tlob_hold {
 };
 
 /*
- * One binding: a section and its terms (STOP, budget, tag, filter).
- * Created and destroyed in process context
- * under tlob_ctl_mutex; the probe paths only read the fields that never
- * change after creation. Created and destroyed in process context
- * under tlob_ctl_mutex; the probe paths only read the fields that never
- * change after creation.
+ * One binding: a section and its terms (STOP, budget, tag, filter), an
+ * alive checkpoint or a logical automaton. Created and destroyed in
+ * process context under tlob_ctl_mutex; the probe paths only read the
+ * fields that never change after creation.
  */
 struct tlob_binding {
 	struct list_head node;		/* tlob_bindings, tlob_ctl_mutex */
@@ -114,11 +113,29 @@ struct tlob_binding {
 	u64 period_ns;
 	u32 expect, margin;
 	struct tlob_alive_stats astats;
+	/*
+	 * Logical supervision (an `l` line): its table (start is event 0's
+	 * offset, per= is the instances') and a uprobe per event, made with
+	 * the binding and never changed; no STOP, budget or minimum. Its
+	 * statistics belong to tlob_logic_lock.
+	 */
+	bool logic;
+	const struct tlob_logic_table *table;
+	struct tlob_logic_probe *lprobes;	/* [table->nevents] */
+	struct tlob_logic_stats lstats;
 	struct uprobe_consumer start_uc;
 	struct uprobe_consumer stop_uc;
 	struct tlob_uprobe start_up;
 	struct tlob_uprobe stop_up;
 	struct tlob_stats __percpu *stats;
+};
+
+/* One uprobe of a logical binding: event @event of @b's table. */
+struct tlob_logic_probe {
+	struct uprobe_consumer uc;
+	struct tlob_uprobe up;
+	struct tlob_binding *b;
+	unsigned int event;
 };
 
 /*
@@ -136,13 +153,14 @@ struct tlob_slot {
 /*
  * Calls go one way only, from the top down (no file calls back up; the
  * check is tests/unit/kmod/no-cycles.t):
- *   main:     session, sysfs, control, monitor, alive
+ *   main:     session, sysfs, control, monitor, alive, logic
  *   session:  listing, control
- *   sysfs:    listing, control, pool, reactor, alive
- *   control:  binding, uprobe, sched, monitor, alive
- *   listing:  alive (an alive binding's statistics)
- *   uprobe, sched: monitor, alive (sched: pool too)
+ *   sysfs:    listing, control, pool, reactor, alive, logic
+ *   control:  binding, uprobe, sched, monitor, alive, logic
+ *   listing:  alive, logic (their bindings' statistics)
+ *   uprobe, sched: monitor, alive, logic (sched: pool too)
  *   alive:    timer, trace, reactor
+ *   logic:    trace, reactor
  *   monitor:  pool, timer, trace, stats, reactor, diag
  *   sched:    diag too (the tasks that ran on a CPU a window waits on)
  *   diag:     trace
@@ -219,6 +237,19 @@ void tlob_alive_stats_get(const struct tlob_binding *b,
 int tlob_alive_pool_show(char *buf, size_t size);
 int tlob_alive_init(void);
 void tlob_alive_exit(void);
+
+/* tlob_logic.c */
+void tlob_logic_event(struct tlob_binding *b, unsigned int event,
+		      struct task_struct *t);
+void tlob_logic_task_gone(struct task_struct *t, pid_t pid,
+			  enum tlob_abort_reason why);
+void tlob_logic_abort_binding(struct tlob_binding *b,
+			      enum tlob_abort_reason why);
+void tlob_logic_stats_get(const struct tlob_binding *b,
+			  struct tlob_logic_stats *st);
+int tlob_logic_pool_show(char *buf, size_t size);
+int tlob_logic_init(void);
+void tlob_logic_exit(void);
 
 /* tlob_timer.c */
 void tlob_timer_init(struct hrtimer *timer,
@@ -308,6 +339,8 @@ int tlob_stats_format(struct tlob_stats __percpu *s, char *buf, size_t size);
 /* tlob_reactor.c */
 void tlob_react(struct task_struct *t, const struct tlob_record *r);
 void tlob_react_alive(const struct tlob_alive_record *r);
+void tlob_react_logic(const struct tlob_logic_record *r, const char *model,
+		      const char *state, const char *event);
 int tlob_reactor_set(const char *name);
 int tlob_reactor_show(char *buf, size_t size);
 void tlob_reactor_sync(void);

@@ -25,6 +25,8 @@ void tlob_binding_free(struct tlob_binding *b)
 	if (!b)
 		return;
 	path_put(&b->fpath);
+	kfree(b->lprobes);
+	kfree(b->table);
 	tlob_stats_free(b->stats);
 	kfree(b->path);
 	kfree(b);
@@ -32,8 +34,34 @@ void tlob_binding_free(struct tlob_binding *b)
 }
 
 /*
+ * An `l` line's binding: its own copy of the parsed table (the write's
+ * is reused for its next line) and a uprobe consumer per event, each
+ * offset inside the file.
+ */
+static int tlob_binding_logic(struct tlob_binding *b,
+			      const struct tlob_req *req)
+{
+	const struct tlob_logic_table *t = req->table;
+	unsigned int e;
+
+	for (e = 0; e < t->nevents; e++)
+		if (t->offset[e] >= i_size_read(b->inode))
+			return -EINVAL;
+	b->table = kmemdup(t, sizeof(*t), GFP_KERNEL);
+	b->lprobes = kcalloc(t->nevents, sizeof(*b->lprobes), GFP_KERNEL);
+	if (!b->table || !b->lprobes)
+		return -ENOMEM;
+	for (e = 0; e < t->nevents; e++) {
+		b->lprobes[e].b = b;
+		b->lprobes[e].event = e;
+	}
+	b->logic = true;
+	return 0;
+}
+
+/*
  * A binding for an add request: the file must be a regular file and
- * hold both offsets. Nothing is registered yet.
+ * hold every offset. Nothing is registered yet.
  */
 int tlob_binding_new(const struct tlob_req *req, struct tlob_binding **out)
 {
@@ -60,8 +88,14 @@ int tlob_binding_new(const struct tlob_req *req, struct tlob_binding **out)
 		goto fail;
 	ret = -EINVAL;
 	if (!S_ISREG(inode->i_mode) || req->start >= i_size_read(inode) ||
-	    (!req->alive && !req->stop_ret && req->stop >= i_size_read(inode)))
+	    (!req->alive && !req->logic && !req->stop_ret &&
+	     req->stop >= i_size_read(inode)))
 		goto fail;
+	if (req->logic) {
+		ret = tlob_binding_logic(b, req);
+		if (ret)
+			goto fail;
+	}
 	b->alive = req->alive;
 	b->per = req->per;
 	b->period_ns = req->period_ns;
@@ -102,15 +136,20 @@ int tlob_binding_same(const struct tlob_binding *b, const struct inode *inode,
 }
 
 /*
- * The rest of "the same binding" (tlob_abi.h): the same kind (section or
- * alive checkpoint), STOP, budget, minimum, period, expected count and
- * margin, instances (per=), tolerance, tag and filter. Two holders asking
- * for the same section with the same terms share one binding (its
- * windows, records and statistics); other terms make a binding of its own.
+ * The rest of "the same binding" (tlob_abi.h): the same kind (section,
+ * alive checkpoint or logical automaton), STOP, budget, minimum, period,
+ * expected count and margin, table, instances (per=), tolerance, tag and
+ * filter. Two holders asking for the same section with the same terms
+ * share one binding (its windows, records and statistics); other terms
+ * make a binding of its own. Two tables are the same byte for byte: the
+ * parser writes every byte of one (tlob_parse.c).
  */
 bool tlob_binding_same_terms(const struct tlob_binding *a,
 			     const struct tlob_binding *b)
 {
+	if (a->logic != b->logic ||
+	    (a->logic && memcmp(a->table, b->table, sizeof(*a->table))))
+		return false;
 	return a->alive == b->alive && a->per == b->per &&
 	       a->period_ns == b->period_ns && a->expect == b->expect &&
 	       a->margin == b->margin && a->stop_ret == b->stop_ret &&

@@ -120,14 +120,17 @@ static int tlob_sync_locked(void)
 
 /*
  * End what @b has open (NULL: every binding): a section's windows, an
- * alive checkpoint's instances. Its probes are gone by then.
+ * alive checkpoint's or a logical automaton's instances. Its probes are
+ * gone by then.
  */
 static void tlob_end_binding(struct tlob_binding *b, enum tlob_abort_reason why)
 {
-	if (!b || !b->alive)
+	if (!b || (!b->alive && !b->logic))
 		tlob_abort_binding(b, why);
 	if (!b || b->alive)
 		tlob_alive_abort_binding(b, why);
+	if (!b || b->logic)
+		tlob_logic_abort_binding(b, why);
 }
 
 /* One line of a write: its request, and what it adds, joins or drops. */
@@ -392,6 +395,7 @@ static int tlob_count_lines(const char *s)
 
 int tlob_monitor_write(struct tlob_holder *h, const char *buf, size_t len)
 {
+	struct tlob_logic_table *table;
 	char *copy, *line, *next;
 	struct tlob_op *ops;
 	int i, n = 0, count, ret = 0;
@@ -408,7 +412,14 @@ int tlob_monitor_write(struct tlob_holder *h, const char *buf, size_t len)
 	if (!copy)
 		return -ENOMEM;
 	ops = kcalloc(tlob_count_lines(copy), sizeof(*ops), GFP_KERNEL);
-	if (!ops) {
+	/*
+	 * Where an `l` line's table is parsed to (the parser needs it before
+	 * it knows the verb); each `l` binding keeps a copy of its own.
+	 */
+	table = kmalloc(sizeof(*table), GFP_KERNEL);
+	if (!ops || !table) {
+		kfree(table);
+		kfree(ops);
 		kfree(copy);
 		return -ENOMEM;
 	}
@@ -416,6 +427,7 @@ int tlob_monitor_write(struct tlob_holder *h, const char *buf, size_t len)
 		next = strchr(line, '\n');
 		if (next)
 			*next++ = '\0';
+		ops[n].req.table = table;
 		ret = tlob_parse_line(line, &ops[n].req);
 		if (ret == 1) {
 			ret = 0;
@@ -447,6 +459,7 @@ out:
 		kfree(ops[i].hold);
 	}
 	kfree(ops);
+	kfree(table);
 	kfree(copy);
 	return ret;
 }

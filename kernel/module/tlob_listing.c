@@ -44,6 +44,20 @@ static void tlob_out_section(struct tlob_out *o, const struct tlob_binding *b,
 		tlob_out(o, "0x%llx", (u64)b->stop);
 }
 
+/*
+ * "l PATH model=.. states=.. events=.. edges=.. final=.. initial=..
+ * per=..": the table's canonical text (tlob_parse.c), per= always.
+ */
+static void tlob_out_logic(struct tlob_out *o, const struct tlob_binding *b)
+{
+	size_t at;
+
+	tlob_out(o, "l %s ", b->path);
+	at = min(o->n, o->size);
+	o->n += tlob_logic_format(b->table, o->buf + at, o->size - at);
+	tlob_out(o, " per=%s", b->per == TLOB_PER_TASK ? "task" : "process");
+}
+
 /* One canonical line per binding of @h; returns the length it needs. */
 ssize_t tlob_monitor_show(const struct tlob_holder *h, char *buf, size_t size)
 {
@@ -54,7 +68,9 @@ ssize_t tlob_monitor_show(const struct tlob_holder *h, char *buf, size_t size)
 	lockdep_assert_held(&tlob_ctl_mutex);
 	list_for_each_entry(d, &h->holds, hnode) {
 		b = d->b;
-		if (b->alive) {
+		if (b->logic) {
+			tlob_out_logic(&o, b);
+		} else if (b->alive) {
 			tlob_out(&o, "a %s:0x%llx period=%llu expect=%u", b->path,
 				 (u64)b->start, b->period_ns, b->expect);
 			if (b->margin)
@@ -133,10 +149,40 @@ static void tlob_alive_stats_line(struct tlob_out *o,
 		 st.min_checkpoints, st.max_checkpoints, st.sum_checkpoints);
 }
 
+/*
+ * A logical binding's: "id=.. kind=logic path=.. start=.. tag=.. model=..
+ * nstates=.. nevents=.. per=.. tolerance=K/W holders=.. instances=..
+ * events=.. completed=.. order=.. incomplete=.. tolerated=.. aborted=..
+ * dropped=.."
+ */
+static void tlob_logic_stats_line(struct tlob_out *o,
+				  const struct tlob_binding *b)
+{
+	struct tlob_logic_stats st;
+
+	tlob_logic_stats_get(b, &st);
+	tlob_out(o, "id=%u kind=logic path=%s start=0x%llx tag=%s", b->id,
+		 b->path, (u64)b->start, b->tag[0] ? b->tag : "-");
+	tlob_out(o, " model=%s nstates=%u nevents=%u per=%s tolerance=%u/%u",
+		 b->table->model, b->table->nstates, b->table->nevents,
+		 b->per == TLOB_PER_TASK ? "task" : "process", b->tol_k,
+		 b->tol_w);
+	tlob_out(o, " holders=");
+	tlob_out_holders(o, b);
+	tlob_out(o, " instances=%llu events=%llu completed=%llu order=%llu",
+		 st.instances, st.events, st.completed, st.order);
+	tlob_out(o, " incomplete=%llu tolerated=%llu aborted=%llu dropped=%llu\n",
+		 st.incomplete, st.tolerated, st.aborted, st.dropped);
+}
+
 static void tlob_stats_line(struct tlob_out *o, const struct tlob_binding *b)
 {
 	size_t at;
 
+	if (b->logic) {
+		tlob_logic_stats_line(o, b);
+		return;
+	}
 	if (b->alive) {
 		tlob_alive_stats_line(o, b);
 		return;

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Reactors: what happens to a task that overran its budget (or hit a
- * model error), or to a process or task whose alive supervision failed (a
- * reference cycle with too few or too many checkpoints), besides the
- * trace events: nothing (nop), a kernel message (printk), panic, or a
+ * model error), to a process or task whose alive supervision failed (a
+ * reference cycle with too few or too many checkpoints), or whose logical
+ * supervision did (an event out of order, or an end outside a final
+ * state), besides the trace events: nothing (nop), a kernel message (printk), panic, or a
  * signal (SIGXCPU unless `signal:N`).
  *
  * Violations are found in the hrtimer callback (hard IRQ) and model
@@ -46,14 +47,33 @@ static int tlob_signal = SIGXCPU;
 
 #define TLOB_REACT_RING	64
 
+/*
+ * A logical binding's violation, with the names its table gives the
+ * model, the state and the event (the binding may be gone by the time
+ * the reaction runs).
+ */
+struct tlob_logic_reaction {
+	struct tlob_logic_record rec;
+	char model[TLOB_LOGIC_NAME_MAX + 1];
+	char state[TLOB_LOGIC_NAME_MAX + 1];
+	char event[TLOB_LOGIC_NAME_MAX + 1];
+};
+
+enum tlob_reaction_kind {
+	TLOB_REACTION_WINDOW,	/* rec */
+	TLOB_REACTION_ALIVE,	/* arec */
+	TLOB_REACTION_LOGIC,	/* lrec */
+};
+
 struct tlob_reaction {
 	struct pid *pid;
 	int reactor;
 	int sig;
-	bool alive;		/* arec, else rec */
+	enum tlob_reaction_kind kind;
 	union {
 		struct tlob_record rec;
 		struct tlob_alive_record arec;
+		struct tlob_logic_reaction lrec;
 	};
 };
 
@@ -96,6 +116,40 @@ static void tlob_react_alive_one(struct tlob_reaction *re)
 		panic("tlob: alive supervision: %s-%u binding %u %u checkpoints, expected %u..%u\n",
 		      r->comm, r->pid, r->binding_id, r->checkpoints,
 		      r->expect_min, r->expect_max);
+		break;
+	case TLOB_REACT_SIGNAL:
+		if (re->pid)
+			kill_pid(re->pid, re->sig, 1);
+		break;
+	}
+}
+
+/* An event out of order, or an instance that ended unfinished. */
+static void tlob_react_logic_one(struct tlob_reaction *re)
+{
+	const struct tlob_logic_reaction *l = &re->lrec;
+	const struct tlob_logic_record *r = &l->rec;
+	bool order = r->verdict == TLOB_VERDICT_ORDER;
+
+	switch (re->reactor) {
+	case TLOB_REACT_PRINTK:
+		if (order)
+			pr_warn("logical supervision: %s-%u binding %u%s%s model %s: event %s not allowed in state %s\n",
+				r->comm, r->pid, r->binding_id,
+				r->tag[0] ? " tag " : "", r->tag, l->model,
+				l->event, l->state);
+		else
+			pr_warn("logical supervision: %s-%u binding %u%s%s model %s: %s in state %s, not a final one\n",
+				r->comm, r->pid, r->binding_id,
+				r->tag[0] ? " tag " : "", r->tag, l->model,
+				r->abort_reason == TLOB_ABORT_EXEC ? "exec" :
+				"exit", l->state);
+		break;
+	case TLOB_REACT_PANIC:
+		panic("tlob: logical supervision: %s-%u binding %u model %s: %s%s in state %s\n",
+		      r->comm, r->pid, r->binding_id, l->model,
+		      order ? "event " : "incomplete", order ? l->event : "",
+		      l->state);
 		break;
 	case TLOB_REACT_SIGNAL:
 		if (re->pid)
@@ -149,8 +203,10 @@ static void tlob_react_work(struct irq_work *work)
 		tlob_ring_head = (tlob_ring_head + 1) % TLOB_REACT_RING;
 		tlob_ring_len--;
 		raw_spin_unlock_irqrestore(&tlob_react_lock, flags);
-		if (re.alive)
+		if (re.kind == TLOB_REACTION_ALIVE)
 			tlob_react_alive_one(&re);
+		else if (re.kind == TLOB_REACTION_LOGIC)
+			tlob_react_logic_one(&re);
 		else
 			tlob_react_one(&re);
 		put_pid(re.pid);
@@ -193,7 +249,7 @@ void tlob_react(struct task_struct *t, const struct tlob_record *r)
 	if (re) {
 		/* A pid reference, not the task: the task may be gone by then. */
 		re->pid = get_task_pid(t, PIDTYPE_PID);
-		re->alive = false;
+		re->kind = TLOB_REACTION_WINDOW;
 		re->rec = *r;
 	}
 	raw_spin_unlock_irqrestore(&tlob_react_lock, flags);
@@ -220,8 +276,39 @@ void tlob_react_alive(const struct tlob_alive_record *r)
 		rcu_read_lock();
 		re->pid = get_pid(find_pid_ns(r->pid, &init_pid_ns));
 		rcu_read_unlock();
-		re->alive = true;
+		re->kind = TLOB_REACTION_ALIVE;
 		re->arec = *r;
+	}
+	raw_spin_unlock_irqrestore(&tlob_react_lock, flags);
+	if (re)
+		irq_work_queue(&tlob_react_iw);
+}
+
+/*
+ * The same for a logical binding's violation (ORDER or INCOMPLETE): the
+ * signal goes to the pid of the record, found under RCU; the names of
+ * @model, @state and @event (the binding's table's) are copied.
+ */
+void tlob_react_logic(const struct tlob_logic_record *r, const char *model,
+		      const char *state, const char *event)
+{
+	int reactor = READ_ONCE(tlob_reactor);
+	struct tlob_reaction *re;
+	unsigned long flags;
+
+	if (reactor == TLOB_REACT_NOP)
+		return;
+	raw_spin_lock_irqsave(&tlob_react_lock, flags);
+	re = tlob_react_slot(reactor);
+	if (re) {
+		rcu_read_lock();
+		re->pid = get_pid(find_pid_ns(r->pid, &init_pid_ns));
+		rcu_read_unlock();
+		re->kind = TLOB_REACTION_LOGIC;
+		re->lrec.rec = *r;
+		strscpy(re->lrec.model, model, sizeof(re->lrec.model));
+		strscpy(re->lrec.state, state, sizeof(re->lrec.state));
+		strscpy(re->lrec.event, event, sizeof(re->lrec.event));
 	}
 	raw_spin_unlock_irqrestore(&tlob_react_lock, flags);
 	if (re)

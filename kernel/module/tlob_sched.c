@@ -63,12 +63,16 @@ static void tlob_on_waking(void *data, struct task_struct *p)
 		tlob_task_waking(p);
 }
 
-/* Windows end; so do alive instances (tlob_alive.c checks it has any). */
+/*
+ * Windows end; so do alive and logical instances (tlob_alive.c and
+ * tlob_logic.c check they have any).
+ */
 static void tlob_on_exit(void *data, struct task_struct *p)
 {
 	if (tlob_windows_open())
 		tlob_task_abort(p, TLOB_ABORT_EXIT);
 	tlob_alive_task_gone(p, p->pid, TLOB_ABORT_EXIT);
+	tlob_logic_task_gone(p, p->pid, TLOB_ABORT_EXIT);
 }
 
 static void tlob_on_exec(void *data, struct task_struct *p, pid_t old_pid,
@@ -77,6 +81,7 @@ static void tlob_on_exec(void *data, struct task_struct *p, pid_t old_pid,
 	if (tlob_windows_open())
 		tlob_task_abort(p, TLOB_ABORT_EXEC);
 	tlob_alive_task_gone(p, old_pid, TLOB_ABORT_EXEC);
+	tlob_logic_task_gone(p, old_pid, TLOB_ABORT_EXEC);
 }
 
 static struct tlob_tp {

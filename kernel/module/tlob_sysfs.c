@@ -76,7 +76,8 @@ static ssize_t reactors_store(struct kobject *kobj,
 
 /*
  * Pool accounting: open windows, peak, STARTs dropped for want of a slot;
- * whether the scheduler probes are attached at all; the alive instances.
+ * whether the scheduler probes are attached at all; the alive and the
+ * logical instances.
  */
 static ssize_t pool_show(struct kobject *kobj, struct kobj_attribute *attr,
 			 char *buf)
@@ -89,6 +90,7 @@ static ssize_t pool_show(struct kobject *kobj, struct kobj_attribute *attr,
 			   tlob_nr_bindings(), tlob_reactions_lost(),
 			   tlob_sched_attached()) - 1;
 	n += tlob_alive_pool_show(buf + n - 1, PAGE_SIZE - n + 1) - 1;
+	n += tlob_logic_pool_show(buf + n - 1, PAGE_SIZE - n + 1) - 1;
 	mutex_unlock(&tlob_ctl_mutex);
 	return n;
 }

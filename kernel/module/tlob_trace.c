@@ -20,6 +20,11 @@ static_assert(offsetof(struct tlob_record, tag) + TLOB_TAG_LEN ==
 	      sizeof(struct tlob_record));
 static_assert(offsetof(struct tlob_alive_record, tag) + TLOB_TAG_LEN ==
 	      sizeof(struct tlob_alive_record));
+static_assert(offsetof(struct tlob_logic_record, tag) + TLOB_TAG_LEN ==
+	      sizeof(struct tlob_logic_record));
+/* tlob:logic's state and event are u8 indices, TLOB_LOGIC_NONE for none. */
+static_assert(TLOB_LOGIC_NONE == 0xff && TLOB_LOGIC_STATES_MAX < 0xff &&
+	      TLOB_LOGIC_EVENTS_MAX < 0xff);
 
 /* violation_detail prints TLOB_DIAG_RAN entries, one by one. */
 static_assert(TLOB_DIAG_RAN == 4,

@@ -7,7 +7,9 @@
  * tools written for upstream's tlob read them unchanged. violation,
  * window and dropped carry a whole struct tlob_record, field for field
  * with the same names, so one decoder serves the module's events and the
- * BPF ring. violation_detail carries a struct tlob_diag the same way.
+ * BPF ring. violation_detail carries a struct tlob_diag the same way;
+ * alive_cycle a struct tlob_alive_record, logic a struct
+ * tlob_logic_record with its table's names.
  * All of them may be emitted from hard-IRQ context (the deadline timer).
  */
 #undef TRACE_SYSTEM
@@ -239,6 +241,61 @@ TRACE_EVENT(alive_cycle,
 		      __entry->expect_min, __entry->expect_max, __entry->cycles,
 		      __entry->start_ns, __entry->end_ns, __entry->period_ns,
 		      __entry->detect_latency_ns)
+);
+
+/*
+ * A logical binding's record (struct tlob_logic_record, tlob_abi.h),
+ * field for field, and the names its table gives the model, the state
+ * and the event ("" for none): verdict 7 order (event not allowed in
+ * state; the instance ends), 8 incomplete (the process or task exited or
+ * exec'd, abort_reason 1 or 2, outside a final state), 0 ok (it ended in
+ * a final state), 3 aborted (unbind 3 or disable 4). react=0 on a
+ * violation: held back by the binding's tolerance.
+ */
+TRACE_EVENT(logic,
+	    TP_PROTO(const struct tlob_logic_record *r, const char *model,
+		     const char *state_name, const char *event_name),
+	    TP_ARGS(r, model, state_name, event_name),
+	    TP_STRUCT__entry(__field(u64, start_ns)
+			     __field(u64, end_ns)
+			     __field(u64, events)
+			     __field(u32, pid)
+			     __field(u32, tgid)
+			     __field(u32, binding_id)
+			     __field(u8, verdict)
+			     __field(u8, state)
+			     __field(u8, event)
+			     __field(u8, react)
+			     __field(u8, abort_reason)
+			     __array(char, comm, TLOB_COMM_LEN)
+			     __array(char, tag, TLOB_TAG_LEN)
+			     __string(model, model)
+			     __string(state_name, state_name)
+			     __string(event_name, event_name)),
+	    TP_fast_assign(__entry->start_ns = r->start_ns;
+			   __entry->end_ns = r->end_ns;
+			   __entry->events = r->events;
+			   __entry->pid = r->pid;
+			   __entry->tgid = r->tgid;
+			   __entry->binding_id = r->binding_id;
+			   __entry->verdict = r->verdict;
+			   __entry->state = r->state;
+			   __entry->event = r->event;
+			   __entry->react = r->react;
+			   __entry->abort_reason = r->abort_reason;
+			   memcpy(__entry->comm, r->comm, TLOB_COMM_LEN);
+			   memcpy(__entry->tag, r->tag, TLOB_TAG_LEN);
+			   tlob_assign_str(model, model);
+			   tlob_assign_str(state_name, state_name);
+			   tlob_assign_str(event_name, event_name);),
+	    TP_printk("pid=%u tgid=%u comm=%s binding_id=%u tag=%s model=%s verdict=%u state=%u state_name=%s event=%u event_name=%s react=%u abort_reason=%u events=%llu start_ns=%llu end_ns=%llu",
+		      __entry->pid, __entry->tgid, __entry->comm,
+		      __entry->binding_id, __entry->tag[0] ? __entry->tag : "-",
+		      __get_str(model), __entry->verdict, __entry->state,
+		      __get_str(state_name), __entry->event,
+		      __get_str(event_name)[0] ? __get_str(event_name) : "-",
+		      __entry->react, __entry->abort_reason, __entry->events,
+		      __entry->start_ns, __entry->end_ns)
 );
 
 /*

@@ -5,7 +5,9 @@
  * Both are entry probes (a mistyped STOP can only miss a stop, never
  * corrupt a stack). A `ret` STOP is a return probe on the START function
  * instead: the same consumer carries the entry and the return handler.
- * An alive binding has one entry probe, its checkpoint, at START.
+ * An alive binding has one entry probe, its checkpoint, at START; a
+ * logical binding one entry probe per event of its table (the first at
+ * START), each consumer naming its event.
  *
  * Context: handlers run in the probed task (current), in task context
  * with preemption enabled (6.1 calls them from the int3 return path
@@ -62,11 +64,57 @@ static TLOB_URETPROBE_HANDLER(tlob_ret_handler)
 	return 0;
 }
 
+static TLOB_UPROBE_HANDLER(tlob_logic_handler)
+{
+	struct tlob_logic_probe *p = container_of(uc, struct tlob_logic_probe,
+						  uc);
+
+	/* READ_ONCE: set by the committing write while probes may run */
+	if (READ_ONCE(p->b->live) && tlob_wants(p->b, current))
+		tlob_logic_event(p->b, p->event, current);
+	return 0;
+}
+
+/* Remove the first @n event probes of logical binding @b, without waiting. */
+static void tlob_uprobe_del_logic(struct tlob_binding *b, unsigned int n)
+{
+	unsigned int e;
+
+	for (e = 0; e < n; e++)
+		tlob_uprobe_del_nosync(&b->lprobes[e].up, b->inode,
+				       b->table->offset[e], &b->lprobes[e].uc);
+}
+
+/* A logical binding's probes, one per event: all or nothing. */
+static int tlob_uprobe_register_logic(struct tlob_binding *b)
+{
+	unsigned int e;
+	int ret = 0;
+
+	for (e = 0; e < b->table->nevents; e++) {
+		b->lprobes[e].uc.handler = tlob_logic_handler;
+		ret = tlob_uprobe_add(&b->lprobes[e].up, b->inode,
+				      b->table->offset[e], &b->lprobes[e].uc);
+		if (ret)
+			break;
+	}
+	if (ret) {
+		tlob_uprobe_del_logic(b, e);
+		if (e)
+			tlob_uprobe_sync();
+		return ret;
+	}
+	b->registered = true;
+	return 0;
+}
+
 /* Process context, tlob_ctl_mutex held. All or nothing. */
 int tlob_uprobe_register(struct tlob_binding *b)
 {
 	int ret;
 
+	if (b->logic)
+		return tlob_uprobe_register_logic(b);
 	b->start_uc.handler = tlob_start_handler;
 	if (b->stop_ret)
 		b->start_uc.ret_handler = tlob_ret_handler;
@@ -89,7 +137,7 @@ int tlob_uprobe_register(struct tlob_binding *b)
 }
 
 /*
- * Both probes of @b, without waiting: true if there were any, and the
+ * Every probe of @b, without waiting: true if there were any, and the
  * caller then owes a tlob_uprobe_sync() (a binding never registered, e.g.
  * bound while disabled, needs none).
  */
@@ -97,11 +145,15 @@ bool tlob_uprobe_unregister_nosync(struct tlob_binding *b)
 {
 	if (!b->registered)
 		return false;
+	b->registered = false;
+	if (b->logic) {
+		tlob_uprobe_del_logic(b, b->table->nevents);
+		return true;
+	}
 	tlob_uprobe_del_nosync(&b->start_up, b->inode, b->start, &b->start_uc);
 	if (!b->stop_ret && !b->alive)
 		tlob_uprobe_del_nosync(&b->stop_up, b->inode, b->stop,
 				       &b->stop_uc);
-	b->registered = false;
 	return true;
 }
 

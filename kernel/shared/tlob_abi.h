@@ -44,6 +44,16 @@
 #define TLOB_PERIOD_MIN_NS	100000ULL
 #define TLOB_EXPECT_MAX		1000000U
 
+/*
+ * Logical supervision (`l` lines): a user's deterministic automaton of up
+ * to TLOB_LOGIC_STATES_MAX states and TLOB_LOGIC_EVENTS_MAX events (each
+ * event one uprobe), names of up to TLOB_LOGIC_NAME_MAX characters.
+ */
+#define TLOB_LOGIC_STATES_MAX	32
+#define TLOB_LOGIC_EVENTS_MAX	16
+#define TLOB_LOGIC_NAME_MAX	23
+#define TLOB_LOGIC_NONE		0xff	/* no state or event */
+
 #define TLOB_COMM_LEN		16
 #define TLOB_TAG_LEN		16
 
@@ -91,6 +101,13 @@ enum tlob_verdict {
 	 */
 	TLOB_VERDICT_TOO_FEW = 5,
 	TLOB_VERDICT_TOO_MANY = 6,
+	/*
+	 * Logical supervision (`l` lines, a user's model): an event the
+	 * model does not allow in the instance's state (ORDER), or the
+	 * process or task ended outside a final state (INCOMPLETE).
+	 */
+	TLOB_VERDICT_ORDER = 7,
+	TLOB_VERDICT_INCOMPLETE = 8,
 };
 
 /* Why an aborted window ended (TLOB_VERDICT_ABORTED only). */
@@ -207,6 +224,43 @@ struct tlob_alive_record {
 	__u8 abort_reason;	/* enum tlob_abort_reason (ABORTED only) */
 	char comm[TLOB_COMM_LEN];	/* of the task that began the instance */
 	char tag[TLOB_TAG_LEN];
+};
+
+/*
+ * One record of a logical binding (`l` line, a user's model): a violation
+ * (ORDER: @event is not allowed in @state; INCOMPLETE: the instance ended
+ * in @state, not a final one) or the end of an instance (OK: ended in a
+ * final state; ABORTED: its binding or the monitor went). The module
+ * emits it as the tlob:logic trace event, which carries the model's,
+ * state's and event's names as well.
+ */
+struct tlob_logic_record {
+	__u64 start_ns;		/* the instance's first event (CLOCK_MONOTONIC) */
+	__u64 end_ns;		/* the event or end this record is about */
+	__u64 events;		/* allowed events the instance took */
+	__u32 pid;		/* per=task: the task; per=process: the tgid */
+	__u32 tgid;
+	__u32 binding_id;
+	__u8 verdict;		/* OK, ORDER, INCOMPLETE or ABORTED */
+	__u8 state;		/* the instance's state (index into the table) */
+	__u8 event;		/* the refused event; TLOB_LOGIC_NONE: none */
+	__u8 react;		/* passed the binding's tolerance=K/W, reacted to */
+	__u8 abort_reason;	/* tlob_abort_reason: EXIT/EXEC (OK, INCOMPLETE), UNBIND/DISABLE */
+	__u8 pad[7];		/* to 8 bytes: no implicit hole */
+	char comm[TLOB_COMM_LEN];	/* of the task that began the instance */
+	char tag[TLOB_TAG_LEN];
+};
+
+/* A logical binding's statistics (the module's logic lock, tlob_logic.c). */
+struct tlob_logic_stats {
+	__u64 instances;	/* begun */
+	__u64 events;		/* allowed events taken */
+	__u64 completed;	/* instances ended in a final state */
+	__u64 order;		/* ORDER violations */
+	__u64 incomplete;	/* INCOMPLETE violations */
+	__u64 tolerated;	/* violations within tolerance=: no reaction */
+	__u64 aborted;		/* instances ended by unbind/disable */
+	__u64 dropped;		/* first events that found no free instance */
 };
 
 /*

@@ -2,24 +2,34 @@
 /*
  * Just enough of the kernel's API for kernel/shared/tlob_parse.c to build and run
  * on the host, where it is the tool's monitor-line parser (user/monline.c)
- * and is unit-tested (tests/unit/kmod/): types, and kstrtoull() /
- * kstrtou32() with the kernel's rules (no leading space, one trailing
- * newline allowed, -EINVAL when malformed, -ERANGE on overflow).
+ * and is unit-tested (tests/unit/kmod/): types, static_assert(),
+ * __printf() and vsnprintf() (libc's mean the kernel's), and
+ * kstrtoull() / kstrtou32() with the kernel's rules (no leading space,
+ * one trailing newline allowed, -EINVAL when malformed, -ERANGE on
+ * overflow).
  */
 #ifndef TLOB_HOST_SHIM_H
 #define TLOB_HOST_SHIM_H
 
+#include <assert.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/types.h>
 
 typedef uint64_t u64;
 typedef uint32_t u32;
+typedef uint16_t u16;
 typedef uint8_t u8;
+
+#ifndef __printf
+#define __printf(a, b) __attribute__((format(printf, a, b)))
+#endif
 
 static inline int kstrtoull(const char *s, unsigned int base, u64 *res)
 {

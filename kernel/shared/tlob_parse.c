@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The monitor file's line parser; the syntax is in tlob_parse.h. */
 #include "tlob_parse.h"
+#include "tlob_logic.h"
 
 /* Refuse the line with @err, noting why and where for the tool. */
 static int tlob_refuse(struct tlob_req *req, int err, enum tlob_parse_why why,
@@ -208,7 +209,7 @@ static int tlob_per_opt(const char *v, struct tlob_req *req)
 	return 0;
 }
 
-/* The options of both verbs; each once. */
+/* The options of the three verbs; each once. */
 enum tlob_opt {
 	TLOB_OPT_THRESHOLD,
 	TLOB_OPT_MIN,
@@ -220,6 +221,13 @@ enum tlob_opt {
 	TLOB_OPT_EXPECT,
 	TLOB_OPT_MARGIN,
 	TLOB_OPT_PER,
+	/* An `l` line's table: read once the line's every key is known. */
+	TLOB_OPT_MODEL,
+	TLOB_OPT_STATES,
+	TLOB_OPT_EVENTS,
+	TLOB_OPT_EDGES,
+	TLOB_OPT_FINAL,
+	TLOB_OPT_INITIAL,
 	TLOB_OPT_MAX,
 };
 
@@ -227,28 +235,39 @@ static const struct {
 	const char *key;
 	bool section;		/* on `p` lines */
 	bool alive;		/* on `a` lines */
+	bool logic;		/* on `l` lines */
 } tlob_opts[TLOB_OPT_MAX] = {
-	[TLOB_OPT_THRESHOLD] = { "threshold", true, false },
-	[TLOB_OPT_MIN] = { "min", true, false },
-	[TLOB_OPT_TOLERANCE] = { "tolerance", true, true },
-	[TLOB_OPT_TAG] = { "tag", true, true },
-	[TLOB_OPT_PID] = { "pid", true, true },
-	[TLOB_OPT_TGID] = { "tgid", true, true },
-	[TLOB_OPT_PERIOD] = { "period", false, true },
-	[TLOB_OPT_EXPECT] = { "expect", false, true },
-	[TLOB_OPT_MARGIN] = { "margin", false, true },
-	[TLOB_OPT_PER] = { "per", false, true },
+	[TLOB_OPT_THRESHOLD] = { "threshold", true, false, false },
+	[TLOB_OPT_MIN] = { "min", true, false, false },
+	[TLOB_OPT_TOLERANCE] = { "tolerance", true, true, true },
+	[TLOB_OPT_TAG] = { "tag", true, true, true },
+	[TLOB_OPT_PID] = { "pid", true, true, true },
+	[TLOB_OPT_TGID] = { "tgid", true, true, true },
+	[TLOB_OPT_PERIOD] = { "period", false, true, false },
+	[TLOB_OPT_EXPECT] = { "expect", false, true, false },
+	[TLOB_OPT_MARGIN] = { "margin", false, true, false },
+	[TLOB_OPT_PER] = { "per", false, true, true },
+	[TLOB_OPT_MODEL] = { "model", false, false, true },
+	[TLOB_OPT_STATES] = { "states", false, false, true },
+	[TLOB_OPT_EVENTS] = { "events", false, false, true },
+	[TLOB_OPT_EDGES] = { "edges", false, false, true },
+	[TLOB_OPT_FINAL] = { "final", false, false, true },
+	[TLOB_OPT_INITIAL] = { "initial", false, false, true },
 };
 
 /* Which option @key is on this line's verb; TLOB_OPT_MAX: none. */
 static enum tlob_opt tlob_opt_of(const char *key, const struct tlob_req *req)
 {
 	unsigned int i;
+	bool on;
 
-	for (i = 0; i < TLOB_OPT_MAX; i++)
-		if (!strcmp(key, tlob_opts[i].key))
-			return (req->alive ? tlob_opts[i].alive :
-				tlob_opts[i].section) ? i : TLOB_OPT_MAX;
+	for (i = 0; i < TLOB_OPT_MAX; i++) {
+		if (strcmp(key, tlob_opts[i].key))
+			continue;
+		on = req->logic ? tlob_opts[i].logic :
+		     req->alive ? tlob_opts[i].alive : tlob_opts[i].section;
+		return on ? i : TLOB_OPT_MAX;
+	}
 	return TLOB_OPT_MAX;
 }
 
@@ -280,19 +299,249 @@ static int tlob_option(enum tlob_opt opt, char *v, struct tlob_req *req)
 		return 0;
 	case TLOB_OPT_PER:
 		return tlob_per_opt(v, req);
+	case TLOB_OPT_MODEL:
+	case TLOB_OPT_STATES:
+	case TLOB_OPT_EVENTS:
+	case TLOB_OPT_EDGES:
+	case TLOB_OPT_FINAL:
+	case TLOB_OPT_INITIAL:
+		/* edges= needs states= and events=: tlob_logic_opts() */
+		return 0;
 	default:
 		return -EINVAL;
 	}
 }
 
 /*
- * key=value options after STOP (`p`: threshold= required) or after
- * PATH:CHECKPOINT (`a`: period= and expect= required); a key the verb
- * does not take, or a key given twice, is TLOB_WHY_OPTION.
+ * `l` lines: the table, key by key in the order of its text (each needs
+ * the ones before it), into req->table, then tlob_logic_check().
+ */
+
+/* Refuse an `l` line for one of the table's rules (tlob_logic.h). */
+static int tlob_logic_refuse(struct tlob_req *req, int err,
+			     enum tlob_logic_rule rule, unsigned int at,
+			     const char *bad)
+{
+	req->logic_rule = rule;
+	req->logic_at = at;
+	return tlob_refuse(req, err, TLOB_WHY_LOGIC_TABLE, bad);
+}
+
+/* The elements of a list: its length (a ',' more than it has). */
+static unsigned int tlob_list_len(const char *v)
+{
+	unsigned int n = 1;
+
+	while ((v = strchr(v, ','))) {
+		v++;
+		n++;
+	}
+	return n;
+}
+
+/* The next element of the list at *@s, NUL-terminated; NULL at its end. */
+static char *tlob_list_next(char **s)
+{
+	char *e = *s, *comma;
+
+	if (!e)
+		return NULL;
+	comma = strchr(e, ',');
+	if (comma)
+		*comma++ = '\0';
+	*s = comma;
+	return e;
+}
+
+/*
+ * A decimal index at *@s ended by @end, moved past: false when there is
+ * none. Above any index (a few digits) it stays at 1000: out of range.
+ */
+static bool tlob_logic_num(const char **s, char end, unsigned int *out)
+{
+	const char *p = *s;
+	unsigned int v = 0;
+
+	if (*p < '0' || *p > '9')
+		return false;
+	for (; *p >= '0' && *p <= '9'; p++)
+		v = v >= 1000 ? 1000 : v * 10 + (*p - '0');
+	if (*p != end)
+		return false;
+	*s = end ? p + 1 : p;
+	*out = v;
+	return true;
+}
+
+/* A name of the model (model=, a state, an event) into @dst. */
+static int tlob_logic_name(const char *v, size_t len, char *dst,
+			   struct tlob_req *req)
+{
+	if (!tlob_logic_name_ok(v, len))
+		return tlob_refuse(req, -EINVAL, TLOB_WHY_LOGIC_NAME, v);
+	memcpy(dst, v, len);
+	dst[len] = '\0';
+	return 0;
+}
+
+/* states=S0,S1,..: the states by index. */
+static int tlob_logic_states(char *v, struct tlob_req *req)
+{
+	struct tlob_logic_table *t = req->table;
+	unsigned int n = tlob_list_len(v);
+	char *e;
+	int ret;
+
+	if (n > TLOB_LOGIC_STATES_MAX)
+		return tlob_refuse(req, -ERANGE, TLOB_WHY_LOGIC_RANGE, v);
+	while ((e = tlob_list_next(&v))) {
+		if (!*e)
+			return tlob_refuse(req, -EINVAL, TLOB_WHY_LOGIC_LIST, e);
+		ret = tlob_logic_name(e, strlen(e), t->state[t->nstates], req);
+		if (ret)
+			return ret;
+		t->nstates++;
+	}
+	return 0;
+}
+
+/* events=E0@OFF,E1@OFF,..: the events by index, each at its offset. */
+static int tlob_logic_events(char *v, struct tlob_req *req)
+{
+	struct tlob_logic_table *t = req->table;
+	unsigned int n = tlob_list_len(v);
+	char *e, *at;
+	int ret;
+
+	if (n > TLOB_LOGIC_EVENTS_MAX)
+		return tlob_refuse(req, -ERANGE, TLOB_WHY_LOGIC_RANGE, v);
+	while ((e = tlob_list_next(&v))) {
+		at = strchr(e, '@');
+		if (!*e || !at)
+			return tlob_refuse(req, -EINVAL, TLOB_WHY_LOGIC_LIST, e);
+		ret = tlob_logic_name(e, at - e, t->event[t->nevents], req);
+		if (ret)
+			return ret;
+		if (tlob_offset(at + 1, &t->offset[t->nevents]))
+			return tlob_refuse(req, -EINVAL, TLOB_WHY_LOGIC_LIST, e);
+		t->nevents++;
+	}
+	return 0;
+}
+
+/*
+ * edges=F.E.T,..: next[F][E] = T, once per (F,E) (a second edge, even
+ * to the same T, would make the model nondeterministic).
+ */
+static int tlob_logic_edges(char *v, struct tlob_req *req)
+{
+	struct tlob_logic_table *t = req->table;
+	unsigned int from, ev, to;
+	const char *p;
+	char *e;
+
+	if (tlob_list_len(v) > (unsigned int)t->nstates * t->nevents)
+		return tlob_refuse(req, -ERANGE, TLOB_WHY_LOGIC_RANGE, v);
+	while ((e = tlob_list_next(&v))) {
+		p = e;
+		if (!tlob_logic_num(&p, '.', &from) ||
+		    !tlob_logic_num(&p, '.', &ev) ||
+		    !tlob_logic_num(&p, '\0', &to))
+			return tlob_refuse(req, -EINVAL, TLOB_WHY_LOGIC_LIST, e);
+		if (from >= t->nstates || ev >= t->nevents || to >= t->nstates)
+			return tlob_logic_refuse(req, -EINVAL,
+						 TLOB_LOGIC_RULE_EDGE, 0, e);
+		if (t->next[from][ev] != TLOB_LOGIC_NONE)
+			return tlob_logic_refuse(req, -EINVAL,
+						 TLOB_LOGIC_RULE_NONDET, from, e);
+		t->next[from][ev] = to;
+		t->nedges++;
+	}
+	return 0;
+}
+
+/* final=I,J..: the final states, each once. */
+static int tlob_logic_final(char *v, struct tlob_req *req)
+{
+	struct tlob_logic_table *t = req->table;
+	unsigned int s;
+	const char *p;
+	char *e;
+
+	while ((e = tlob_list_next(&v))) {
+		p = e;
+		if (!tlob_logic_num(&p, '\0', &s))
+			return tlob_refuse(req, -EINVAL, TLOB_WHY_LOGIC_LIST, e);
+		if (s >= t->nstates || (t->final & (1U << s)))
+			return tlob_logic_refuse(req, -EINVAL,
+						 TLOB_LOGIC_RULE_FINAL, 0, e);
+		t->final |= 1U << s;
+	}
+	return 0;
+}
+
+/* initial=I (default 0). */
+static int tlob_logic_initial(const char *v, struct tlob_req *req)
+{
+	struct tlob_logic_table *t = req->table;
+	const char *p = v;
+	unsigned int s;
+
+	if (!tlob_logic_num(&p, '\0', &s))
+		return tlob_refuse(req, -EINVAL, TLOB_WHY_LOGIC_LIST, v);
+	if (s >= t->nstates)
+		return tlob_logic_refuse(req, -EINVAL, TLOB_LOGIC_RULE_INITIAL,
+					 0, v);
+	t->initial = s;
+	return 0;
+}
+
+/*
+ * The table of an `l` line from its keys' values @vals (each given once,
+ * tlob_options()), then the rules no one key shows (tlob_logic_check()).
+ * START, the binding's key, is event 0's offset.
+ */
+static int tlob_logic_opts(char **vals, struct tlob_req *req)
+{
+	struct tlob_logic_table *t = req->table;
+	enum tlob_logic_rule rule;
+	unsigned int at;
+	int ret;
+
+	if (!vals[TLOB_OPT_MODEL] || !vals[TLOB_OPT_STATES] ||
+	    !vals[TLOB_OPT_EVENTS] || !vals[TLOB_OPT_EDGES] ||
+	    !vals[TLOB_OPT_FINAL])
+		return tlob_refuse(req, -EINVAL, TLOB_WHY_LOGIC_MISSING, NULL);
+	ret = tlob_logic_name(vals[TLOB_OPT_MODEL], strlen(vals[TLOB_OPT_MODEL]),
+			      t->model, req);
+	if (!ret)
+		ret = tlob_logic_states(vals[TLOB_OPT_STATES], req);
+	if (!ret)
+		ret = tlob_logic_events(vals[TLOB_OPT_EVENTS], req);
+	if (!ret)
+		ret = tlob_logic_edges(vals[TLOB_OPT_EDGES], req);
+	if (!ret)
+		ret = tlob_logic_final(vals[TLOB_OPT_FINAL], req);
+	if (!ret && vals[TLOB_OPT_INITIAL])
+		ret = tlob_logic_initial(vals[TLOB_OPT_INITIAL], req);
+	if (ret)
+		return ret;
+	ret = tlob_logic_check(t, &rule, &at);
+	if (ret)
+		return tlob_logic_refuse(req, ret, rule, at, NULL);
+	req->start = t->offset[0];
+	return 0;
+}
+
+/*
+ * key=value options after STOP (`p`: threshold= required), after
+ * PATH:CHECKPOINT (`a`: period= and expect= required) or after PATH
+ * (`l`: model=, states=, events=, edges= and final= required); a key the
+ * verb does not take, or a key given twice, is TLOB_WHY_OPTION.
  */
 static int tlob_options(char *rest, struct tlob_req *req)
 {
-	const char *vals[TLOB_OPT_MAX] = { NULL };
+	char *vals[TLOB_OPT_MAX] = { NULL };
 	enum tlob_opt opt;
 	char *tok, *v;
 	int ret;
@@ -314,6 +563,8 @@ static int tlob_options(char *rest, struct tlob_req *req)
 		req->tol_k = 1;
 		req->tol_w = 1;
 	}
+	if (req->logic)
+		return tlob_logic_opts(vals, req);
 	if (req->alive) {
 		if (!req->period_ns)
 			return tlob_refuse(req, -EINVAL, TLOB_WHY_NO_PERIOD, NULL);
@@ -332,11 +583,34 @@ static int tlob_options(char *rest, struct tlob_req *req)
 	return 0;
 }
 
+/*
+ * An `l` line's PATH: absolute, what a line can carry, and whole (no
+ * :OFFSET: the offsets are the events'). Its table starts empty, with no
+ * edge anywhere, so two lines of one table are one table byte for byte.
+ */
+static int tlob_logic_path(char *tok, struct tlob_req *req)
+{
+	struct tlob_logic_table *t = req->table;
+	char *p;
+
+	memset(t, 0, sizeof(*t));
+	memset(t->next, TLOB_LOGIC_NONE, sizeof(t->next));
+	if (tok[0] != '/' || strlen(tok) >= PATH_MAX)
+		return tlob_refuse(req, -EINVAL, TLOB_WHY_PATH, tok);
+	for (p = tok; *p; p++)
+		if (!tlob_path_char_ok(*p))
+			return tlob_refuse(req, -EINVAL, TLOB_WHY_PATH_CHAR, tok);
+	req->path = tok;
+	return 0;
+}
+
 int tlob_parse_line(char *line, struct tlob_req *req)
 {
+	struct tlob_logic_table *table = req->table;
 	char *rest = line, *tok;
 
 	memset(req, 0, sizeof(*req));
+	req->table = table;
 	if (strlen(line) > TLOB_LINE_MAX)
 		return tlob_refuse(req, -EINVAL, TLOB_WHY_TOO_LONG, NULL);
 	tok = tlob_token(&rest);
@@ -353,11 +627,18 @@ int tlob_parse_line(char *line, struct tlob_req *req)
 	}
 	if (!strcmp(tok, "a"))
 		req->alive = true;
+	else if (!strcmp(tok, "l") && req->table)
+		req->logic = true;
 	else if (strcmp(tok, "p"))
 		return tlob_refuse(req, -EINVAL, TLOB_WHY_VERB, tok);
 	tok = tlob_token(&rest);
 	if (!tok)
 		return tlob_refuse(req, -EINVAL, TLOB_WHY_PATH, NULL);
+	if (req->logic) {
+		if (tlob_logic_path(tok, req))
+			return -EINVAL;
+		return tlob_options(rest, req);
+	}
 	if (tlob_path_offset(tok, req))
 		return -EINVAL;
 	if (req->alive)
@@ -372,4 +653,55 @@ int tlob_parse_line(char *line, struct tlob_req *req)
 	else if (req->stop == req->start)
 		return tlob_refuse(req, -EINVAL, TLOB_WHY_SAME, tok);
 	return tlob_options(rest, req);
+}
+
+/* The canonical text being written: snprintf() semantics over many calls. */
+struct tlob_fmt {
+	char *buf;
+	size_t size;
+	size_t n;		/* length needed so far */
+};
+
+static __printf(2, 3) void tlob_fmt(struct tlob_fmt *f, const char *fmt, ...)
+{
+	size_t at = f->n < f->size ? f->n : f->size;
+	va_list ap;
+
+	va_start(ap, fmt);
+	f->n += vsnprintf(f->buf ? f->buf + at : NULL, f->size - at, fmt, ap);
+	va_end(ap);
+}
+
+int tlob_logic_format(const struct tlob_logic_table *t, char *buf,
+		      size_t size)
+{
+	struct tlob_fmt f = { buf, size, 0 };
+	const char *sep = "";
+	unsigned int s, e;
+
+	tlob_fmt(&f, "model=%s states=", t->model);
+	for (s = 0; s < t->nstates; s++)
+		tlob_fmt(&f, "%s%s", s ? "," : "", t->state[s]);
+	tlob_fmt(&f, " events=");
+	for (e = 0; e < t->nevents; e++)
+		tlob_fmt(&f, "%s%s@0x%llx", e ? "," : "", t->event[e],
+			 (unsigned long long)t->offset[e]);
+	tlob_fmt(&f, " edges=");
+	for (s = 0; s < t->nstates; s++)
+		for (e = 0; e < t->nevents; e++) {
+			if (t->next[s][e] == TLOB_LOGIC_NONE)
+				continue;
+			tlob_fmt(&f, "%s%u.%u.%u", sep, s, e, t->next[s][e]);
+			sep = ",";
+		}
+	tlob_fmt(&f, " final=");
+	sep = "";
+	for (s = 0; s < t->nstates; s++) {
+		if (!(t->final & (1U << s)))
+			continue;
+		tlob_fmt(&f, "%s%u", sep, s);
+		sep = ",";
+	}
+	tlob_fmt(&f, " initial=%u", t->initial);
+	return f.n;
 }

@@ -6,13 +6,20 @@
  *     [pid=N | tgid=N]
  *   a PATH:CHECKPOINT period=NS expect=N [margin=M] [per=process|task]
  *     [tolerance=K/W] [tag=NAME] [pid=N | tgid=N]
+ *   l PATH model=NAME states=S0,S1,.. events=E0@OFF,E1@OFF,..
+ *     edges=F.E.T,.. final=I[,J..] [initial=I] [per=process|task]
+ *     [tolerance=K/W] [tag=NAME] [pid=N | tgid=N]
  *   -PATH:START
  *
  * `p` binds a section (deadline supervision, models/tlob.dot); `a` binds a
  * checkpoint (alive supervision, models/alive.dot): per process (default)
  * or per task, each reference cycle of period= must see the checkpoint
- * between expect-margin and expect+margin times. A removal names either by
- * its PATH:START (a checkpoint's offset is its START).
+ * between expect-margin and expect+margin times; `l` binds a user's
+ * deterministic automaton (logical supervision): each event is a symbol's
+ * offset in PATH, edges= are FROM.EVENT.TO state and event indices, and
+ * an event the model does not allow is a violation (tlob_logic.h checks
+ * the table). A removal names any of them by its PATH:START (a
+ * checkpoint's offset is its START, an `l` binding's its event 0's).
  *
  * START and STOP are ELF file offsets (decimal or 0x); STOP may be `ret`
  * (the return of the START function). PATH is absolute and may contain
@@ -29,6 +36,7 @@
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/limits.h>
+#include <linux/stdarg.h>
 #include <linux/string.h>
 #include <linux/types.h>
 #else
@@ -75,6 +83,29 @@ enum tlob_parse_why {
 	TLOB_WHY_PER,		/* per= neither process nor task */
 	TLOB_WHY_NO_PERIOD,	/* an `a` line without period= */
 	TLOB_WHY_NO_EXPECT,	/* an `a` line without expect= */
+	/* `l` lines (the table: tlob_logic_check() says which rule broke) */
+	TLOB_WHY_LOGIC_NAME,	/* model=, a state or an event name malformed */
+	TLOB_WHY_LOGIC_LIST,	/* states=/events=/edges=/final= malformed */
+	TLOB_WHY_LOGIC_RANGE,	/* more states, events or edges than allowed */
+	TLOB_WHY_LOGIC_TABLE,	/* a table rule: tlob_logic_check() */
+	TLOB_WHY_LOGIC_MISSING,	/* an `l` line without model=, states=, events=, edges= or final= */
+};
+
+/*
+ * A logical binding's automaton (an `l` line), checked by
+ * tlob_logic_check() before anything uses it: next[s][e] is the state
+ * event e leads to from state s, TLOB_LOGIC_NONE where the model has no
+ * edge (the event is a violation there).
+ */
+struct tlob_logic_table {
+	u8 nstates, nevents, initial;
+	u16 nedges;
+	u32 final;			/* bit s: state s is final */
+	u8 next[TLOB_LOGIC_STATES_MAX][TLOB_LOGIC_EVENTS_MAX];
+	u64 offset[TLOB_LOGIC_EVENTS_MAX];	/* event e's ELF file offset in PATH */
+	char model[TLOB_LOGIC_NAME_MAX + 1];
+	char state[TLOB_LOGIC_STATES_MAX][TLOB_LOGIC_NAME_MAX + 1];
+	char event[TLOB_LOGIC_EVENTS_MAX][TLOB_LOGIC_NAME_MAX + 1];
 };
 
 /* Which instances an alive binding supervises (`a` lines' per=). */
@@ -99,20 +130,47 @@ struct tlob_req {
 	bool alive;
 	u64 period_ns;
 	u32 expect, margin;
-	enum tlob_per per;
+	enum tlob_per per;		/* `a` and `l` lines */
+	/*
+	 * An `l` line (logical supervision): the table is the caller's
+	 * storage (it is ~2.5 KiB: the module allocates one per line, the
+	 * tool and the tests their own), set before tlob_parse_line(); a line
+	 * of another verb leaves it untouched. start = event 0's offset.
+	 */
+	bool logic;
+	struct tlob_logic_table *table;
 	/* When refused: why, and the token at fault (into the line) or NULL. */
 	enum tlob_parse_why why;
 	const char *bad;
+	/*
+	 * Refused for TLOB_WHY_LOGIC_TABLE: the rule (enum tlob_logic_rule,
+	 * tlob_logic.h, worded by tlob_logic_rule_text()) and the state or
+	 * event it is about (its name is in *table).
+	 */
+	u8 logic_rule;
+	u8 logic_at;
 };
 
 /*
- * Parse one line (NUL-terminated, no newline; modified in place).
- * Returns 0, 1 for a blank line, -EINVAL when malformed, -ERANGE for a
- * threshold outside TLOB_BUDGET_MIN_NS..TLOB_BUDGET_MAX_NS or a min= that
- * is 0 or not below the threshold, or a period= outside
- * TLOB_PERIOD_MIN_NS..TLOB_BUDGET_MAX_NS.
+ * Parse one line (NUL-terminated, no newline; modified in place) into
+ * @req, which is cleared but for req->table (an `l` line's storage: with
+ * none, an `l` line is TLOB_WHY_VERB). Returns 0, 1 for a blank line,
+ * -EINVAL when malformed, -ERANGE for a threshold outside
+ * TLOB_BUDGET_MIN_NS..TLOB_BUDGET_MAX_NS or a min= that is 0 or not below
+ * the threshold, a period= outside TLOB_PERIOD_MIN_NS..TLOB_BUDGET_MAX_NS,
+ * or more states, events or edges than an `l` line may have. An `l` line
+ * is accepted only with a table tlob_logic_check() accepts.
  */
 int tlob_parse_line(char *line, struct tlob_req *req);
+
+/*
+ * An `l` line's table as its canonical text, "model=M states=S0,..
+ * events=E0@0xOFF,.. edges=F.E.T,.. final=I,.. initial=I" (edges by FROM,
+ * then EVENT), which tlob_parse_line() reads back as the same table.
+ * snprintf() semantics: returns the length it needs.
+ */
+int tlob_logic_format(const struct tlob_logic_table *t, char *buf,
+		      size_t size);
 
 /*
  * tolerance=K/W's value @v (modified, then restored): 0 with *@k and *@w

@@ -6,14 +6,30 @@
 # pieces and beyond a page) to monitor, enable and reactors, from a fixed
 # seed, checking after every write(2) that a refused write changed nothing
 # and an accepted one changed exactly what a reference model computes
-# (tests/programs/tlob-fuzz.c). About a third of the adds are `a` lines
-# (alive checkpoints), so both verbs, their keys, duplicates across them
-# and removals of either are met. max_bindings=16 so -ENOSPC is met too.
-# Here: the counts (`a` lines accepted and refused among them), every class
-# of disagreement zero, the final listing equal to the accepted set, stats
-# agreeing with it (kind=alive lines for the `a` ones), a clean unload.
+# (tests/programs/tlob-fuzz.c). About a quarter of the adds are `a` lines
+# (alive checkpoints) and a fifth `l` lines (logical supervision: random
+# automata and mutations of them, judged by the fuzzer's own reading of
+# the table rules), so every verb, its keys, duplicates across them and
+# removals of any are met. max_bindings=16 so -ENOSPC is met too.
+# Here: the counts (`a` and `l` lines accepted and refused among them),
+# every class of disagreement zero (and the errno of every single-line
+# `l` write whose faults are of one class), the final listing equal to
+# the accepted set, stats agreeing with it (kind=alive lines for the `a`
+# ones, kind=logic for the `l` ones), a clean unload.
 . /opt/tlob/tests/lib/tap.sh
 . /opt/tlob/tests/lib/kmod.sh
+
+# --- The module's names for a logical binding: adjust here ---------------
+# logic_stats_has PATH REST: whether a stats line is the listed line
+# "l PATH REST"'s (REST: model=NAME states=.. events=E0@OFF,..): "id=N
+# kind=logic path=P start=OFF tag=T model=NAME ..", START event 0's offset
+logic_stats_has() {
+	_m=${2#*model=}
+	_o=${2#*events=}
+	_o=${_o%%[, ]*}
+	grep -F -- " kind=logic path=$1 start=${_o#*@} " $TLOB/stats | grep -qF -- " model=${_m%% *} "
+}
+# ---------------------------------------------------------------------------
 
 N=$(soak 100000 25000)
 SEED=${TLOB_FUZZ_SEED:-1}
@@ -41,8 +57,13 @@ cmp_ok "$(v rejected)" -ge 1000 "writes rejected: $(v rejected)"
 # (25 000 lines gave about 150..220 and 1 350..1 450 in a host simulation)
 cmp_ok "$(v accepted_alive)" -ge 50 "a lines in accepted writes: $(v accepted_alive) of $(v alive_lines)"
 cmp_ok "$(v rejected_alive)" -ge 500 "refused writes the model blames on an a line: $(v rejected_alive)"
-cmp_ok "$(v eexist_cross)" -ge 1 "a p and an a line on one section refused as duplicates: $(v eexist_cross)"
+cmp_ok "$(v eexist_cross)" -ge 1 "bindings of two verbs on one section refused as duplicates: $(v eexist_cross) ($(v eexist_logic) with an l line)"
 cmp_ok "$(v kept)" -ge 1 "bindings removed and written back in one write kept: $(v kept)"
+# (25 000 lines gave 66..76, 813..867 and 66..74 in a host simulation, tlob-fuzz -M)
+cmp_ok "$(v accepted_logic)" -ge 20 "l lines in accepted writes: $(v accepted_logic) of $(v logic_lines)"
+cmp_ok "$(v rejected_logic)" -ge 200 "refused writes the model blames on an l line: $(v rejected_logic)"
+cmp_ok "$(v logic_errno_checked)" -ge 20 "single l lines refused with a known errno: $(v logic_errno_checked)"
+is "$(v logic_errno_wrong)" "0" "... every one refused with the contract's errno"
 is "$(v failed_changed)" "0" "every refused write changed nothing"
 is "$(v accepted_bad)" "0" "no write the grammar calls malformed was accepted" ||
 	diag "$(v accepted_bad_with_nul) of them hold a NUL with lines after it, which the kernel ignored"
@@ -53,13 +74,16 @@ is "$(cat $TLOB/monitor)" "$(cat /tmp/fuzz.model)" "the final listing is the acc
 n=$(grep -c . /tmp/fuzz.model)
 is "$(grep -c . $TLOB/stats)" "$n" "stats: one line per binding ($n)"
 # a section's stats line is "id=N path=P start=S stop=..", an alive
-# checkpoint's "id=N kind=alive path=P start=S tag=.."
+# checkpoint's "id=N kind=alive path=P start=S tag=..", a logical
+# binding's "id=N kind=logic path=P model=M .."
 miss=0
 while read -r verb ps rest; do
 	path=${ps%:*}
 	start=${ps##*:}
 	case $verb in
 	a) want=" kind=alive path=$path start=$start " ;;
+	l) logic_stats_has "$ps" "$rest" || miss=$((miss + 1))
+	   continue ;;
 	*) want=" path=$path start=$start stop=" ;;
 	esac
 	grep -qF -- "$want" $TLOB/stats || miss=$((miss + 1))
@@ -67,10 +91,14 @@ done </tmp/fuzz.model
 is "$miss" "0" "stats name every listed binding, of its kind"
 is "$(grep -c ' kind=alive ' $TLOB/stats)" "$(grep -c '^a ' /tmp/fuzz.model)" \
 	"stats: one kind=alive line per listed a line ($(grep -c '^a ' /tmp/fuzz.model))"
+is "$(grep -c ' kind=logic ' $TLOB/stats)" "$(grep -c '^l ' /tmp/fuzz.model)" \
+	"stats: one kind=logic line per listed l line ($(grep -c '^l ' /tmp/fuzz.model))"
 
 # clean up through the same interface: every binding removed by its line
 echo 0 >$TLOB/enable
-sed -n 's/^[pa] \([^ ]*\) .*/-\1/p' $TLOB/monitor >/tmp/fuzz.rm
+# (an l binding by its PATH and its event 0's offset)
+sed -n -e 's/^[pa] \([^ ]*\) .*/-\1/p' \
+	-e 's/^l \([^ ]*\) .* events=[^@]*@\(0x[0-9a-f]*\).*/-\1:\2/p' $TLOB/monitor >/tmp/fuzz.rm
 if [ -s /tmp/fuzz.rm ]; then
 	dd if=/tmp/fuzz.rm of=$TLOB/monitor bs=1M 2>/dev/null
 	ok $? "the accepted set removed in one write"

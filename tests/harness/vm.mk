@@ -42,6 +42,9 @@ GUEST_TESTS_newest-rt := $(GUEST_TESTS_newest)
 #   security checks; not 34 (the BPF load/unload soak) nor 35 (213 s).
 # CI's run had grown to 4760 s of its 5400 with the tool's scripts on rt
 # and the end-to-end scenarios on 6.12-rt (README "Supported kernels").
+# (39-tool-alive and 39-tool-logic, the tool's alive and logical
+# supervision through the module, are no tool-only scripts: 3% runs them
+# on stock, rt, 6.12, 6.12-rt and debug; 19-kmod-logic, 1%, everywhere.)
 TOOL_ONLY_TESTS := 21-% 22-% 23-% 24-% 25-% 26-% 27-% 28-% 29-% 37-%
 KERNEL_TESTS := $(filter-out $(TOOL_ONLY_TESTS),$(filter 00-% 01-% 09-% 1% 20-% 3%,$(GUEST_TESTS)))
 GUEST_TESTS_rt := $(filter-out $(TOOL_ONLY_TESTS),$(GUEST_TESTS))

@@ -11,26 +11,52 @@
  *     same as before);
  *   - a write that succeeds changed exactly what it said: the monitor
  *     listing, enable and the current reactor are what a reference model
- *     of the grammar (tlob_parse.c's rules, kstrtoull/kstrtobool: both
- *     verbs, `p` sections and `a` alive checkpoints, each with its own
- *     keys) and of the table (same inode + START is a duplicate whatever
- *     the verbs, removal by path or inode, a removed binding re-added with
- *     the same terms in the same write kept, max_bindings) computes from
- *     the bytes the kernel consumed;
+ *     of the grammar (tlob_parse.c's rules, kstrtoull/kstrtobool: the
+ *     verbs, `p` sections, `a` alive checkpoints and `l` logical
+ *     bindings, each with its own keys) and of the table (same inode +
+ *     START is a duplicate whatever the verbs, an `l` binding's START
+ *     being its event 0's offset; removal by path or inode, a removed
+ *     binding re-added with the same terms in the same write kept,
+ *     max_bindings) computes from the bytes the kernel consumed;
  *   - the model and the kernel agree on accept/refuse: an accepted write
  *     the model calls malformed, or a refused one it calls valid, is a
  *     failure too.
  * The model is deliberately independent of the kernel's code; a
  * disagreement prints the write (escaped) and both sides.
  *
- * usage: tlob-fuzz [-s SEED] [-n LINES] [-m MAX_BINDINGS] [-o FILE] DIR
+ * `l` lines (logical supervision, issue #19): random deterministic
+ * automata (a spanning tree from the initial state, every event on an
+ * edge, extra edges), sometimes of too many states or events, and
+ * mutations of them (an index out of range, a duplicate (FROM,EVENT)
+ * pair, an unreachable state, an event on no edge, a name too long or of
+ * a bad character, two names or two offsets alike, final=/initial= out
+ * of range, a truncated list, a wrong separator, a key missing, repeated
+ * or unknown, an offset past the file), in the contract's key order or
+ * shuffled, then the byte-level mutations every line gets. The model's
+ * own reading of the contract (/work/spec/logic.md; parse_logic_ref()):
+ * its own determinism, reachability and every-event checks, not
+ * tlob_logic_check(). Where the contract leaves a detail open, it reads:
+ * indices and final=/initial= decimal digits (leading zeros taken, as
+ * kstrtou32 does; no sign); list elements split at ',' (an empty one is
+ * EINVAL); NAME@OFFSET split at the first '@', OFFSET as a `p` line's
+ * START; every event's offset inside the file (EINVAL, as START); the
+ * listing's edges in (FROM, EVENT) order and final= ascending,
+ * tolerance= shown when W > 1 (as `a` lines); keys in any order. A
+ * single-line write of a generated `l` line on a regular file, in the
+ * contract's key order and with one class of fault (EINVAL or ERANGE),
+ * must also fail with the model's errno (logic_errno_wrong).
+ *
+ * usage: tlob-fuzz [-M] [-s SEED] [-n LINES] [-m MAX_BINDINGS] [-o FILE] DIR
  *   DIR holds the files bindings point at (made by the test script):
  *   t0..t3 (copies of a binary that is never run), data (a short text
  *   file), link (symlink to t0), dir (a directory).
  * Prints "fuzz: key=value ..." counts (accepted_alive/rejected_alive:
  * `a` lines in accepted writes, refused writes the model blames on an `a`
- * line) and exits 0 if nothing failed; -o FILE gets the model's final
- * monitor listing (the accepted set).
+ * line; accepted_logic/rejected_logic the same for `l` lines) and exits 0
+ * if nothing failed; -o FILE gets the model's final monitor listing (the
+ * accepted set).
+ * -M: model only, no control file touched: the model plays the kernel
+ * (a host simulation of the counts; every check passes by construction).
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -59,16 +85,23 @@ static const char *ctl = "/sys/kernel/tlob/";
 #define LINE_MAX_K (PATH_MAX + 128)
 #define MAXB 4096
 #define WBUF (6 * PAGE)
+/* `l` lines (tlob_abi.h's TLOB_LOGIC_*) */
+#define L_NAME_MAX 23
+#define L_STATES_MAX 32
+#define L_EVENTS_MAX 16
+#define L_ITEMS 2400			/* list elements a line can hold */
 
 enum { F_MONITOR, F_ENABLE, F_REACTORS };
 
 /* What a line asks for besides PATH:START; both verbs' fields. */
 struct terms {
-	bool alive;			/* an `a` line (else `p`) */
+	bool alive;			/* an `a` line (else `p`, or `l`) */
+	bool logic;			/* an `l` line: its canonical table in ltab */
+	const char *ltab;		/* "model=.. states=.. events=.. edges=.. final=.. initial=.." */
 	uint64_t stop;			/* p: STOP, or ret */
 	bool ret;
 	uint64_t budget, min;		/* p: threshold=, min= (0: none) */
-	uint64_t period;		/* a: period=, expect=, margin=, per=task */
+	uint64_t period;		/* a: period=, expect=, margin=; a, l: per=task */
 	uint32_t expect, margin;
 	bool per_task;
 	unsigned int tol_k, tol_w;	/* tolerance=K/W, 1/1 when not given */
@@ -106,6 +139,14 @@ static unsigned long lines, writes, accepted, rejected, fails;
  */
 static unsigned long alive_lines, accepted_alive, rejected_alive, removed_alive;
 static unsigned long eexist_cross, kept;
+/*
+ * `l` lines: generated; in accepted writes; refused writes the model
+ * blames on one; logical bindings removed; generated with a structured
+ * fault; single-line writes whose errno was checked, skipped (the model
+ * found faults of both classes), and wrong (a failure).
+ */
+static unsigned long logic_lines, accepted_logic, rejected_logic, removed_logic, logic_faulty;
+static unsigned long logic_errno_checked, logic_errno_unsure, fail_logic_errno, eexist_logic;
 static unsigned long by_errno[256];
 static unsigned long fail_changed, fail_accepted_bad, fail_refused_good, fail_state;
 /* of fail_accepted_bad: writes with a NUL followed by more than blanks */
@@ -193,15 +234,22 @@ static void snapshot(struct snap *s, int file)
 
 /*
  * The canonical line: the verb's own terms first (p: STOP threshold=
- * [min=]; a: period= expect= [margin=] [per=task]), then the common ones
+ * [min=]; a: period= expect= [margin=] [per=task]; l: PATH, no START, the
+ * table (ltab) and per=, always), then the common ones
  * ([tolerance=K/W] when W > 1, [tag=], [pid=|tgid=]); defaults not shown.
  */
 static void print_bind(char **p, const struct bind *b)
 {
 	const struct terms *t = &b->t;
 
-	*p += sprintf(*p, "%c %s:0x%" PRIx64, t->alive ? 'a' : 'p', b->path, b->start);
-	if (t->alive) {
+	if (t->logic)
+		*p += sprintf(*p, "l %s %s per=%s", b->path, t->ltab,
+			      t->per_task ? "task" : "process");
+	else
+		*p += sprintf(*p, "%c %s:0x%" PRIx64, t->alive ? 'a' : 'p', b->path, b->start);
+	if (t->logic) {
+		/* the table and per= are out already */
+	} else if (t->alive) {
 		*p += sprintf(*p, " period=%" PRIu64 " expect=%u", t->period, t->expect);
 		if (t->margin)
 			*p += sprintf(*p, " margin=%u", t->margin);
@@ -327,6 +375,10 @@ struct req {
 	char *path;
 	uint64_t start;
 	struct terms t;
+	/* `l`: every event's offset (the file check); faults of both classes found */
+	uint64_t loff[L_EVENTS_MAX];
+	int nloff;
+	bool lunsure;
 };
 
 static int offset_ref(const char *s, uint64_t *v)
@@ -399,9 +451,9 @@ static int tolerance_ref(const char *v, struct terms *t)
 }
 
 /* The keys, and the verbs that take each: any other key, or one twice, is -EINVAL. */
-enum { VP = 1, VA = 2 };
+enum { VP = 1, VA = 2, VL = 4 };
 enum { K_THRESHOLD, K_MIN, K_PERIOD, K_EXPECT, K_MARGIN, K_PER, K_TOLERANCE, K_TAG,
-	K_PID, K_TGID, NKEYS };
+	K_PID, K_TGID, K_MODEL, K_STATES, K_EVENTS, K_EDGES, K_FINAL, K_INITIAL, NKEYS };
 static const struct {
 	const char *name;
 	unsigned int verbs;
@@ -411,12 +463,21 @@ static const struct {
 	[K_PERIOD] = { "period", VA },
 	[K_EXPECT] = { "expect", VA },
 	[K_MARGIN] = { "margin", VA },
-	[K_PER] = { "per", VA },
-	[K_TOLERANCE] = { "tolerance", VP | VA },
-	[K_TAG] = { "tag", VP | VA },
-	[K_PID] = { "pid", VP | VA },
-	[K_TGID] = { "tgid", VP | VA },
+	[K_PER] = { "per", VA | VL },
+	[K_TOLERANCE] = { "tolerance", VP | VA | VL },
+	[K_TAG] = { "tag", VP | VA | VL },
+	[K_PID] = { "pid", VP | VA | VL },
+	[K_TGID] = { "tgid", VP | VA | VL },
+	[K_MODEL] = { "model", VL },
+	[K_STATES] = { "states", VL },
+	[K_EVENTS] = { "events", VL },
+	[K_EDGES] = { "edges", VL },
+	[K_FINAL] = { "final", VL },
+	[K_INITIAL] = { "initial", VL },
 };
+
+/* An `l` line's table keys' values (into the line), set by option_ref() */
+static char *lval[NKEYS];
 
 static int option_ref(char *tok, struct terms *t, unsigned int *seen)
 {
@@ -432,7 +493,8 @@ static int option_ref(char *tok, struct terms *t, unsigned int *seen)
 	for (k = 0; k < NKEYS; k++)
 		if (!strcmp(tok, keys[k].name))
 			break;
-	if (k == NKEYS || !(keys[k].verbs & (t->alive ? VA : VP)) || (*seen & (1u << k)))
+	if (k == NKEYS || !(keys[k].verbs & (t->logic ? VL : t->alive ? VA : VP)) ||
+	    (*seen & (1u << k)))
 		return -EINVAL;
 	*seen |= 1u << k;
 	switch (k) {
@@ -471,6 +533,10 @@ static int option_ref(char *tok, struct terms *t, unsigned int *seen)
 		return 0;
 	case K_TOLERANCE:
 		return tolerance_ref(v, t);
+	case K_MODEL: case K_STATES: case K_EVENTS: case K_EDGES: case K_FINAL:
+	case K_INITIAL:		/* read whole by parse_logic_ref() */
+		lval[k] = v;
+		return 0;
 	case K_TAG:
 		len = strlen(v);
 		if (!len || len >= TAG_LEN)
@@ -489,6 +555,297 @@ static int option_ref(char *tok, struct terms *t, unsigned int *seen)
 		t->fid = (uint32_t)x;
 		return 0;
 	}
+}
+
+/* --- `l` lines: the table, as the model reads the contract */
+
+/* Canonical tables live as long as the run (bindings point at them). */
+static const char *arena_dup(const char *s)
+{
+	static char *chunk;
+	static size_t left;
+	size_t n = strlen(s) + 1;
+	char *r;
+
+	if (n > left) {
+		left = n > (1u << 20) ? n : (1u << 20);
+		chunk = malloc(left);
+		if (!chunk) {
+			perror("malloc");
+			exit(2);
+		}
+	}
+	r = chunk;
+	memcpy(r, s, n);
+	chunk += n;
+	left -= n;
+	return r;
+}
+
+static bool id_first(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+static bool id_char(char c) { return id_first(c) || (c >= '0' && c <= '9'); }
+
+/* model=, a state's or an event's name: [A-Za-z_][A-Za-z0-9_]*, 1..23 */
+static bool lname_ok(const char *s)
+{
+	size_t n = strlen(s), i;
+
+	if (!n || n > L_NAME_MAX || !id_first(s[0]))
+		return false;
+	for (i = 1; i < n; i++)
+		if (!id_char(s[i]))
+			return false;
+	return true;
+}
+
+/* Split @v at commas, in place: the count, or -1 if empty or with an empty element */
+static int lsplit(char *v, char **item)
+{
+	int n = 0;
+	char *c;
+
+	for (;;) {
+		if (n == L_ITEMS)
+			return -1;
+		c = strchr(v, ',');
+		if (c)
+			*c = '\0';
+		if (!*v)
+			return -1;
+		item[n++] = v;
+		if (!c)
+			return n;
+		v = c + 1;
+	}
+}
+
+/* An index: decimal digits only (leading zeros as kstrtou32 takes them); huge ones capped */
+static bool lindex(const char *s, unsigned int *x)
+{
+	uint64_t v = 0;
+
+	if (!*s)
+		return false;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return false;
+		v = v * 10 + (unsigned int)(*s - '0');
+		if (v > 1000000)
+			v = 1000000;
+	}
+	*x = (unsigned int)v;
+	return true;
+}
+
+/* What parse_logic_ref() found; big enough for any list a line can hold. */
+static struct {
+	bool einval, erange;
+	int ns, ne, nedges;
+	unsigned int initial;
+	char *state[L_ITEMS], *event[L_ITEMS];
+	uint64_t off[L_ITEMS];
+	unsigned int ef[L_ITEMS], ee[L_ITEMS], et[L_ITEMS];
+	bool reach[L_ITEMS], used[L_ITEMS], fin[L_ITEMS];
+} lp;
+
+/*
+ * An `l` line after its verb: PATH then KEY=VALUE tokens in any order.
+ * Every fault is noted (lp.einval: malformed or a table rule broken;
+ * lp.erange: more states or events than the maxima, more edges than
+ * states * events, tolerance= out of range), not only the first, so that
+ * a line with faults of one class only has a known errno whatever order
+ * the kernel checks in. 0 and r filled (ltab canonical), or the errno.
+ */
+static int parse_logic_ref(char *rest, struct req *r)
+{
+	static char *item[L_ITEMS];
+	static char canon[3 * PAGE + 1024];
+	unsigned int seen = 0, x, f, e, t, next[L_STATES_MAX][L_EVENTS_MAX];
+	bool lists_ok = true, changed;
+	char *tok, *q, *at, *d1, *d2;
+	int ret, i, j, n;
+	size_t len;
+
+	memset(lval, 0, sizeof(lval));
+	lp.einval = lp.erange = false;
+	lp.ns = lp.ne = lp.nedges = 0;
+	lp.initial = 0;
+	tok = token(&rest);
+	if (!tok || tok[0] != '/' || strlen(tok) >= PATH_MAX)
+		return -EINVAL;
+	for (const char *c = tok; *c; c++)
+		if ((unsigned char)*c <= ' ' || *c == 0x7f)
+			return -EINVAL;
+	r->path = tok;
+	while ((tok = token(&rest))) {
+		ret = option_ref(tok, &r->t, &seen);
+		if (ret == -ERANGE)
+			lp.erange = true;
+		else if (ret)
+			lp.einval = true;
+	}
+	if (!(seen & (1u << K_TOLERANCE)))
+		r->t.tol_k = r->t.tol_w = 1;
+	if (!lval[K_MODEL] || !lval[K_STATES] || !lval[K_EVENTS] || !lval[K_EDGES] ||
+	    !lval[K_FINAL]) {
+		lp.einval = true;
+		lists_ok = false;
+	}
+	if (lval[K_MODEL] && !lname_ok(lval[K_MODEL]))
+		lp.einval = true;
+	if (lval[K_STATES]) {
+		n = lsplit(lval[K_STATES], item);
+		if (n < 0) {
+			lp.einval = true;
+			lists_ok = false;
+		} else {
+			lp.ns = n;
+			if (n > L_STATES_MAX)
+				lp.erange = true;
+			for (i = 0; i < n; i++) {
+				lp.state[i] = item[i];
+				if (!lname_ok(item[i]))
+					lp.einval = true;
+				for (j = 0; j < i; j++)
+					if (!strcmp(item[j], item[i]))
+						lp.einval = true;
+			}
+		}
+	}
+	if (lval[K_EVENTS]) {
+		n = lsplit(lval[K_EVENTS], item);
+		if (n < 0) {
+			lp.einval = true;
+			lists_ok = false;
+		} else {
+			lp.ne = n;
+			if (n > L_EVENTS_MAX)
+				lp.erange = true;
+			for (i = 0; i < n; i++) {
+				lp.event[i] = item[i];
+				lp.off[i] = UINT64_MAX - (uint64_t)i;	/* none alike when unparsed */
+				at = strchr(item[i], '@');
+				if (!at) {
+					lp.einval = true;
+					continue;
+				}
+				*at = '\0';
+				if (!lname_ok(item[i]) || offset_ref(at + 1, &lp.off[i]))
+					lp.einval = true;
+				for (j = 0; j < i; j++)
+					if (!strcmp(lp.event[j], item[i]) || lp.off[j] == lp.off[i])
+						lp.einval = true;
+			}
+		}
+	}
+	if (lval[K_EDGES]) {
+		n = lsplit(lval[K_EDGES], item);
+		if (n < 0) {
+			lp.einval = true;
+			lists_ok = false;
+		} else {
+			lp.nedges = n;
+			if (lp.ns && lp.ne && (uint64_t)n > (uint64_t)lp.ns * lp.ne)
+				lp.erange = true;	/* (and a duplicate pair: EINVAL too) */
+			for (i = 0; i < n; i++) {
+				d1 = strchr(item[i], '.');
+				d2 = d1 ? strchr(d1 + 1, '.') : NULL;
+				if (!d2 || strchr(d2 + 1, '.')) {
+					lp.einval = true;
+					lists_ok = false;
+					continue;
+				}
+				*d1 = *d2 = '\0';
+				if (!lindex(item[i], &f) || !lindex(d1 + 1, &e) || !lindex(d2 + 1, &t) ||
+				    f >= (unsigned int)lp.ns || e >= (unsigned int)lp.ne ||
+				    t >= (unsigned int)lp.ns) {
+					lp.einval = true;
+					lists_ok = false;
+					continue;
+				}
+				lp.ef[i] = f;
+				lp.ee[i] = e;
+				lp.et[i] = t;
+			}
+		}
+	}
+	memset(lp.fin, 0, sizeof(lp.fin));
+	if (lval[K_FINAL]) {
+		n = lsplit(lval[K_FINAL], item);
+		if (n < 0)
+			lp.einval = true;
+		for (i = 0; i < n; i++) {
+			if (!lindex(item[i], &x) || x >= (unsigned int)lp.ns || lp.fin[x]) {
+				lp.einval = true;
+				continue;
+			}
+			lp.fin[x] = true;
+		}
+	}
+	if (lval[K_INITIAL]) {
+		if (!lindex(lval[K_INITIAL], &x) || x >= (unsigned int)lp.ns)
+			lp.einval = true;
+		else
+			lp.initial = x;
+	}
+	/* the table's rules, where its lists could be read */
+	if (lists_ok && lp.ns && lp.ne && lp.initial < (unsigned int)lp.ns) {
+		for (i = 0; i < lp.nedges; i++)
+			for (j = 0; j < i; j++)
+				if (lp.ef[i] == lp.ef[j] && lp.ee[i] == lp.ee[j])
+					lp.einval = true;	/* nondeterministic */
+		memset(lp.reach, 0, sizeof(lp.reach));
+		memset(lp.used, 0, sizeof(lp.used));
+		lp.reach[lp.initial] = true;
+		do {
+			changed = false;
+			for (i = 0; i < lp.nedges; i++)
+				if (lp.reach[lp.ef[i]] && !lp.reach[lp.et[i]])
+					lp.reach[lp.et[i]] = changed = true;
+		} while (changed);
+		for (i = 0; i < lp.nedges; i++)
+			lp.used[lp.ee[i]] = true;
+		for (i = 0; i < lp.ns; i++)
+			if (!lp.reach[i])
+				lp.einval = true;	/* unreachable */
+		for (i = 0; i < lp.ne; i++)
+			if (!lp.used[i])
+				lp.einval = true;	/* on no edge */
+	}
+	r->lunsure = lp.einval && lp.erange;
+	if (lp.einval)
+		return -EINVAL;
+	if (lp.erange)
+		return -ERANGE;
+	/* accepted: the canonical table */
+	memset(next, 0xff, sizeof(next));
+	for (i = 0; i < lp.nedges; i++)
+		next[lp.ef[i]][lp.ee[i]] = lp.et[i];
+	q = canon;
+	q += sprintf(q, "model=%s states=", lval[K_MODEL]);
+	for (i = 0; i < lp.ns; i++)
+		q += sprintf(q, "%s%s", i ? "," : "", lp.state[i]);
+	q += sprintf(q, " events=");
+	for (i = 0; i < lp.ne; i++)
+		q += sprintf(q, "%s%s@0x%" PRIx64, i ? "," : "", lp.event[i], lp.off[i]);
+	q += sprintf(q, " edges=");
+	len = 0;
+	for (i = 0; i < lp.ns; i++)
+		for (j = 0; j < lp.ne; j++)
+			if (next[i][j] != 0xffffffffu)
+				q += sprintf(q, "%s%d.%d.%u", len++ ? "," : "", i, j, next[i][j]);
+	q += sprintf(q, " final=");
+	len = 0;
+	for (i = 0; i < lp.ns; i++)
+		if (lp.fin[i])
+			q += sprintf(q, "%s%d", len++ ? "," : "", i);
+	sprintf(q, " initial=%u", lp.initial);
+	r->t.ltab = arena_dup(canon);
+	r->start = lp.off[0];
+	r->nloff = lp.ne;
+	for (i = 0; i < lp.ne; i++)
+		r->loff[i] = lp.off[i];
+	return 0;
 }
 
 /* 1: blank line; 0: parsed into @r; <0: malformed */
@@ -510,10 +867,14 @@ static int parse_ref(char *line, struct req *r)
 			return -EINVAL;
 		return 0;
 	}
-	if (!strcmp(tok, "a"))
+	if (!strcmp(tok, "a")) {
 		r->t.alive = true;
-	else if (strcmp(tok, "p"))
+	} else if (!strcmp(tok, "l")) {
+		r->t.logic = true;
+		return parse_logic_ref(rest, r);
+	} else if (strcmp(tok, "p")) {
 		return -EINVAL;
+	}
 	tok = token(&rest);
 	if (!tok || path_offset_ref(tok, r))
 		return -EINVAL;
@@ -548,7 +909,9 @@ static int parse_ref(char *line, struct req *r)
 /* The kernel's "same terms": a removed binding re-added with them is kept. */
 static bool same_terms(const struct terms *a, const struct terms *b)
 {
-	return a->alive == b->alive && a->ret == b->ret && (a->ret || a->stop == b->stop) &&
+	return a->alive == b->alive && a->logic == b->logic &&
+	       (!a->logic || !strcmp(a->ltab, b->ltab)) &&
+	       a->ret == b->ret && (a->ret || a->stop == b->stop) &&
 	       a->budget == b->budget && a->min == b->min && a->period == b->period &&
 	       a->expect == b->expect && a->margin == b->margin &&
 	       a->per_task == b->per_task && a->tol_k == b->tol_k && a->tol_w == b->tol_w &&
@@ -558,19 +921,30 @@ static bool same_terms(const struct terms *a, const struct terms *b)
 /* What the model saw in the last monitor write it judged. */
 static struct {
 	bool blame_alive;	/* refused: the first bad line is an `a` line */
-	bool cross;		/* refused: a duplicate of a binding of the other verb */
+	bool blame_logic;	/* refused: ... an `l` line */
+	bool lunsure;		/* refused: ... whose faults are of both classes */
+	bool cross;		/* refused: a duplicate of a binding of another verb */
+	bool cross_logic;	/* refused: a duplicate, one side an `l` line */
 	int adds_alive;		/* accepted: `a` lines */
 	int removed_alive;	/* accepted: alive bindings removed */
+	int adds_logic;		/* accepted: `l` lines */
+	int removed_logic;	/* accepted: logical bindings removed */
 	int kept;		/* accepted: removed and re-added with the same terms */
 } judged;
 
-/* Whether @line's verb is `a` (before parse_ref() cuts it up). */
-static bool alive_verb(const char *line)
+/* p 0, a 1, l 2 */
+static int verb_of(const struct terms *t) { return t->logic ? 2 : t->alive; }
+
+/* Whether @line's verb is @v (before parse_ref() cuts it up). */
+static bool verb_is(const char *line, char v)
 {
 	while (blank(*line))
 		line++;
-	return line[0] == 'a' && (!line[1] || blank(line[1]));
+	return line[0] == v && (!line[1] || blank(line[1]));
 }
+
+static bool alive_verb(const char *line) { return verb_is(line, 'a'); }
+static bool logic_verb(const char *line) { return verb_is(line, 'l'); }
 
 /* Two bindings on the same section: the same file (inode) and START. */
 static bool same_section(const struct bind *a, const struct bind *b)
@@ -625,19 +999,27 @@ static int model_monitor(const char *data, size_t n, struct bind *nb, int *nn)
 		if (next)
 			*next++ = '\0';
 		judged.blame_alive = alive_verb(line);
+		judged.blame_logic = logic_verb(line);
 		ret = parse_ref(line, r);
 		if (ret == 1)
 			continue;
-		if (ret)
+		if (ret) {
+			judged.lunsure = r->lunsure;
 			return ret;
+		}
 		if (!r->remove) {
 			struct bind *b = &adds[nreq];
 
 			if (stat(r->path, &st))
 				return -errno;
 			if (!S_ISREG(st.st_mode) || r->start >= (uint64_t)st.st_size ||
-			    (!r->t.alive && !r->t.ret && r->t.stop >= (uint64_t)st.st_size))
+			    (!r->t.alive && !r->t.logic && !r->t.ret &&
+			     r->t.stop >= (uint64_t)st.st_size))
 				return -EINVAL;
+			/* every event of an `l` line in the file, as START */
+			for (j = 0; r->t.logic && j < r->nloff; j++)
+				if (r->loff[j] >= (uint64_t)st.st_size)
+					return -EINVAL;
 			memset(b, 0, sizeof(*b));
 			snprintf(b->path, sizeof(b->path), "%s", r->path);
 			b->start = r->start;
@@ -651,6 +1033,7 @@ static int model_monitor(const char *data, size_t n, struct bind *nb, int *nn)
 	count = nmodel;
 	for (i = 0; i < nreq; i++) {
 		judged.blame_alive = !reqs[i].remove && reqs[i].t.alive;
+		judged.blame_logic = !reqs[i].remove && reqs[i].t.logic;
 		del[i] = -1;
 		if (reqs[i].remove) {
 			bool have = !stat(reqs[i].path, &st);
@@ -681,13 +1064,15 @@ static int model_monitor(const char *data, size_t n, struct bind *nb, int *nn)
 				if (del[j] == k)
 					taken = true;
 			if (!taken && same_section(&model[k], &adds[i])) {
-				judged.cross = model[k].t.alive != adds[i].t.alive;
+				judged.cross = verb_of(&model[k].t) != verb_of(&adds[i].t);
+				judged.cross_logic = model[k].t.logic || adds[i].t.logic;
 				return -EEXIST;
 			}
 		}
 		for (j = 0; j < i; j++)
 			if (!reqs[j].remove && same_section(&adds[j], &adds[i])) {
-				judged.cross = adds[j].t.alive != adds[i].t.alive;
+				judged.cross = verb_of(&adds[j].t) != verb_of(&adds[i].t);
+				judged.cross_logic = adds[j].t.logic || adds[i].t.logic;
 				return -EEXIST;
 			}
 		if ((unsigned int)count >= max_bindings)
@@ -706,9 +1091,11 @@ static int model_monitor(const char *data, size_t n, struct bind *nb, int *nn)
 	for (i = 0; i < nreq; i++)
 		if (!reqs[i].remove && !strncmp(adds[i].path, "/proc/", 6) && model_enabled) {
 			judged.blame_alive = reqs[i].t.alive;
+			judged.blame_logic = reqs[i].t.logic;
 			return -EIO;
 		}
 	judged.blame_alive = false;
+	judged.blame_logic = false;
 	*nn = 0;
 	for (k = 0; k < nmodel; k++) {
 		bool gone = false;
@@ -718,13 +1105,16 @@ static int model_monitor(const char *data, size_t n, struct bind *nb, int *nn)
 				gone = true;
 		if (!gone)
 			nb[(*nn)++] = model[k];
-		else
+		else {
 			judged.removed_alive += model[k].t.alive;
+			judged.removed_logic += model[k].t.logic;
+		}
 	}
 	for (i = 0; i < nreq; i++)
 		if (!reqs[i].remove) {
 			nb[(*nn)++] = adds[i];
 			judged.adds_alive += adds[i].t.alive;
+			judged.adds_logic += adds[i].t.logic;
 		}
 	return 0;
 }
@@ -1151,10 +1541,513 @@ static void gen_alive(char *p)
 		p += sprintf(p, " %s", opt[i]);
 }
 
-/* An add: about a third of them `a` lines */
+/* --- generating `l` lines: random automata and mutations of them */
+
+#define G_STATES 48
+#define G_EVENTS 24
+#define G_EDGES 900
+#define G_NAME 48
+
+struct gtab {
+	int ns, ne, ned, nfin, initial;
+	char model[G_NAME];
+	char st[G_STATES][G_NAME], ev[G_EVENTS][G_NAME];
+	uint64_t off[G_EVENTS];
+	int ef[G_EDGES], ee[G_EDGES], et[G_EDGES];
+	int fin[G_STATES + 4];
+};
+
+/* Set by gen_logic(): the line may have its errno checked (see checked_write()). */
+static bool lgen_checkable;
+
+static void gen_ident(char *s, int len)
+{
+	static const char first[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_";
+	static const char rest[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789";
+	int i;
+
+	s[0] = first[below(sizeof(first) - 1)];
+	for (i = 1; i < len; i++)
+		s[i] = rest[below(sizeof(rest) - 1)];
+	s[len] = '\0';
+}
+
+/* mostly short; now and then the longest allowed */
+static int gen_name_len(void)
+{
+	if (chance(6))
+		return L_NAME_MAX;
+	return 1 + (int)below(chance(80) ? 6 : L_NAME_MAX);
+}
+
+/* A name of @len (0: any length) not among @names[0..@n) */
+static void gen_unique(char names[][G_NAME], int n, char *out, int len)
+{
+	int i;
+
+	for (;;) {
+		gen_ident(out, len ? len : gen_name_len());
+		for (i = 0; i < n && strcmp(names[i], out); i++)
+			;
+		if (i == n)
+			return;
+		len = 0;
+	}
+}
+
+/* An offset in target @t's file not among @g's first @n */
+static uint64_t gen_free_off(const struct gtab *g, int n, int t)
+{
+	uint64_t o;
+	int i, tries;
+
+	for (tries = 0; tries < 64; tries++) {
+		o = below(target_size[t]);
+		for (i = 0; i < n && g->off[i] != o; i++)
+			;
+		if (i == n)
+			return o;
+	}
+	return g->off[0] + 1 + (uint64_t)n;	/* past the end of a tiny file: refused there */
+}
+
+static bool g_has(const struct gtab *g, int f, int e)
+{
+	for (int i = 0; i < g->ned; i++)
+		if (g->ef[i] == f && g->ee[i] == e)
+			return true;
+	return false;
+}
+
+static void g_edge(struct gtab *g, int f, int e, int t)
+{
+	if (g->ned == G_EDGES)
+		return;
+	g->ef[g->ned] = f;
+	g->ee[g->ned] = e;
+	g->et[g->ned] = t;
+	g->ned++;
+}
+
+/* Whether every state of @g is reachable from @from (the generator's own walk) */
+static bool g_all_reached(const struct gtab *g, int from)
+{
+	bool r[G_STATES] = { false }, changed;
+	int i;
+
+	r[from] = true;
+	do {
+		changed = false;
+		for (i = 0; i < g->ned; i++)
+			if (g->ef[i] < G_STATES && g->et[i] < G_STATES && r[g->ef[i]] && !r[g->et[i]])
+				r[g->et[i]] = changed = true;
+	} while (changed);
+	for (i = 0; i < g->ns; i++)
+		if (!r[i])
+			return false;
+	return true;
+}
+
+/* Names, model and offsets of @ns states and @ne events; event 0 at @start */
+static void g_names(struct gtab *g, int ns, int ne, int t, uint64_t start)
+{
+	int i, j;
+
+	memset(g, 0, sizeof(*g));
+	g->ns = ns;
+	g->ne = ne;
+	gen_ident(g->model, gen_name_len());
+	for (i = 0; i < ns; i++)
+		gen_unique(g->st, i, g->st[i], 0);
+	for (i = 0; i < ne; i++) {
+		gen_unique(g->ev, i, g->ev[i], 0);
+		/* now and then a state's name: the namespaces are apart */
+		if (i < ns && chance(5)) {
+			for (j = 0; j < i && strcmp(g->ev[j], g->st[i]); j++)
+				;
+			if (j == i)
+				strcpy(g->ev[i], g->st[i]);
+		}
+	}
+	g->off[0] = start;
+	for (i = 1; i < ne; i++)
+		g->off[i] = gen_free_off(g, i, t);
+}
+
+/*
+ * A valid automaton: a spanning tree from the initial state (each state
+ * entered by a (parent, event) pair of its own), every event on an edge,
+ * a few more edges, 1..3 final states.
+ */
+static void gtab_valid(struct gtab *g, int t, uint64_t start, int ns, int ne)
+{
+	int order[G_STATES], i, j, k, par, e, r;
+
+	g_names(g, ns, ne, t, start);
+	g->initial = chance(75) ? 0 : (int)below(ns);
+	order[0] = g->initial;
+	for (i = 0, j = 1; i < ns; i++)
+		if (i != g->initial)
+			order[j++] = i;
+	for (i = ns - 1; i > 1; i--) {
+		j = 1 + (int)below(i);
+		k = order[i];
+		order[i] = order[j];
+		order[j] = k;
+	}
+	for (i = 1; i < ns; i++) {
+		e = -1;
+		par = order[below(i)];
+		r = (int)below(ne);
+		for (k = 0; k < ne && e < 0; k++)
+			if (!g_has(g, par, (r + k) % ne))
+				e = (r + k) % ne;
+		if (e < 0) {	/* the last state entered has no edge out yet */
+			par = order[i - 1];
+			e = (int)below(ne);
+		}
+		g_edge(g, par, e, order[i]);
+	}
+	for (e = 0; e < ne; e++) {
+		for (k = 0; k < g->ned && g->ee[k] != e; k++)
+			;
+		if (k == g->ned)
+			g_edge(g, (int)below(ns), e, (int)below(ns));
+	}
+	for (k = (int)below(ns + 1); k > 0; k--) {
+		i = (int)below(ns);
+		e = (int)below(ne);
+		if (!g_has(g, i, e))
+			g_edge(g, i, e, (int)below(ns));
+	}
+	g->nfin = 1 + (int)below(ns < 3 ? ns : 3);
+	for (i = 0; i < g->nfin; i++) {
+		do {
+			g->fin[i] = (int)below(ns);
+			for (j = 0; j < i && g->fin[j] != g->fin[i]; j++)
+				;
+		} while (j < i);
+	}
+}
+
+/* More states than allowed (ERANGE): a chain, the other events loops on state 0 */
+static void gtab_many_states(struct gtab *g, int t, uint64_t start)
+{
+	int ns = L_STATES_MAX + 1 + (int)below(6), ne = 1 + (int)below(3), i;
+
+	g_names(g, ns, ne, t, start);
+	for (i = 0; i + 1 < ns; i++)
+		g_edge(g, i, 0, i + 1);
+	for (i = 1; i < ne; i++)
+		g_edge(g, 0, i, 0);
+	g->nfin = 1;
+	g->fin[0] = ns - 1;
+}
+
+/* More events than allowed (ERANGE): each from state 0 to state 1 */
+static void gtab_many_events(struct gtab *g, int t, uint64_t start)
+{
+	int ne = L_EVENTS_MAX + 1 + (int)below(4), i;
+
+	g_names(g, 2, ne, t, start);
+	for (i = 0; i < ne; i++)
+		g_edge(g, 0, i, 1);
+	g->nfin = 1;
+	g->fin[0] = 1;
+}
+
+/* One structured fault in a valid @g (target @t): every one EINVAL */
+static void gtab_fault(struct gtab *g, int t)
+{
+	static const char bad[] = "-.!$%^&*+:/~@=\x80\xe9\xff";
+	int i, j, k;
+	char *name;
+
+	switch (below(13)) {
+	case 0:		/* an index out of range */
+		i = (int)below(g->ned);
+		switch (below(3)) {
+		case 0: g->ef[i] = g->ns + (int)below(3); break;
+		case 1: g->ee[i] = g->ne + (int)below(3); break;
+		default: g->et[i] = g->ns + (int)below(3);
+		}
+		break;
+	case 1:		/* a second edge for a (FROM, EVENT) pair, to the same state or another */
+		i = (int)below(g->ned);
+		g_edge(g, g->ef[i], g->ee[i], chance(50) ? g->et[i] : (int)below(g->ns));
+		break;
+	case 2:		/* a state no edge enters */
+		if (g->ns < L_STATES_MAX) {
+			gen_unique(g->st, g->ns, g->st[g->ns], 0);
+			if (chance(60))
+				g_edge(g, g->ns, (int)below(g->ne), (int)below(g->ns));
+			g->ns++;
+			break;
+		}
+		/* fall through */
+	case 3:		/* an event on no edge */
+		if (g->ne < L_EVENTS_MAX) {
+			gen_unique(g->ev, g->ne, g->ev[g->ne], 0);
+			g->off[g->ne] = gen_free_off(g, g->ne, t);
+			g->ne++;
+			break;
+		}
+		/* fall through */
+	case 4:		/* a name too long */
+		k = (int)below(3);
+		name = k == 0 ? g->model : k == 1 ? g->st[below(g->ns)] : g->ev[below(g->ne)];
+		gen_ident(name, L_NAME_MAX + 1 + (int)below(7));
+		break;
+	case 5:		/* a name with a bad character, a digit first, or empty */
+		k = (int)below(3);
+		name = k == 0 ? g->model : k == 1 ? g->st[below(g->ns)] : g->ev[below(g->ne)];
+		switch (below(4)) {
+		case 0:
+			name[0] = (char)('0' + below(10));
+			break;
+		case 1:
+			name[0] = '\0';
+			break;
+		default:
+			name[below(strlen(name))] = bad[below(sizeof(bad) - 1)];
+		}
+		break;
+	case 6:		/* two states, or two events, of one name */
+		if (g->ns >= 2) {
+			i = (int)below(g->ns);
+			j = (i + 1 + (int)below(g->ns - 1)) % g->ns;
+			strcpy(g->st[j], g->st[i]);
+		} else if (g->ne >= 2) {
+			strcpy(g->ev[1], g->ev[0]);
+		} else {
+			gen_ident(g->model, L_NAME_MAX + 1);
+		}
+		break;
+	case 7:		/* two events at one offset */
+		if (g->ne >= 2) {
+			i = (int)below(g->ne);
+			j = (i + 1 + (int)below(g->ne - 1)) % g->ne;
+			g->off[j] = g->off[i];
+		} else {
+			g->et[0] = g->ns;
+		}
+		break;
+	case 8:		/* final= out of range, or a final state twice */
+		i = chance(50) ? g->ns + (int)below(3) : g->fin[below(g->nfin)];
+		g->fin[g->nfin++] = i;
+		break;
+	case 9:		/* initial= out of range, or a state some others cannot be reached from */
+		for (k = 0; k < 4; k++) {
+			i = (int)below(g->ns);
+			if (!g_all_reached(g, i)) {
+				g->initial = i;
+				return;
+			}
+		}
+		g->initial = g->ns + (int)below(3);
+		break;
+	case 10:	/* an event past the end of the file */
+		if (g->ne >= 2) {
+			g->off[1 + below(g->ne - 1)] = target_size[t] + below(64);
+			break;
+		}
+		/* fall through */
+	default:	/* an edge out of range at the other end */
+		i = (int)below(g->ned);
+		g->et[i] = g->ns + (int)below(3);
+	}
+}
+
+/* Token faults (EINVAL): a truncated list, a wrong separator, a key missing, twice, unknown */
+static int tok_fault(char tk[][8192], int ntk)
+{
+	static const char *const unknown[] = { "foo=bar", "threshold=1000000", "period=1000000",
+		"expect=1", "margin=0", "min=5", "ret", "stop=1", "state=a", "event=a@1",
+		"edge=0.0.0", "finals=0", "Model=x", "model", "=", "states" };
+	int i = 0, k, n, tries;
+	char *v, *c;
+
+	switch (below(5)) {
+	case 0:		/* truncated: a trailing or leading comma, an empty value, a cut element */
+		i = 1 + (int)below(4);		/* states events edges final */
+		v = strchr(tk[i], '=') + 1;
+		switch (below(4)) {
+		case 0:
+			strcat(tk[i], ",");
+			break;
+		case 1:
+			memmove(v + 1, v, strlen(v) + 1);
+			*v = ',';
+			break;
+		case 2:
+			*v = '\0';
+			break;
+		default:	/* "F.E." / "F.E" / "F." ; "NAME@" / "NAME" */
+			c = strrchr(v, ',');
+			c = c ? c + 1 : v;
+			if (i == 2) {
+				n = chance(50);
+				c = strchr(c, '@');
+				if (c)
+					c[n] = '\0';
+				else
+					strcat(tk[i], "@");
+			} else if (i == 3) {
+				c = strrchr(c, '.');
+				if (c)
+					c[chance(50)] = '\0';
+			} else {	/* states, final: the last element gone, its comma left */
+				c = strrchr(v, ',');
+				if (c)
+					c[1] = '\0';
+				else
+					*v = '\0';
+			}
+		}
+		break;
+	case 1:		/* a wrong separator */
+		for (tries = 0; tries < 8; tries++) {
+			i = 1 + (int)below(4);
+			v = strchr(tk[i], '=') + 1;
+			k = (int)below(3);
+			c = k == 0 ? strchr(v, ',') : k == 1 ? strchr(v, '@') : strchr(v, '.');
+			if (!c)
+				continue;
+			*c = k == 0 ? ";:| "[below(4)] : k == 1 ? ":#="[below(3)] : ",:-/"[below(4)];
+			return ntk;
+		}
+		strcpy(tk[1], "states=a;b");
+		break;
+	case 2:		/* a required key missing */
+		i = (int)below(5);
+		memmove(tk[i], tk[ntk - 1], sizeof(tk[0]));
+		ntk--;
+		break;
+	case 3:		/* a key twice */
+		memcpy(tk[ntk], tk[below(ntk)], sizeof(tk[0]));
+		ntk++;
+		break;
+	default:	/* an unknown key, a key of another verb, or a bare token */
+		strcpy(tk[ntk++], unknown[below(sizeof(unknown) / sizeof(unknown[0]))]);
+	}
+	return ntk;
+}
+
+/*
+ * An `l` line: PATH, the table (model= states= events= edges= final=
+ * [initial=]) and [per=] [tolerance=] [tag=] [pid=|tgid=]; the keys in
+ * the contract's order, or (a fifth of the time) any. A valid automaton,
+ * one of too many states or events, or a valid one with a fault.
+ */
+static void gen_logic(char *p)
+{
+	static const char *const pers[] = { "thread", "Task", "", "tasks", "process,task" };
+	static struct gtab g;
+	static char tk[24][8192];
+	const char *path;
+	uint64_t start;
+	int t, i, ntk = 0, kind = (int)below(100), ns, ne, idx[G_EDGES];
+	bool shuffle = chance(20), faulty = false;
+	char v[64], *q;
+
+	logic_lines++;
+	path = pick_section(&t, &start);
+	if (tame)
+		kind = kind < 88 ? 0 : kind < 92 ? 50 : 70;
+	ns = chance(tame ? 95 : 70) ? 1 + (int)below(6) : chance(80) ? 1 + (int)below(L_STATES_MAX) :
+	     L_STATES_MAX;
+	ne = chance(tame ? 95 : 70) ? 1 + (int)below(4) : chance(80) ? 1 + (int)below(L_EVENTS_MAX) :
+	     L_EVENTS_MAX;
+	if (kind < 45) {
+		gtab_valid(&g, t, start, ns, ne);
+	} else if (kind < 50) {
+		gtab_many_states(&g, t, start);
+		faulty = true;
+	} else if (kind < 55) {
+		gtab_many_events(&g, t, start);
+		faulty = true;
+	} else {
+		gtab_valid(&g, t, start, ns, ne);
+		if (kind < 85)
+			gtab_fault(&g, t);
+		faulty = true;
+	}
+	logic_faulty += faulty;
+	q = tk[ntk++];
+	q += sprintf(q, "model=%s", g.model);
+	q = tk[ntk++];
+	q += sprintf(q, "states=");
+	for (i = 0; i < g.ns; i++)
+		q += sprintf(q, "%s%s", i ? "," : "", g.st[i]);
+	q = tk[ntk++];
+	q += sprintf(q, "events=");
+	for (i = 0; i < g.ne; i++) {
+		q += sprintf(q, "%s%s@", i ? "," : "", g.ev[i]);
+		gen_offset(&q, g.off[i]);
+	}
+	q = tk[ntk++];
+	q += sprintf(q, "edges=");
+	for (i = 0; i < g.ned; i++)
+		idx[i] = i;
+	if (chance(40))
+		for (i = g.ned - 1; i > 0; i--) {
+			int j = (int)below(i + 1), x = idx[i];
+
+			idx[i] = idx[j];
+			idx[j] = x;
+		}
+	for (i = 0; i < g.ned; i++)
+		q += sprintf(q, "%s%d.%d.%d", i ? "," : "", g.ef[idx[i]], g.ee[idx[i]], g.et[idx[i]]);
+	q = tk[ntk++];
+	q += sprintf(q, "final=");
+	for (i = 0; i < g.nfin; i++)
+		q += sprintf(q, "%s%d", i ? "," : "", g.fin[i]);
+	if (g.initial || chance(30))
+		sprintf(tk[ntk++], "initial=%d", g.initial);
+	if (chance(40))
+		sprintf(tk[ntk++], "per=%s", !hostile(8) ? (chance(50) ? "process" : "task") :
+			pers[below(sizeof(pers) / sizeof(pers[0]))]);
+	if (chance(12)) {
+		gen_tolerance(v);
+		sprintf(tk[ntk++], "tolerance=%s", v);
+	}
+	if (chance(30)) {
+		q = tk[ntk];
+		gen_tag(&q);
+		memmove(tk[ntk], tk[ntk] + 1, strlen(tk[ntk]));	/* no blank */
+		ntk++;
+	}
+	if (chance(15)) {
+		q = tk[ntk];
+		gen_filter(&q);
+		memmove(tk[ntk], tk[ntk] + 1, strlen(tk[ntk]));
+		ntk++;
+	}
+	if (kind >= 85)
+		ntk = tok_fault(tk, ntk);
+	if (shuffle)
+		for (i = ntk - 1; i > 0; i--) {
+			int j = (int)below(i + 1);
+			static char tmp[8192];
+
+			memcpy(tmp, tk[i], sizeof(tmp));
+			memcpy(tk[i], tk[j], sizeof(tmp));
+			memcpy(tk[j], tmp, sizeof(tmp));
+		}
+	p += sprintf(p, "l %s", path);
+	for (i = 0; i < ntk; i++)
+		p += sprintf(p, " %s", tk[i]);
+	/* a regular file, keys in order, no duplicate: one errno whatever the checks' order */
+	lgen_checkable = !shuffle && !want_dup && t != 6 && t < 9;
+}
+
+/* An add: a fifth of them `l` lines, about a quarter `a` lines */
 static void gen_add(char *p)
 {
-	if (chance(35))
+	lgen_checkable = false;
+	if (chance(20))
+		gen_logic(p);
+	else if (chance(35))
 		gen_alive(p);
 	else
 		gen_section(p);
@@ -1232,6 +2125,8 @@ static void mutate(char *s)
 			" period=", " expect=", " margin=", " per=", " per=task", " min=",
 			" tolerance=", " tolerance=2/3", "a ", " expect=0", " period=99999",
 			" margin=1000001", " period=100000 expect=1",
+			"l ", " model=", " states=", " events=", " edges=", " final=",
+			" initial=", " initial=0", ",", ".", "@", "@0x10", ".0.", " final=0",
 		};
 		const char *b = bits[below(sizeof(bits) / sizeof(bits[0]))];
 		size_t bl = strlen(b);
@@ -1273,6 +2168,9 @@ static size_t gen_random(char *p)
  * all-or-nothing batches are accepted often enough to grow and shrink
  * the table), with a mutation here and there.
  */
+/* Set by gen_monitor(): one `l` line whose errno may be checked */
+static bool gen_checkable;
+
 static size_t gen_monitor(char *buf)
 {
 	char line[WBUF];
@@ -1281,6 +2179,7 @@ static size_t gen_monitor(char *buf)
 	int k = batch ? 2 + (int)below(11) : 1, i;
 
 	tame = batch;
+	gen_checkable = false;
 	for (i = 0; i < k; i++) {
 		unsigned int kind = below(100);
 
@@ -1304,7 +2203,7 @@ static size_t gen_monitor(char *buf)
 			*q++ = '\n';
 			snprintf(c.path, sizeof(c.path), "%s", alias_of(&model[m], &t, 50));
 			if (chance(25)) {
-				if (c.t.alive)
+				if (c.t.alive || c.t.logic)
 					c.t.per_task = !c.t.per_task;
 				else
 					c.t.budget = c.t.budget < BUDGET_MAX ? c.t.budget + 1 :
@@ -1314,10 +2213,12 @@ static size_t gen_monitor(char *buf)
 			*--q = '\0';
 			lines++;
 			alive_lines += c.t.alive;
+			logic_lines += c.t.logic;
 		} else if (kind < 35) {
 			want_dup = batch && chance(2);
 			gen_add(line);
 			want_dup = false;
+			gen_checkable = !batch && lgen_checkable;
 		} else if (kind < 55) {
 			gen_remove(line);
 		} else if (kind < 60 && !batch) {	/* a section bound already */
@@ -1341,15 +2242,17 @@ static size_t gen_monitor(char *buf)
 		} else {	/* overlong path */
 			int t;
 			size_t pl = 200 + below(PATH_MAX + 200);
-			bool alive = chance(35);
+			bool alive = chance(35), logic = !alive && chance(30);
 
-			n += snprintf(buf + n, PATH_MAX + 3, "%c %s", alive ? 'a' : 'p',
-				      pick_path(&t));
+			n += snprintf(buf + n, PATH_MAX + 3, "%c %s",
+				      logic ? 'l' : alive ? 'a' : 'p', pick_path(&t));
 			memset(buf + n, chance(50) ? '/' : 'a', pl);
 			n += pl;
-			n += sprintf(buf + n, alive ? ":16 period=1000000 expect=1" :
+			n += sprintf(buf + n, logic ? " model=m states=a events=e@16 edges=0.0.0 final=0" :
+				     alive ? ":16 period=1000000 expect=1" :
 				     ":16 32 threshold=1000000");
 			alive_lines += alive;
+			logic_lines += logic;
 			goto sep;
 		}
 		l = strlen(line);
@@ -1371,6 +2274,7 @@ sep:
 	if (chance(3) && n) {	/* embedded NUL */
 		size_t at = below(n);
 
+		gen_checkable = false;
 		memmove(buf + at + 1, buf + at, n - at);
 		buf[at] = '\0';
 		n++;
@@ -1492,26 +2396,65 @@ static void resync(void)
 
 static struct bind nb[MAXB];
 
+/* -M: no control file; the model plays the kernel */
+static bool model_only;
+/* The write under way is one generated `l` line whose errno is checked */
+static bool cur_checkable;
+
+/* -M: what the kernel would do, by the model: the result, and @after as it would read */
+static ssize_t sim_write(int file, const char *data, size_t n, int *err)
+{
+	size_t eff = file == F_MONITOR && n > PAGE ? PAGE : n;
+	bool on = model_enabled;
+	char reactor[16];
+	int r, nn = 0;
+
+	strcpy(reactor, model_reactor);
+	after = before;
+	if (file == F_MONITOR) {
+		r = eff ? model_monitor(data, eff, nb, &nn) : 1;
+		if (r == 0)
+			model_snap(&after, nb, nn, model_enabled, model_reactor);
+	} else if (file == F_ENABLE) {
+		r = model_enable(data, n, &on);
+		if (r == 0)
+			model_snap(&after, model, nmodel, on, model_reactor);
+	} else {
+		r = model_reactors(data, n, reactor);
+		if (r == 0)
+			model_snap(&after, model, nmodel, model_enabled, reactor);
+	}
+	if (r < 0) {
+		*err = -r;
+		return -1;
+	}
+	return r == 1 ? 0 : (ssize_t)eff;
+}
+
 /* One write(2) of @n bytes of @data to @fd (@file), checked. */
 static void checked_write(int fd, int file, const char *data, size_t n)
 {
 	ssize_t ret;
-	int err, mret = 0, nn = 0;
+	int err = 0, mret = 0, nn = 0;
 	size_t eff;
 	bool on = model_enabled;
 	char reactor[16];
 
 	strcpy(reactor, model_reactor);
 	writes++;
-	ret = write(fd, data, n);
-	err = errno;
-	/*
-	 * The file written is re-read after every write; all three every
-	 * 32 writes and after every failure (a write may only change its
-	 * own file).
-	 */
-	after = before;
-	snapshot(&after, ret < 0 || writes % 32 == 0 ? -1 : file);
+	if (model_only) {
+		ret = sim_write(file, data, n, &err);
+	} else {
+		ret = write(fd, data, n);
+		err = errno;
+		/*
+		 * The file written is re-read after every write; all three
+		 * every 32 writes and after every failure (a write may only
+		 * change its own file).
+		 */
+		after = before;
+		snapshot(&after, ret < 0 || writes % 32 == 0 ? -1 : file);
+	}
 	if (ret < 0) {
 		rejected++;
 		by_errno[err & 255]++;
@@ -1533,7 +2476,18 @@ static void checked_write(int fd, int file, const char *data, size_t n)
 			fail(&fail_refused_good, "refused a write the model accepts", file, data, n, ret, err, 0);
 		} else if (file == F_MONITOR) {
 			rejected_alive += judged.blame_alive;
+			rejected_logic += judged.blame_logic;
 			eexist_cross += mret == -EEXIST && judged.cross;
+			eexist_logic += mret == -EEXIST && judged.cross_logic;
+			/* a generated `l` line on its own: the contract's errno */
+			if (cur_checkable && judged.blame_logic && judged.lunsure) {
+				logic_errno_unsure++;
+			} else if (cur_checkable && judged.blame_logic) {
+				logic_errno_checked++;
+				if (err != -mret)
+					fail(&fail_logic_errno, "refused an l line with another errno than the model's",
+					     file, data, n, ret, err, mret);
+			}
 		}
 		before = after;
 		return;
@@ -1565,6 +2519,8 @@ static void checked_write(int fd, int file, const char *data, size_t n)
 		nmodel = nn;
 		accepted_alive += judged.adds_alive;
 		removed_alive += judged.removed_alive;
+		accepted_logic += judged.adds_logic;
+		removed_logic += judged.removed_logic;
 		kept += judged.kept;
 	} else if (file == F_ENABLE && mret == 0) {
 		model_enabled = on;
@@ -1589,9 +2545,11 @@ static void one_write(void)
 
 	n = file == F_MONITOR ? gen_monitor(buf) : file == F_ENABLE ? gen_enable(buf) :
 		gen_reactors(buf);
-	fd = ctl_open(wfd, file, O_WRONLY);
+	fd = model_only ? -1 : ctl_open(wfd, file, O_WRONLY);
+	cur_checkable = file == F_MONITOR && gen_checkable;
 	if (file == F_MONITOR && n > 1 && chance(5)) {
 		/* in pieces: each write(2) on its own must hold the contract */
+		cur_checkable = false;
 		while (done < n) {
 			size_t piece = 1 + below(n - done);
 
@@ -1607,10 +2565,11 @@ int main(int argc, char **argv)
 {
 	unsigned long target = 100000, seed = 1, progress = 0;
 	const char *out = NULL;
-	int opt, i, n_alive;
+	int opt, i, n_alive, n_logic;
 
-	while ((opt = getopt(argc, argv, "s:n:m:o:")) != -1) {
+	while ((opt = getopt(argc, argv, "s:n:m:o:M")) != -1) {
 		switch (opt) {
+		case 'M': model_only = true; break;
 		case 's': seed = strtoul(optarg, NULL, 0); break;
 		case 'n': target = strtoul(optarg, NULL, 0); break;
 		case 'm': max_bindings = strtoul(optarg, NULL, 0); break;
@@ -1619,7 +2578,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (optind >= argc) {
-		fprintf(stderr, "usage: tlob-fuzz [-s SEED] [-n LINES] [-m MAX_BINDINGS] [-o FILE] DIR\n");
+		fprintf(stderr, "usage: tlob-fuzz [-M] [-s SEED] [-n LINES] [-m MAX_BINDINGS] [-o FILE] DIR\n");
 		return 2;
 	}
 	dir = argv[optind];
@@ -1637,7 +2596,10 @@ int main(int argc, char **argv)
 	add_target("/dev/null");
 	add_target("/proc/kcore");
 
-	snapshot(&before, -1);
+	if (model_only)
+		model_snap(&before, model, 0, false, "nop");
+	else
+		snapshot(&before, -1);
 	after = before;
 	resync();
 	while (lines < target) {
@@ -1656,14 +2618,21 @@ int main(int argc, char **argv)
 	printf("fuzz: alive_lines=%lu accepted_alive=%lu rejected_alive=%lu removed_alive=%lu\n",
 	       alive_lines, accepted_alive, rejected_alive, removed_alive);
 	printf("fuzz: eexist_cross=%lu kept=%lu\n", eexist_cross, kept);
+	printf("fuzz: logic_lines=%lu accepted_logic=%lu rejected_logic=%lu removed_logic=%lu"
+	       " logic_faulty=%lu eexist_logic=%lu\n", logic_lines, accepted_logic, rejected_logic,
+	       removed_logic, logic_faulty, eexist_logic);
+	printf("fuzz: logic_errno_checked=%lu logic_errno_unsure=%lu logic_errno_wrong=%lu\n",
+	       logic_errno_checked, logic_errno_unsure, fail_logic_errno);
 	printf("fuzz: rejected_by_errno");
 	for (i = 0; i < 256; i++)
 		if (by_errno[i])
 			printf(" %s=%lu", strerrorname_np(i) ?: "?", by_errno[i]);
-	for (i = 0, n_alive = 0; i < nmodel; i++)
+	for (i = 0, n_alive = 0, n_logic = 0; i < nmodel; i++) {
 		n_alive += model[i].t.alive;
-	printf("\nfuzz: final bindings=%d alive=%d enable=%d reactor=%s\n", nmodel, n_alive,
-	       model_enabled, model_reactor);
+		n_logic += model[i].t.logic;
+	}
+	printf("\nfuzz: final bindings=%d alive=%d logic=%d enable=%d reactor=%s\n", nmodel,
+	       n_alive, n_logic, model_enabled, model_reactor);
 	if (out) {
 		FILE *f = fopen(out, "w");
 

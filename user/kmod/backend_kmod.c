@@ -278,6 +278,11 @@ static int kmod_bind(struct tlob_backend *be, const struct tlob_binding_spec *sp
 	if (spec->alive && !strcmp(K(be)->system, "rv"))
 		return tlob_backend_err(be, EOPNOTSUPP, "alive supervision needs the module "
 					"backend (tlob.ko); the kernel's RV tlob does not run it");
+	/* Nor an `l` line (logical supervision). */
+	if (spec->logic && !strcmp(K(be)->system, "rv"))
+		return tlob_backend_err(be, EOPNOTSUPP, "logical supervision (--model) needs "
+					"the module backend (tlob.ko); the kernel's RV tlob does "
+					"not run it");
 	/* Only what the module reads back as asked (the BPF backend's rule too). */
 	ret = tlob_spec_check(spec, be->err, sizeof(be->err));
 	if (ret)
@@ -302,7 +307,9 @@ static int kmod_bind(struct tlob_backend *be, const struct tlob_binding_spec *sp
 		return tlob_backend_err(be, EINVAL,
 			"the kernel rejected '%s' (offset not in the file's text, or malformed%s)",
 			TLOB_SHOWN(line), spec->alive ?
-			"; a module without alive supervision refuses every 'a' line" : "");
+			"; a module without alive supervision refuses every 'a' line" :
+			spec->logic ? "; a module without logical supervision refuses every "
+			"'l' line" : "");
 	default:
 		return tlob_backend_err(be, -ret, "cannot add binding: %s", strerror(-ret));
 	}

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "decode.h"
@@ -25,6 +26,7 @@ enum tlob_decoder tlob_decoder_for(const char *name)
 		{ "error_tlob", TLOB_DEC_ERROR },
 		{ "violation_detail", TLOB_DEC_DIAG },
 		{ "alive_cycle", TLOB_DEC_ALIVE },
+		{ "logic", TLOB_DEC_LOGIC },
 	};
 
 	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
@@ -113,6 +115,7 @@ static bool field_num(const struct tep_format_field *f, const struct tep_record 
 
 static void diag_init(struct tlob_decode *d, struct tep_event *ev);
 static void alive_init(struct tlob_decode *d, struct tep_event *ev);
+static void logic_init(struct tlob_decode *d, struct tep_event *ev);
 
 struct num_member {
 	const char *field;
@@ -164,6 +167,8 @@ void tlob_decode_init(struct tlob_decode *d, enum tlob_decoder dec, struct tep_e
 		diag_init(d, ev);
 	if (dec == TLOB_DEC_ALIVE)
 		alive_init(d, ev);
+	if (dec == TLOB_DEC_LOGIC)
+		logic_init(d, ev);
 }
 
 static void store(void *dst, size_t size, unsigned long long v)
@@ -357,6 +362,83 @@ void tlob_decode_alive(const struct tlob_decode *d, const struct tep_record *rec
 	}
 	field_str(d->comm, rec, out->comm, sizeof(out->comm));
 	field_str(d->tag, rec, out->tag, sizeof(out->tag));
+}
+
+/*
+ * struct tlob_logic_record as the logic event carries it (kernel/module/
+ * tlob_trace.h: its members by name), and the names of the model, the
+ * state and the event as strings.
+ */
+#define LM(name) { #name, offsetof(struct tlob_logic_record, name), \
+		   sizeof(((struct tlob_logic_record *)0)->name), NULL }
+
+static const struct num_member logic_members[TLOB_DEC_LOGIC_MEMBERS] = {
+	LM(start_ns), LM(end_ns), LM(events), LM(pid), LM(tgid), LM(binding_id),
+	LM(verdict), LM(state), LM(event), LM(react), LM(abort_reason),
+};
+/* What a record is judged by: verdict, binding_id, state, event. */
+static const unsigned int logic_needed[] = { 6, 5, 7, 8 };
+static const char *const logic_names[TLOB_DEC_LOGIC_NAMES] = {
+	"model", "state_name", "event_name",
+};
+
+static void logic_init(struct tlob_decode *d, struct tep_event *ev)
+{
+	for (size_t i = 0; i < TLOB_DEC_LOGIC_MEMBERS; i++)
+		d->logic[i] = tep_find_field(ev, logic_members[i].field);
+	for (size_t i = 0; i < TLOB_DEC_LOGIC_NAMES; i++)
+		d->logic_name[i] = tep_find_field(ev, logic_names[i]);
+}
+
+int tlob_decode_logic_check(const struct tlob_decode *d, char *why, size_t len)
+{
+	const char *system = d->ev ? d->ev->system : "tlob";
+
+	for (size_t i = 0; i < sizeof(logic_needed) / sizeof(logic_needed[0]); i++) {
+		if (d->logic[logic_needed[i]])
+			continue;
+		snprintf(why, len, "the module's %s:logic event has no field '%s' (this tool "
+			 "reads verdict, binding_id, state and event): logical supervision's "
+			 "records are not read", system, logic_members[logic_needed[i]].field);
+		return -ENOENT;
+	}
+	for (size_t i = 0; i < TLOB_DEC_LOGIC_NAMES; i++) {
+		if (d->logic_name[i] && is_text(d->logic_name[i]))
+			continue;
+		snprintf(why, len, "the module's %s:logic event has no string field '%s': "
+			 "records show the index (#N) for the names", system, logic_names[i]);
+		return 1;
+	}
+	return 0;
+}
+
+void tlob_decode_logic(const struct tlob_decode *d, const struct tep_record *rec,
+		       struct tlob_logic_record *r, struct tlob_logic_names *n)
+{
+	char *name[TLOB_DEC_LOGIC_NAMES] = { n->model, n->state, n->event };
+	unsigned long long v;
+
+	memset(r, 0, sizeof(*r));
+	memset(n, 0, sizeof(*n));
+	r->react = 1;
+	for (size_t i = 0; i < TLOB_DEC_LOGIC_MEMBERS; i++) {
+		const struct num_member *m = &logic_members[i];
+
+		if (field_num(d->logic[i], rec, NULL, &v))
+			store((char *)r + m->offset, m->size, v);
+	}
+	if (!d->logic[8])
+		r->event = TLOB_LOGIC_NONE;
+	field_str(d->comm, rec, r->comm, sizeof(r->comm));
+	field_str(d->tag, rec, r->tag, sizeof(r->tag));
+	for (size_t i = 0; i < TLOB_DEC_LOGIC_NAMES; i++)
+		if (d->logic_name[i] && is_text(d->logic_name[i]))
+			field_str(d->logic_name[i], rec, name[i], TLOB_LOGIC_NAME_MAX);
+	/* A name the event lacks: its index, so that a line still says which. */
+	if (!d->logic_name[1] || !is_text(d->logic_name[1]))
+		snprintf(n->state, sizeof(n->state), "#%u", r->state);
+	if ((!d->logic_name[2] || !is_text(d->logic_name[2])) && r->event != TLOB_LOGIC_NONE)
+		snprintf(n->event, sizeof(n->event), "#%u", r->event);
 }
 
 int tlob_decode_transition(const struct tlob_decode *d, const struct tep_record *rec,

@@ -6,7 +6,8 @@
  * the struct's members), and upstream's detail_env_tlob, event_tlob and
  * error_tlob (the rv system of an in-kernel tlob). tlob:violation_detail
  * decodes the same way into a struct tlob_diag, tlob:alive_cycle into a
- * struct tlob_alive_record.
+ * struct tlob_alive_record, tlob:logic into a struct tlob_logic_record and
+ * the names it carries.
  */
 #ifndef TLOB_DECODE_H
 #define TLOB_DECODE_H
@@ -25,6 +26,7 @@ enum tlob_decoder {
 	TLOB_DEC_ERROR,		/* error_tlob */
 	TLOB_DEC_DIAG,		/* tlob:violation_detail: a violation's diagnosis */
 	TLOB_DEC_ALIVE,		/* tlob:alive_cycle: an alive binding's reference cycle */
+	TLOB_DEC_LOGIC,		/* tlob:logic: a logical binding's violation or instance end */
 };
 
 /* Which decoder an event of this name needs. */
@@ -36,6 +38,10 @@ enum tlob_decoder tlob_decoder_for(const char *event_name);
 #define TLOB_DEC_DIAG_MEMBERS	19
 /* The struct tlob_alive_record members alive_cycle carries as numbers (decode.c). */
 #define TLOB_DEC_ALIVE_MEMBERS	15
+/* The struct tlob_logic_record members logic carries as numbers (decode.c). */
+#define TLOB_DEC_LOGIC_MEMBERS	11
+/* ... and the names it carries as strings: model, state, event (decode.c). */
+#define TLOB_DEC_LOGIC_NAMES	3
 
 /*
  * An event's fields, looked up by name once (tlob_decode_init()), so that
@@ -55,6 +61,9 @@ struct tlob_decode {
 	struct tep_format_field *diag[TLOB_DEC_DIAG_MEMBERS];
 	/* alive_cycle: its numbers (decode.c's table); comm and tag above */
 	struct tep_format_field *alive[TLOB_DEC_ALIVE_MEMBERS];
+	/* logic: its numbers and names (decode.c's tables); comm and tag above */
+	struct tep_format_field *logic[TLOB_DEC_LOGIC_MEMBERS];
+	struct tep_format_field *logic_name[TLOB_DEC_LOGIC_NAMES];
 };
 
 void tlob_decode_init(struct tlob_decode *d, enum tlob_decoder dec, struct tep_event *ev);
@@ -74,6 +83,22 @@ void tlob_decode_diag(const struct tlob_decode *d, const struct tep_record *rec,
 /* An alive_cycle into out: every member the event has, the rest 0. */
 void tlob_decode_alive(const struct tlob_decode *d, const struct tep_record *rec,
 		       struct tlob_alive_record *out);
+
+/*
+ * A logic event into r and its names into n: every member the event has,
+ * the rest 0; a name the event lacks is the index ("#2"; the event's "":
+ * none, for TLOB_LOGIC_NONE).
+ */
+void tlob_decode_logic(const struct tlob_decode *d, const struct tep_record *rec,
+		       struct tlob_logic_record *r, struct tlob_logic_names *n);
+
+/*
+ * What a logic event lacks, as one sentence into why: -ENOENT a number a
+ * record is judged by (verdict, binding_id, state, event: its records
+ * cannot be read), 1 a name (model, state_name, event_name: read, with
+ * indices for names), 0 nothing.
+ */
+int tlob_decode_logic_check(const struct tlob_decode *d, char *why, size_t len);
 
 /* 0, or -EINVAL when a state/event name is not one of the model's. */
 int tlob_decode_transition(const struct tlob_decode *d, const struct tep_record *rec,

@@ -2,8 +2,9 @@
 /*
  * The stats line is key=value separated by spaces, except that path= may
  * itself contain spaces: it runs up to " start=". An alive binding's line
- * says kind=alive before path= and has its own counts (tlob_alive_stats);
- * a section's has no kind=.
+ * says kind=alive before path= and has its own counts (tlob_alive_stats),
+ * a logical binding's kind=logic and its (tlob_logic_stats); a section's
+ * has no kind=.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -81,9 +82,25 @@ static const struct num_key alive_nums[] = {
 };
 
 /*
+ * A logical binding's (kind=logic: "id=.. kind=logic path=.. start=..
+ * tag=.. model=NAME per=.. tolerance=K/W holders=.. instances=.. events=..
+ * completed=.. order=.. incomplete=.. tolerated=.. aborted=.. dropped=..",
+ * in the alive line's style; any order).
+ */
+static const struct num_key logic_nums[] = {
+	NUM("instances", logic.instances), NUM("events", logic.events),
+	NUM("completed", logic.completed), NUM("order", logic.order),
+	NUM("incomplete", logic.incomplete), NUM("tolerated", logic.tolerated),
+	NUM("aborted", logic.aborted), NUM("dropped", logic.dropped),
+	NUM("start", spec.start), { NULL, 0 },
+};
+
+enum { KIND_SECTION, KIND_ALIVE, KIND_LOGIC };
+
+/*
  * kind= in the head of the line (before path=, which may hold anything):
- * 0 none (a section), 1 alive, -EINVAL a kind this tool does not know
- * (its counts would be read as something they are not).
+ * KIND_SECTION none, KIND_ALIVE, KIND_LOGIC, -EINVAL a kind this tool does
+ * not know (its counts would be read as something they are not).
  */
 static int line_kind(const char *head, size_t n)
 {
@@ -98,18 +115,29 @@ static int line_kind(const char *head, size_t n)
 		vend = memchr(p, ' ', (size_t)(end - p));
 		if (!vend)
 			vend = end;
-		return vend - p == 5 && !strncmp(p, "alive", 5) ? 1 : -EINVAL;
+		if (vend - p == 5 && !strncmp(p, "alive", 5))
+			return KIND_ALIVE;
+		return vend - p == 5 && !strncmp(p, "logic", 5) ? KIND_LOGIC : -EINVAL;
 	}
-	return 0;
+	return KIND_SECTION;
 }
 
-/* The alive terms that are not plain numbers; 1 when @key is none of them. */
-static int alive_term(struct tlob_binding_stats *st, const char *key, const char *val)
+/*
+ * The alive or logical terms that are not plain numbers (expect, margin,
+ * per; model, per); 1 when @key is none of them.
+ */
+static int kind_term(struct tlob_binding_stats *st, const char *key, const char *val)
 {
-	if (!strcmp(key, "expect"))
+	if (st->spec.alive && !strcmp(key, "expect"))
 		return parse_u32(val, &st->spec.expect);
-	if (!strcmp(key, "margin"))
+	if (st->spec.alive && !strcmp(key, "margin"))
 		return parse_u32(val, &st->spec.margin);
+	if (st->spec.logic && !strcmp(key, "model")) {
+		if (!*val || strlen(val) >= sizeof(st->spec.table.model))
+			return -EINVAL;
+		strcpy(st->spec.table.model, val);
+		return 0;
+	}
 	if (!strcmp(key, "per")) {
 		if (!strcmp(val, "process"))
 			st->spec.per = TLOB_PER_PROCESS;
@@ -139,8 +167,9 @@ int tlob_kmod_stats_parse(const char *line, struct tlob_binding_stats *st)
 	kind = line_kind(line, (size_t)(p - line));
 	if (kind < 0)
 		return kind;
-	st->spec.alive = kind == 1;
-	nums = st->spec.alive ? alive_nums : window_nums;
+	st->spec.alive = kind == KIND_ALIVE;
+	st->spec.logic = kind == KIND_LOGIC;
+	nums = st->spec.alive ? alive_nums : st->spec.logic ? logic_nums : window_nums;
 	memcpy(st->spec.path, p + 6, (size_t)(pend - (p + 6)));
 
 	/* Everything but the path, tokenised. */
@@ -168,14 +197,14 @@ int tlob_kmod_stats_parse(const char *line, struct tlob_binding_stats *st)
 		}
 		if (nums[i].key)
 			continue;
-		if (st->spec.alive && (ret = alive_term(st, tok, val)) <= 0)
+		if ((st->spec.alive || st->spec.logic) && (ret = kind_term(st, tok, val)) <= 0)
 			continue;
 		ret = 0;
 		if (!strcmp(tok, "id")) {
 			ret = parse_u64(val, &v);
 			st->spec.id = (uint32_t)v;
 			have_id = true;
-		} else if (!strcmp(tok, "stop") && !st->spec.alive) {
+		} else if (!strcmp(tok, "stop") && !st->spec.alive && !st->spec.logic) {
 			if (!strcmp(val, "ret"))
 				st->spec.stop_is_ret = true;
 			else
@@ -188,7 +217,7 @@ int tlob_kmod_stats_parse(const char *line, struct tlob_binding_stats *st)
 				strcpy(st->spec.tag, val);
 		} else if (!strcmp(tok, "holders")) {
 			snprintf(st->spec.holders, sizeof(st->spec.holders), "%s", val);
-		} else if (!strcmp(tok, "hist") && !st->spec.alive) {
+		} else if (!strcmp(tok, "hist") && !st->spec.alive && !st->spec.logic) {
 			ret = parse_hist(val, st);
 		}
 		/* Unknown keys are newer fields (kind= was read above): skip them. */

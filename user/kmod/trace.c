@@ -11,13 +11,15 @@
  * windows are read in batches:
  * - "tlob_<pid>_now": violations, their details (violation_detail, the
  *   diagnosis), dropped STARTs (upstream's detail_env_tlob), alive cycles
- *   with too few or too many checkpoints:
+ *   with too few or too many checkpoints, logical bindings' ORDER and
+ *   INCOMPLETE records (tlob:logic):
  *   buffer_percent 0, the first event wakes the reader, which then reads
  *   both instances.
  * - "tlob_<pid>": windows (and -t's transitions), and the alive cycles
  *   that are no violation (ok, aborted: one per period, which may be
  *   100 us; tlob:alive_cycle is in both instances, each with a filter on
- *   its verdict, enable_alive()). While nothing is
+ *   its verdict, enable_by_verdict()), and logical instances' ends (ok,
+ *   aborted; tlob:logic likewise). While nothing is
  *   pending its buffer_percent is 0 too, so the first window after a quiet
  *   spell wakes the reader; the reader then leaves it for up to the flush
  *   interval (a batch), its buffer_percent set to a watermark (half the
@@ -166,18 +168,20 @@ static int enable_event(struct tlob_trace *t, const char *system, const char *na
 }
 
 /*
- * tlob:alive_cycle: one event for every verdict, but only a violation
- * (too few or too many checkpoints) must wake the reader at once; an ok
- * cycle or an instance's end comes once per period of every instance and
- * is read in batches, like a window. So the event is enabled in both
- * instances, each with a filter on the verdict that keeps its share. A
- * kernel that takes neither filter gets the event whole in the instance
- * that wakes the reader: nothing is late, only more wakeups.
+ * tlob:alive_cycle and tlob:logic: one event for every verdict, but only
+ * a violation (too few or too many checkpoints; an order or incomplete
+ * instance) must wake the reader at once; an ok cycle or an instance's
+ * end comes once per period or instance and is read in batches, like a
+ * window. So the event is enabled in both instances, each with a filter
+ * on the verdict that keeps its share: verdict @v1 or @v2 now, the rest
+ * in the batch. A kernel that takes neither filter gets the event whole
+ * in the instance that wakes the reader: nothing is late, only more
+ * wakeups.
  */
-static int enable_alive(struct tlob_trace *t, const char *system, unsigned int buffer_kb,
-			char *err, size_t len)
+static int enable_by_verdict(struct tlob_trace *t, const char *system, const char *name,
+			     int v1, int v2, unsigned int buffer_kb, char *err, size_t len)
 {
-	struct tep_event *ev = tep_find_event_by_name(t->tep, system, "alive_cycle");
+	struct tep_event *ev = tep_find_event_by_name(t->tep, system, name);
 	char now[64], batch[64];
 	int ret;
 
@@ -185,27 +189,50 @@ static int enable_alive(struct tlob_trace *t, const char *system, unsigned int b
 		return -ENOENT;
 	if (ids_full(t))
 		return -ENOSPC;
-	snprintf(now, sizeof(now), "verdict == %d || verdict == %d", TLOB_VERDICT_TOO_FEW,
-		 TLOB_VERDICT_TOO_MANY);
-	snprintf(batch, sizeof(batch), "verdict != %d && verdict != %d", TLOB_VERDICT_TOO_FEW,
-		 TLOB_VERDICT_TOO_MANY);
+	snprintf(now, sizeof(now), "verdict == %d || verdict == %d", v1, v2);
+	snprintf(batch, sizeof(batch), "verdict != %d && verdict != %d", v1, v2);
 	ret = need_instance(t, TI_NOW, buffer_kb, err, len);
 	if (!ret)
 		ret = need_instance(t, TI_BATCH, buffer_kb, err, len);
 	if (ret)
 		return ret;
-	if (tracefs_event_file_write(t->inst[TI_NOW], system, "alive_cycle", "filter", now) < 0 ||
-	    tracefs_event_file_write(t->inst[TI_BATCH], system, "alive_cycle", "filter",
-				     batch) < 0) {
-		tlob_verbose("%s:alive_cycle takes no filter: every cycle wakes the reader",
-			     system);
-		tracefs_event_file_write(t->inst[TI_NOW], system, "alive_cycle", "filter", "0");
-	} else if (tracefs_event_enable(t->inst[TI_BATCH], system, "alive_cycle")) {
+	if (tracefs_event_file_write(t->inst[TI_NOW], system, name, "filter", now) < 0 ||
+	    tracefs_event_file_write(t->inst[TI_BATCH], system, name, "filter", batch) < 0) {
+		tlob_verbose("%s:%s takes no filter: every record wakes the reader", system,
+			     name);
+		tracefs_event_file_write(t->inst[TI_NOW], system, name, "filter", "0");
+	} else if (tracefs_event_enable(t->inst[TI_BATCH], system, name)) {
 		return -EIO;
 	}
-	if (tracefs_event_enable(t->inst[TI_NOW], system, "alive_cycle"))
+	if (tracefs_event_enable(t->inst[TI_NOW], system, name))
 		return -EIO;
-	return add_decoder(t, ev, TLOB_DEC_ALIVE);
+	return add_decoder(t, ev, tlob_decoder_for(name));
+}
+
+/*
+ * tlob:logic, when the module has it and its fields are the ones this
+ * tool reads: a missing number leaves it off (said on stderr: a logical
+ * binding's records would be misread), a missing name is said once and
+ * its index shown instead.
+ */
+static int enable_logic(struct tlob_trace *t, const char *system, unsigned int buffer_kb,
+			char *err, size_t len)
+{
+	struct tep_event *ev = tep_find_event_by_name(t->tep, system, "logic");
+	struct tlob_decode d;
+	char why[256];
+	int ret;
+
+	if (!ev)
+		return -ENOENT;
+	tlob_decode_init(&d, TLOB_DEC_LOGIC, ev);
+	ret = tlob_decode_logic_check(&d, why, sizeof(why));
+	if (ret)
+		fprintf(stderr, "tlob: %s\n", why);
+	if (ret < 0)
+		return ret;
+	return enable_by_verdict(t, system, "logic", TLOB_VERDICT_ORDER, TLOB_VERDICT_INCOMPLETE,
+				 buffer_kb, err, len);
 }
 
 static const struct tlob_decode *decoder_of(struct tlob_trace *t, int id)
@@ -375,8 +402,14 @@ struct tlob_trace *tlob_trace_open(const char *system, bool transitions,
 			tlob_verbose("no %s:violation_detail event: this module does not "
 				     "diagnose violations", system);
 		/* Optional as the two above; a reason it left in err is no error of the open. */
-		if (!ret && enable_alive(t, system, buffer_kb, err, len)) {
+		if (!ret && enable_by_verdict(t, system, "alive_cycle", TLOB_VERDICT_TOO_FEW,
+					      TLOB_VERDICT_TOO_MANY, buffer_kb, err, len)) {
 			tlob_verbose("no %s:alive_cycle event: this module has no alive "
+				     "supervision", system);
+			err[0] = '\0';
+		}
+		if (!ret && enable_logic(t, system, buffer_kb, err, len)) {
+			tlob_verbose("no %s:logic event: this module has no logical "
 				     "supervision", system);
 			err[0] = '\0';
 		}
@@ -420,6 +453,8 @@ static int deliver(struct tlob_trace *t, struct tep_record *rec,
 	struct tlob_transition tr;
 	struct tlob_record r;
 	struct tlob_alive_record al;
+	struct tlob_logic_record lr;
+	struct tlob_logic_names ln;
 	struct tlob_diag dg;
 	int ret = 0;
 
@@ -454,6 +489,13 @@ static int deliver(struct tlob_trace *t, struct tep_record *rec,
 		tlob_decode_alive(d, rec, &al);
 		(*delivered)++;
 		ret = sink->alive(&al, sink->ctx);
+		break;
+	case TLOB_DEC_LOGIC:
+		if (!sink->logic)
+			break;
+		tlob_decode_logic(d, rec, &lr, &ln);
+		(*delivered)++;
+		ret = sink->logic(&lr, &ln, sink->ctx);
 		break;
 	case TLOB_DEC_NONE:
 		break;

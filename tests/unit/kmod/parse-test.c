@@ -7,8 +7,12 @@
 #include <stdio.h>
 
 #include "tlob_parse.h"
+#include "tlob_logic.h"
 
 static int n, failed;
+
+/* An `l` line's table: every request may parse one (the caller's storage). */
+static struct tlob_logic_table table;
 
 static void ok(int cond, const char *name, const char *line)
 {
@@ -22,7 +26,7 @@ static void ok(int cond, const char *name, const char *line)
 static void bad(const char *line, int err)
 {
 	char buf[8192];
-	struct tlob_req req;
+	struct tlob_req req = { .table = &table };
 	int ret;
 
 	snprintf(buf, sizeof(buf), "%s", line);
@@ -37,7 +41,7 @@ static void bad(const char *line, int err)
 static void good_tolerance(const char *line, unsigned int k, unsigned int w)
 {
 	char buf[256];
-	struct tlob_req r;
+	struct tlob_req r = { .table = &table };
 	int ret;
 
 	snprintf(buf, sizeof(buf), "%s", line);
@@ -63,7 +67,7 @@ struct want {
 static void good(const struct want *w)
 {
 	char buf[8192];
-	struct tlob_req r;
+	struct tlob_req r = { .table = &table };
 	int ret;
 
 	snprintf(buf, sizeof(buf), "%s", w->line);
@@ -83,7 +87,7 @@ static void good_alive(const char *line, const char *path, u64 start,
 		       unsigned int k, unsigned int w)
 {
 	char buf[256];
-	struct tlob_req r;
+	struct tlob_req r = { .table = &table };
 	int ret;
 
 	snprintf(buf, sizeof(buf), "%s", line);
@@ -100,7 +104,7 @@ static void good_alive(const char *line, const char *path, u64 start,
 static void why(const char *line, int err, enum tlob_parse_why want)
 {
 	char buf[256];
-	struct tlob_req r;
+	struct tlob_req r = { .table = &table };
 	int ret;
 
 	snprintf(buf, sizeof(buf), "%s", line);
@@ -108,6 +112,289 @@ static void why(const char *line, int err, enum tlob_parse_why want)
 	ok(ret == err && r.why == want, "refused for its reason", line);
 	if (ret != err || r.why != want)
 		printf("# got %d, why %d (want %d)\n", ret, r.why, want);
+}
+
+/*
+ * An `l` line accepted: its canonical text (tlob_logic_format()) is
+ * @canon, and its START, per=, tolerance= and filter are the ones given.
+ */
+static void good_logic(const char *line, const char *canon, u64 start,
+		       enum tlob_per per, unsigned int k, unsigned int w,
+		       enum tlob_filter filter, u32 id)
+{
+	struct tlob_req r = { .table = &table };
+	char buf[8192], got[8192];
+	int ret;
+
+	snprintf(buf, sizeof(buf), "%s", line);
+	ret = tlob_parse_line(buf, &r);
+	got[0] = '\0';
+	if (!ret)
+		tlob_logic_format(&table, got, sizeof(got));
+	ok(!ret && r.logic && !r.alive && !r.remove && !strcmp(r.path, "/a") &&
+	   r.start == start && r.per == per && r.tol_k == k && r.tol_w == w &&
+	   r.filter == filter && r.filter_id == id && !strcmp(got, canon) &&
+	   !r.budget_ns && !r.stop && !r.stop_ret, "logic", line);
+	if (ret || strcmp(got, canon))
+		printf("# got %d, why %d, '%s'\n", ret, r.why, got);
+}
+
+/* An `l` line refused: @err, @want and, for a table rule, @rule. */
+static void why_logic(const char *line, int err, enum tlob_parse_why want,
+		      enum tlob_logic_rule rule)
+{
+	struct tlob_req r = { .table = &table };
+	char buf[8192];
+	int ret;
+
+	snprintf(buf, sizeof(buf), "%s", line);
+	ret = tlob_parse_line(buf, &r);
+	ok(ret == err && r.why == want &&
+	   (want != TLOB_WHY_LOGIC_TABLE || r.logic_rule == rule),
+	   "logic refused for its reason", line);
+	if (ret != err || r.why != want ||
+	    (want == TLOB_WHY_LOGIC_TABLE && r.logic_rule != rule))
+		printf("# got %d, why %d (want %d), rule %d (want %d): %s\n",
+		       ret, r.why, want, r.logic_rule, rule,
+		       tlob_logic_rule_text(r.logic_rule));
+}
+
+/*
+ * The monitor file's listing of an `l` binding (tlob_listing.c: the
+ * table's canonical text, then per= always, tolerance=/tag=/pid=/tgid=
+ * when given) read back: the same table, byte for byte, and the same
+ * terms.
+ */
+static void roundtrip_logic(const char *line)
+{
+	static struct tlob_logic_table first;
+	struct tlob_req a = { .table = &first }, b = { .table = &table };
+	char buf[8192], listed[8192], path[256];
+	size_t at;
+	int ret;
+
+	snprintf(buf, sizeof(buf), "%s", line);
+	ret = tlob_parse_line(buf, &a);
+	ok(!ret, "logic line for the round trip", line);
+	if (ret)
+		return;
+	snprintf(path, sizeof(path), "%s", a.path);
+	at = snprintf(listed, sizeof(listed), "l %s ", a.path);
+	at += tlob_logic_format(&first, listed + at, sizeof(listed) - at);
+	at += snprintf(listed + at, sizeof(listed) - at, " per=%s",
+		       a.per == TLOB_PER_TASK ? "task" : "process");
+	if (a.tol_w > 1)
+		at += snprintf(listed + at, sizeof(listed) - at,
+			       " tolerance=%u/%u", a.tol_k, a.tol_w);
+	if (a.tag[0])
+		at += snprintf(listed + at, sizeof(listed) - at, " tag=%s", a.tag);
+	if (a.filter != TLOB_FILTER_NONE)
+		snprintf(listed + at, sizeof(listed) - at, " %s=%u",
+			 a.filter == TLOB_FILTER_PID ? "pid" : "tgid", a.filter_id);
+	snprintf(buf, sizeof(buf), "%s", listed);
+	ret = tlob_parse_line(buf, &b);
+	ok(!ret && !memcmp(&first, &table, sizeof(table)) &&
+	   !strcmp(b.path, path) && b.start == a.start && b.per == a.per &&
+	   b.tol_k == a.tol_k && b.tol_w == a.tol_w && !strcmp(b.tag, a.tag) &&
+	   b.filter == a.filter && b.filter_id == a.filter_id,
+	   "the listing reads back as the same binding", listed);
+	if (ret)
+		printf("# got %d, why %d\n", ret, b.why);
+}
+
+/* Logical supervision: `l PATH model= states= events= edges= final= ...` */
+static void logic_tests(void)
+{
+	static const char *const roundtrips[] = {
+		"l /a model=m states=s events=e@1 edges=0.0.0 final=0",
+		"l /usr/bin/app model=flow states=idle,running events=begin@0x1139,end@0x1150 edges=0.0.1,1.1.0 final=0 per=task tolerance=2/5 tag=fl pid=4",
+		"l /opt/my:app/bin model=M_1 states=b,a,c events=y@7,x@9 edges=2.1.0,0.0.1,1.1.2,1.0.1 final=2,0 initial=0 tgid=12",
+		"l /a model=m states=s0,s1 events=e@1 edges=1.0.0,0.0.1 final=1 initial=1 per=process",
+	};
+	struct tlob_req r = { .table = NULL };
+	char buf[512], big[8192];
+	size_t i, at;
+
+	good_logic("l /a model=m states=s events=e@1 edges=0.0.0 final=0",
+		   "model=m states=s events=e@0x1 edges=0.0.0 final=0 initial=0",
+		   1, TLOB_PER_PROCESS, 1, 1, TLOB_FILTER_NONE, 0);
+	/* keys in any order, edges in any order: one canonical text */
+	good_logic("l /a final=1 tag=t per=task edges=1.1.0,0.0.1 events=begin@0x10,end@32 states=idle,busy model=flow tolerance=3/8 initial=0 tgid=9",
+		   "model=flow states=idle,busy events=begin@0x10,end@0x20 edges=0.0.1,1.1.0 final=1 initial=0",
+		   0x10, TLOB_PER_TASK, 3, 8, TLOB_FILTER_TGID, 9);
+	good_logic("\tl  /a model=_x9 states=A,B events=go@0x0,back@4 edges=1.1.0,0.0.1 final=0,1 initial=1 pid=3 ",
+		   "model=_x9 states=A,B events=go@0x0,back@0x4 edges=0.0.1,1.1.0 final=0,1 initial=1",
+		   0, TLOB_PER_PROCESS, 1, 1, TLOB_FILTER_PID, 3);
+	/* a name of 23 characters, a state with no way out, a self loop */
+	good_logic("l /a model=abcdefghijklmnopqrstuvw states=s,t events=e@1,f@2 edges=0.0.1,0.1.0 final=1",
+		   "model=abcdefghijklmnopqrstuvw states=s,t events=e@0x1,f@0x2 edges=0.0.1,0.1.0 final=1 initial=0",
+		   1, TLOB_PER_PROCESS, 1, 1, TLOB_FILTER_NONE, 0);
+	for (i = 0; i < sizeof(roundtrips) / sizeof(roundtrips[0]); i++)
+		roundtrip_logic(roundtrips[i]);
+
+	/* the largest table: 32 states in a ring of 16 events */
+	at = snprintf(big, sizeof(big), "l /a model=big states=");
+	for (i = 0; i < TLOB_LOGIC_STATES_MAX; i++)
+		at += snprintf(big + at, sizeof(big) - at, "%sstate_%zu", i ? "," : "", i);
+	at += snprintf(big + at, sizeof(big) - at, " events=");
+	for (i = 0; i < TLOB_LOGIC_EVENTS_MAX; i++)
+		at += snprintf(big + at, sizeof(big) - at, "%sev%zu@%zu", i ? "," : "", i, 100 + i);
+	at += snprintf(big + at, sizeof(big) - at, " edges=");
+	for (i = 0; i < TLOB_LOGIC_STATES_MAX; i++)
+		at += snprintf(big + at, sizeof(big) - at, "%s%zu.%zu.%zu", i ? "," : "",
+			       i, i % TLOB_LOGIC_EVENTS_MAX, (i + 1) % TLOB_LOGIC_STATES_MAX);
+	snprintf(big + at, sizeof(big) - at, " final=31");
+	roundtrip_logic(big);
+	/* 33 states, 17 events: -ERANGE */
+	strcpy(strstr(big, " events="), ",s32 events=e@1 edges=0.0.0 final=0");
+	why_logic(big, -ERANGE, TLOB_WHY_LOGIC_RANGE, 0);
+	why_logic("l /a model=m states=s events=a@1,b@2,c@3,d@4,e@5,f@6,g@7,h@8,i@9,j@10,k@11,l@12,m@13,n@14,o@15,p@16,q@17 edges=0.0.0 final=0",
+		  -ERANGE, TLOB_WHY_LOGIC_RANGE, 0);
+	/* more edges than states x events */
+	why_logic("l /a model=m states=s events=e@1 edges=0.0.0,0.0.0 final=0",
+		  -ERANGE, TLOB_WHY_LOGIC_RANGE, 0);
+
+	/* a caller with no table takes no `l` line */
+	snprintf(buf, sizeof(buf), "l /a model=m states=s events=e@1 edges=0.0.0 final=0");
+	ok(tlob_parse_line(buf, &r) == -EINVAL && r.why == TLOB_WHY_VERB,
+	   "no table: refused as a verb", buf);
+	/* a line of another verb leaves the table alone */
+	memset(&table, 0x5a, sizeof(table));
+	r.table = &table;
+	snprintf(buf, sizeof(buf), "p /a:1 2 threshold=5000");
+	ok(!tlob_parse_line(buf, &r) && !r.logic && r.table == &table &&
+	   ((unsigned char *)&table)[sizeof(table) - 1] == 0x5a &&
+	   table.nstates == 0x5a, "a `p` line leaves the table alone", buf);
+
+	/* missing keys, malformed lists and names */
+	why_logic("l /a states=s events=e@1 edges=0.0.0 final=0", -EINVAL, TLOB_WHY_LOGIC_MISSING, 0);
+	why_logic("l /a model=m events=e@1 edges=0.0.0 final=0", -EINVAL, TLOB_WHY_LOGIC_MISSING, 0);
+	why_logic("l /a model=m states=s edges=0.0.0 final=0", -EINVAL, TLOB_WHY_LOGIC_MISSING, 0);
+	why_logic("l /a model=m states=s events=e@1 final=0", -EINVAL, TLOB_WHY_LOGIC_MISSING, 0);
+	why_logic("l /a model=m states=s events=e@1 edges=0.0.0", -EINVAL, TLOB_WHY_LOGIC_MISSING, 0);
+	why_logic("l /a", -EINVAL, TLOB_WHY_LOGIC_MISSING, 0);
+	why_logic("l", -EINVAL, TLOB_WHY_PATH, 0);
+	why_logic("l a model=m states=s events=e@1 edges=0.0.0 final=0", -EINVAL, TLOB_WHY_PATH, 0);
+	why_logic("l model=m states=s events=e@1 edges=0.0.0 final=0", -EINVAL, TLOB_WHY_PATH, 0);
+	why_logic("l /a\x01 model=m states=s events=e@1 edges=0.0.0 final=0", -EINVAL, TLOB_WHY_PATH_CHAR, 0);
+	why_logic("l /a model= states=s events=e@1 edges=0.0.0 final=0", -EINVAL, TLOB_WHY_LOGIC_NAME, 0);
+	why_logic("l /a model=9m states=s events=e@1 edges=0.0.0 final=0", -EINVAL, TLOB_WHY_LOGIC_NAME, 0);
+	why_logic("l /a model=m-1 states=s events=e@1 edges=0.0.0 final=0", -EINVAL, TLOB_WHY_LOGIC_NAME, 0);
+	why_logic("l /a model=abcdefghijklmnopqrstuvwx states=s events=e@1 edges=0.0.0 final=0", -EINVAL, TLOB_WHY_LOGIC_NAME, 0);
+	why_logic("l /a model=m states=s,t.u events=e@1 edges=0.0.0 final=0", -EINVAL, TLOB_WHY_LOGIC_NAME, 0);
+	why_logic("l /a model=m states= events=e@1 edges=0.0.0 final=0", -EINVAL, TLOB_WHY_LOGIC_LIST, 0);
+	why_logic("l /a model=m states=s,,t events=e@1 edges=0.0.0 final=0", -EINVAL, TLOB_WHY_LOGIC_LIST, 0);
+	why_logic("l /a model=m states=s, events=e@1 edges=0.0.0 final=0", -EINVAL, TLOB_WHY_LOGIC_LIST, 0);
+	why_logic("l /a model=m states=s events=e edges=0.0.0 final=0", -EINVAL, TLOB_WHY_LOGIC_LIST, 0);
+	why_logic("l /a model=m states=s events=@1 edges=0.0.0 final=0", -EINVAL, TLOB_WHY_LOGIC_NAME, 0);
+	why_logic("l /a model=m states=s events=e@ edges=0.0.0 final=0", -EINVAL, TLOB_WHY_LOGIC_LIST, 0);
+	why_logic("l /a model=m states=s events=e@-1 edges=0.0.0 final=0", -EINVAL, TLOB_WHY_LOGIC_LIST, 0);
+	why_logic("l /a model=m states=s events=e@0x8000000000000000 edges=0.0.0 final=0", -EINVAL, TLOB_WHY_LOGIC_LIST, 0);
+	why_logic("l /a model=m states=s events=e@1@2 edges=0.0.0 final=0", -EINVAL, TLOB_WHY_LOGIC_LIST, 0);
+	why_logic("l /a model=m states=s events=e@1 edges=0.0 final=0", -EINVAL, TLOB_WHY_LOGIC_LIST, 0);
+	why_logic("l /a model=m states=s events=e@1 edges=0.0.0.0 final=0", -EINVAL, TLOB_WHY_LOGIC_LIST, 0);
+	why_logic("l /a model=m states=s events=e@1 edges=0.x.0 final=0", -EINVAL, TLOB_WHY_LOGIC_LIST, 0);
+	why_logic("l /a model=m states=s events=e@1 edges= final=0", -EINVAL, TLOB_WHY_LOGIC_LIST, 0);
+	why_logic("l /a model=m states=s events=e@1 edges=-0.0.0 final=0", -EINVAL, TLOB_WHY_LOGIC_LIST, 0);
+	why_logic("l /a model=m states=s events=e@1 edges=0.0.0 final=", -EINVAL, TLOB_WHY_LOGIC_LIST, 0);
+	why_logic("l /a model=m states=s events=e@1 edges=0.0.0 final=a", -EINVAL, TLOB_WHY_LOGIC_LIST, 0);
+	why_logic("l /a model=m states=s events=e@1 edges=0.0.0 final=0 initial=", -EINVAL, TLOB_WHY_LOGIC_LIST, 0);
+	why_logic("l /a model=m states=s events=e@1 edges=0.0.0 final=0 initial=x", -EINVAL, TLOB_WHY_LOGIC_LIST, 0);
+	/* each key once, and only the `l` verb's */
+	why_logic("l /a model=m model=m states=s events=e@1 edges=0.0.0 final=0", -EINVAL, TLOB_WHY_OPTION, 0);
+	why_logic("l /a model=m states=s events=e@1 edges=0.0.0 final=0 final=0", -EINVAL, TLOB_WHY_OPTION, 0);
+	why_logic("l /a model=m states=s events=e@1 edges=0.0.0 final=0 per=task per=task", -EINVAL, TLOB_WHY_OPTION, 0);
+	why_logic("l /a model=m states=s events=e@1 edges=0.0.0 final=0 threshold=5000", -EINVAL, TLOB_WHY_OPTION, 0);
+	why_logic("l /a model=m states=s events=e@1 edges=0.0.0 final=0 period=100000", -EINVAL, TLOB_WHY_OPTION, 0);
+	why_logic("l /a model=m states=s events=e@1 edges=0.0.0 final=0 color=red", -EINVAL, TLOB_WHY_OPTION, 0);
+	why_logic("l /a model=m states=s events=e@1 edges=0.0.0 final=0 junk", -EINVAL, TLOB_WHY_OPTION, 0);
+	why_logic("l /a 0x10 model=m states=s events=e@1 edges=0.0.0 final=0", -EINVAL, TLOB_WHY_OPTION, 0);
+	why_logic("p /a:1 2 threshold=5000 model=m", -EINVAL, TLOB_WHY_OPTION, 0);
+	why_logic("a /a:1 period=100000 expect=1 states=s", -EINVAL, TLOB_WHY_OPTION, 0);
+	/* the terms it shares with the other verbs, checked as theirs */
+	why_logic("l /a model=m states=s events=e@1 edges=0.0.0 final=0 per=thread", -EINVAL, TLOB_WHY_PER, 0);
+	why_logic("l /a model=m states=s events=e@1 edges=0.0.0 final=0 tolerance=3/2", -ERANGE, TLOB_WHY_TOLERANCE_RANGE, 0);
+	why_logic("l /a model=m states=s events=e@1 edges=0.0.0 final=0 tag=a/b", -EINVAL, TLOB_WHY_TAG, 0);
+	why_logic("l /a model=m states=s events=e@1 edges=0.0.0 final=0 pid=1 tgid=1", -EINVAL, TLOB_WHY_FILTER, 0);
+	/* the table's rules */
+	why_logic("l /a model=m states=s events=e@1 edges=0.1.0 final=0", -EINVAL, TLOB_WHY_LOGIC_TABLE, TLOB_LOGIC_RULE_EDGE);
+	why_logic("l /a model=m states=s events=e@1 edges=1.0.0 final=0", -EINVAL, TLOB_WHY_LOGIC_TABLE, TLOB_LOGIC_RULE_EDGE);
+	why_logic("l /a model=m states=s events=e@1 edges=0.0.1 final=0", -EINVAL, TLOB_WHY_LOGIC_TABLE, TLOB_LOGIC_RULE_EDGE);
+	why_logic("l /a model=m states=s events=e@1 edges=0.0.99999999999 final=0", -EINVAL, TLOB_WHY_LOGIC_TABLE, TLOB_LOGIC_RULE_EDGE);
+	why_logic("l /a model=m states=s,t events=e@1 edges=0.0.1,0.0.1 final=0", -EINVAL, TLOB_WHY_LOGIC_TABLE, TLOB_LOGIC_RULE_NONDET);
+	why_logic("l /a model=m states=s,t events=e@1 edges=0.0.1,0.0.0 final=0", -EINVAL, TLOB_WHY_LOGIC_TABLE, TLOB_LOGIC_RULE_NONDET);
+	why_logic("l /a model=m states=s events=e@1 edges=0.0.0 final=1", -EINVAL, TLOB_WHY_LOGIC_TABLE, TLOB_LOGIC_RULE_FINAL);
+	why_logic("l /a model=m states=s events=e@1 edges=0.0.0 final=0,0", -EINVAL, TLOB_WHY_LOGIC_TABLE, TLOB_LOGIC_RULE_FINAL);
+	why_logic("l /a model=m states=s events=e@1 edges=0.0.0 final=40", -EINVAL, TLOB_WHY_LOGIC_TABLE, TLOB_LOGIC_RULE_FINAL);
+	why_logic("l /a model=m states=s events=e@1 edges=0.0.0 final=0 initial=1", -EINVAL, TLOB_WHY_LOGIC_TABLE, TLOB_LOGIC_RULE_INITIAL);
+	why_logic("l /a model=m states=s,t events=e@1 edges=0.0.0 final=0", -EINVAL, TLOB_WHY_LOGIC_TABLE, TLOB_LOGIC_RULE_UNREACHABLE);
+	why_logic("l /a model=m states=s,t events=e@1 edges=1.0.0 final=0", -EINVAL, TLOB_WHY_LOGIC_TABLE, TLOB_LOGIC_RULE_UNREACHABLE);
+	why_logic("l /a model=m states=s,t events=e@1 edges=0.0.1 final=0 initial=1", -EINVAL, TLOB_WHY_LOGIC_TABLE, TLOB_LOGIC_RULE_UNREACHABLE);
+	why_logic("l /a model=m states=s events=e@1,f@2 edges=0.0.0 final=0", -EINVAL, TLOB_WHY_LOGIC_TABLE, TLOB_LOGIC_RULE_UNUSED_EVENT);
+	why_logic("l /a model=m states=s,s events=e@1 edges=0.0.1,1.0.0 final=0", -EINVAL, TLOB_WHY_LOGIC_TABLE, TLOB_LOGIC_RULE_STATE_DUP);
+	why_logic("l /a model=m states=s events=e@1,e@2 edges=0.0.0,0.1.0 final=0", -EINVAL, TLOB_WHY_LOGIC_TABLE, TLOB_LOGIC_RULE_EVENT_DUP);
+	why_logic("l /a model=m states=s events=e@1,f@0x1 edges=0.0.0,0.1.0 final=0", -EINVAL, TLOB_WHY_LOGIC_TABLE, TLOB_LOGIC_RULE_OFFSET_DUP);
+}
+
+/* tlob_logic_check() on tables no line can make: what it must refuse. */
+static void check_tests(void)
+{
+	struct tlob_logic_table t;
+	enum tlob_logic_rule rule;
+	unsigned int at;
+	int ret;
+
+	memset(&t, 0, sizeof(t));
+	memset(t.next, TLOB_LOGIC_NONE, sizeof(t.next));
+	strcpy(t.model, "m");
+	strcpy(t.state[0], "s");
+	strcpy(t.state[1], "t");
+	strcpy(t.event[0], "e");
+	t.offset[0] = 1;
+	t.nstates = 2;
+	t.nevents = 1;
+	t.nedges = 2;
+	t.final = 1;
+	t.next[0][0] = 1;
+	t.next[1][0] = 0;
+	ret = tlob_logic_check(&t, &rule, &at);
+	ok(!ret && rule == TLOB_LOGIC_RULE_NONE, "check: a good table", "s -e-> t -e-> s");
+	t.next[1][0] = 2;
+	ret = tlob_logic_check(&t, &rule, &at);
+	ok(ret == -EINVAL && rule == TLOB_LOGIC_RULE_EDGE && at == 1, "check: next beyond the states", "t -e-> 2");
+	t.next[1][0] = 0;
+	t.nedges = 3;
+	ret = tlob_logic_check(&t, &rule, &at);
+	ok(ret == -EINVAL && rule == TLOB_LOGIC_RULE_NEDGES, "check: nedges wrong", "3");
+	t.nedges = 2;
+	t.nstates = 0;
+	ret = tlob_logic_check(&t, &rule, &at);
+	ok(ret == -EINVAL && rule == TLOB_LOGIC_RULE_NSTATES, "check: no state", "0");
+	t.nstates = 33;
+	ret = tlob_logic_check(&t, &rule, &at);
+	ok(ret == -ERANGE && rule == TLOB_LOGIC_RULE_NSTATES, "check: 33 states", "33");
+	t.nstates = 2;
+	t.nevents = 17;
+	ret = tlob_logic_check(&t, &rule, &at);
+	ok(ret == -ERANGE && rule == TLOB_LOGIC_RULE_NEVENTS, "check: 17 events", "17");
+	t.nevents = 0;
+	ret = tlob_logic_check(&t, &rule, &at);
+	ok(ret == -EINVAL && rule == TLOB_LOGIC_RULE_NEVENTS, "check: no event", "0");
+	t.nevents = 1;
+	t.final = 0;
+	ret = tlob_logic_check(&t, &rule, NULL);
+	ok(ret == -EINVAL && rule == TLOB_LOGIC_RULE_FINAL, "check: no final state", "0");
+	t.final = 4;
+	ret = tlob_logic_check(&t, NULL, NULL);
+	ok(ret == -EINVAL, "check: a final state beyond the states", "4");
+	t.final = 1;
+	t.initial = 2;
+	ret = tlob_logic_check(&t, &rule, &at);
+	ok(ret == -EINVAL && rule == TLOB_LOGIC_RULE_INITIAL, "check: initial beyond the states", "2");
+	t.initial = 0;
+	memset(t.model, 'x', sizeof(t.model));
+	ret = tlob_logic_check(&t, &rule, &at);
+	ok(ret == -EINVAL && rule == TLOB_LOGIC_RULE_NAME, "check: a name not NUL-terminated", "model");
 }
 
 int main(void)
@@ -288,6 +575,8 @@ int main(void)
 	memcpy(longline, "p /", 3);
 	longline[sizeof(longline) - 1] = '\0';
 	bad(longline, -EINVAL);
+	logic_tests();
+	check_tests();
 	printf("1..%d\n", n);
 	return failed ? 1 : 0;
 }

@@ -120,7 +120,7 @@ static void test_alive(void)
 	reject("a /a:7 period=100000 expect=3 threshold=5000", -EINVAL);
 
 	/* Every reason the module's parser gives for an `a` line, worded. */
-	why("x /a:7 period=100000 expect=1", "monitor line must start with 'p ' or 'a ': 'x /a:7");
+	why("x /a:7 period=100000 expect=1", "monitor line must start with 'p ', 'a ' or 'l ': 'x /a:7");
 	why("a a:7 period=100000 expect=1",
 	    "expected an absolute PATH:CHECKPOINT after 'a ': 'a a:7 period=100000 expect=1'");
 	why("a /a:7 expect=1", "missing period=NS: 'a /a:7 expect=1'");
@@ -146,7 +146,7 @@ static void test_alive(void)
 	    "unexpected 'expect' in monitor line (threshold=, min=, tolerance=, tag=, pid= or "
 	    "tgid=, each once)");
 	why("p /a:1 2 threshold=5000 min=4 min=5", "unexpected 'min' in monitor line (threshold=");
-	why("-/bin/app:0x100", "or 'a PATH:CHECKPOINT period=NS expect=N'");
+	why("-/bin/app:0x100", "'a PATH:CHECKPOINT period=NS expect=N' or 'l PATH model=NAME ...'");
 
 	/* spec -> the module's canonical `a` line -> the same spec. */
 	strcpy(s.path, "/usr/bin/app");

@@ -1,0 +1,166 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Logical supervision's command line (--model FILE -e EVENT=PATH:SYMBOL):
+# a good model becomes exactly the `l` line of the contract (logic_drv.c
+# prints what tlob would write); every model the module cannot run is
+# refused by the tool itself before any backend is opened, with rvgen's
+# own "FILE:LINE: message" (byte for byte what rvgen prints) or logical
+# supervision's, and the exit status of a malformed input (2) or of
+# something missing on the system (1); the BPF backend refuses a logical
+# binding by name.
+. "$(dirname "$0")/tap.sh"
+DRV=$BUILD/tests/unit/tool/logic_drv
+RVGEN=$BUILD/rvgen/rvgen
+M=$top/tests/unit/tool/models
+EX=$top/models/examples/frame-flow.dot
+app=$BUILD/tests/unit/tool/fixtures/app
+lib=$BUILD/tests/unit/tool/fixtures/libfix.so
+fb=$(sym_off "$app" frame_begin) fe=$(sym_off "$app" frame_end)
+pf=$(sym_off "$app" process_frame) mn=$(sym_off "$app" main)
+ev="-e init=$app:main -e frame_begin=$app:frame_begin -e frame_end=$app:frame_end -e shutdown=$app:process_frame"
+
+# The example (models/examples/frame-flow.dot): states in rvgen's order
+# (the initial one first, the rest sorted), events sorted, edges in
+# [state][event] order, the final state, every default written.
+got=$("$DRV" line "$EX" init="$app:main" frame_begin="$app:frame_begin" \
+	frame_end="$app:frame_end" shutdown="$app:process_frame")
+is "$got" "l $app model=frame_flow states=idle,done,in_frame,ready events=frame_begin@$fb,frame_end@$fe,init@$mn,shutdown@$pf edges=0.2.3,2.1.3,3.0.2,3.3.1 final=1 initial=0 per=process" \
+	"frame-flow.dot: the exact 'l' line (model named after the file, '-' read as '_')"
+got=$("$DRV" line "$EX" shutdown="$app:process_frame" init="$app:main" --per task \
+	--tolerance 2/5 --tag cam0 -p 77 frame_end="$app:frame_end" frame_begin="$app:frame_begin+0")
+is "$got" "l $app model=frame_flow states=idle,done,in_frame,ready events=frame_begin@$fb,frame_end@$fe,init@$mn,shutdown@$pf edges=0.2.3,2.1.3,3.0.2,3.3.1 final=1 initial=0 per=task tolerance=2/5 tag=cam0 tgid=77" \
+	"-e in any order, NAME+OFF, --per task, --tolerance, --tag, -p: the same table and every term"
+got=$("$DRV" line "$M/loop.dot" frame_begin="$app:frame_begin" frame_end="$app:frame_end")
+is "$got" "l $app model=loop states=ready,in_frame events=frame_begin@$fb,frame_end@$fe edges=0.0.1,1.1.0 final=0 initial=0 per=process" \
+	"loop.dot: the initial state is the final one"
+
+# refused RC NAME WANT -- ARGS: tlob's exit status and its one stderr line, exactly
+refused() {
+	local rc=$1 name=$2 want=$3
+	shift 4
+	"$TLOB" "$@" >"$tmp/out" 2>"$tmp/err"
+	local got=$?
+	if [ "$got" -eq "$rc" ] && [ "$(cat "$tmp/err")" = "$want" ]; then
+		ok 0 "$name"
+	else
+		ok 1 "$name"
+		echo "# exit $got (want $rc), stderr:"
+		sed 's/^/#   /' "$tmp/err"
+		echo "# want: $want"
+	fi
+}
+
+# rvgen's own refusals, as rvgen itself prints them (rvgen --kind check).
+for m in nondet unreachable syntax; do
+	want=$("$RVGEN" --kind check "$M/$m.dot" 2>&1)
+	refused 2 "$m.dot: rvgen's message, byte for byte ($want)" "$want" -- \
+		mon --model "$M/$m.dot" -e frame_begin="$app:frame_begin" -e frame_end="$app:frame_end"
+done
+refused 2 "bind refuses it too" "$("$RVGEN" --kind check "$M/nondet.dot" 2>&1)" -- \
+	bind --model "$M/nondet.dot" -e frame_begin="$app:frame_begin" -e frame_end="$app:frame_end"
+
+no_clocks="(a model for --model has states, events and final states only; clocks, variables, guards, resets and invariants are deadline supervision's)"
+refused 2 "an invariant (and a reset): no clocks yet" \
+	"$M/clock.dot:7: logical supervision takes no clocks yet: state 'in_frame' has the invariant 'clk < 16000000' $no_clocks" -- \
+	mon --model "$M/clock.dot" -e frame_begin="$app:frame_begin" -e frame_end="$app:frame_end"
+refused 2 "a guard on a variable: no clocks yet" \
+	"$M/guard.dot:8: logical supervision takes no clocks yet: event 'frame_end' has the guard 'frames < 10' $no_clocks" -- \
+	mon --model "$M/guard.dot" -e frame_begin="$app:frame_begin" -e frame_end="$app:frame_end"
+refused 2 "a state name of 24 characters" \
+	"$M/long-name.dot:5: state 'in_frame_abcdefghijklmno' is longer than 23 characters (logical supervision's names are 1..23 characters)" -- \
+	mon --model "$M/long-name.dot" -e frame_begin="$app:frame_begin" -e frame_end="$app:frame_end"
+
+# 33 states in a ring, one event: the 33rd state's line.
+{
+	echo 'digraph many {'
+	echo '	"__init_s0" -> "s0";'
+	for i in $(seq 0 32); do echo "	\"s$i\" -> \"s$(( (i + 1) % 33 ))\" [ label = \"step\" ];"; done
+	echo '}'
+} >"$tmp/many.dot"
+refused 2 "33 states" "$tmp/many.dot:34: too many states (33): logical supervision takes at most 32" -- \
+	mon --model "$tmp/many.dot" -e step="$app:frame_begin"
+# 17 events, each a loop on one state: the 17th event's line.
+{
+	echo 'digraph events {'
+	echo '	"__init_s" -> "s";'
+	for i in $(seq 10 26); do echo "	\"s\" -> \"s\" [ label = \"e$i\" ];"; done
+	echo '}'
+} >"$tmp/events.dot"
+refused 2 "17 events" "$tmp/events.dot:19: too many events (more than 16, 'e26' the first beyond): logical supervision takes at most 16 (each is a probe)" -- \
+	mon --model "$tmp/events.dot" -e e10="$app:frame_begin"
+
+refused 2 "an event without -e: where the model names it" \
+	"$EX:20: event 'shutdown' has no -e: map it to a symbol with -e shutdown=PATH:SYMBOL" -- \
+	mon --model "$EX" -e init="$app:main" -e frame_begin="$app:frame_begin" -e frame_end="$app:frame_end"
+refused 2 "-e naming no event of the model" \
+	"tlob: -e bogus=...: the model $EX has no event 'bogus' (its events: frame_begin, frame_end, init, shutdown)" -- \
+	mon --model "$EX" $ev -e bogus="$app:main"
+refused 2 "an event mapped twice" "tlob: -e init=...: event 'init' is mapped twice" -- \
+	mon --model "$EX" $ev -e init="$app:main"
+refused 2 "events in two files" \
+	"tlob: all events of a model must be in one file for now: 'frame_begin' is in $app, 'frame_end' in $lib" -- \
+	mon --model "$M/loop.dot" -e frame_begin="$app:frame_begin" -e frame_end="$lib:frame_step_v2"
+refused 2 "two events at one offset" \
+	"tlob: events 'frame_begin' and 'frame_end' are one place ($fb) of $app: each event needs a probe of its own" -- \
+	mon --model "$M/loop.dot" -e frame_begin="$app:frame_begin" -e frame_end="$app:frame_begin"
+refused 1 "a symbol the file lacks: as a section's (exit 1)" \
+	"tlob: symbol 'nosuch' not found in $app" -- \
+	mon --model "$M/loop.dot" -e frame_begin="$app:frame_begin" -e frame_end="$app:nosuch"
+refused 1 "no model file: rvgen's message, exit 1" \
+	"$tmp/none.dot:0: cannot open: No such file or directory" -- \
+	mon --model "$tmp/none.dot" -e frame_begin="$app:frame_begin"
+cp "$M/loop.dot" "$tmp/1loop.dot"
+refused 2 "a file name that makes no model name" \
+	"$tmp/1loop.dot:1: the model's name is the file's base name ('-' read as '_'), and '1loop' is not 1..23 characters of A-Z a-z 0-9 _ starting with a letter or '_': rename the file" -- \
+	mon --model "$tmp/1loop.dot" -e frame_begin="$app:frame_begin" -e frame_end="$app:frame_end"
+refused 2 "-e without =" \
+	"tlob: -e 'frame_end': expected -e EVENT=PATH:SYMBOL (e.g. -e begin=/usr/bin/app:frame_begin)" -- \
+	mon --model "$M/loop.dot" -e frame_begin="$app:frame_begin" -e frame_end
+refused 2 "-e without --model" "tlob: mon: -e, --per, --tolerance and --tag are terms of --model FILE" -- \
+	mon -e frame_begin="$app:frame_begin"
+refused 2 "--tag without --model" "tlob: bind: -e, --per, --tolerance and --tag are terms of --model FILE" -- \
+	bind --tag x -b "$app:frame_begin,frame_end,1ms"
+refused 2 "--model without -e" "tlob: mon: --model $EX needs its events mapped: -e EVENT=PATH:SYMBOL" -- \
+	mon --model "$EX"
+refused 2 "a second --model" "tlob: mon: one --model per command (a second binding: another tlob bind)" -- \
+	mon --model "$EX" --model "$M/loop.dot" $ev
+refused 2 "--per thread" "tlob: invalid --per 'thread' (process or task)" -- \
+	mon --model "$EX" $ev --per thread
+refused 2 "--tolerance 3/2" "tlob: --tolerance 3/2 is out of range (K/W: 1 <= K <= W <= 64)" -- \
+	mon --model "$EX" $ev --tolerance 3/2
+refused 2 "--tag with a blank" "tlob: invalid tag 'a b': a tag is 1..15 characters of A-Z a-z 0-9 _ . -" -- \
+	mon --model "$EX" $ev --tag "a b"
+refused 2 "--per twice" "tlob: mon: --per given twice" -- \
+	mon --model "$EX" $ev --per task --per task
+refused 2 "--model is mon's and bind's" "tlob: status: option --model does not apply here (see tlob status -h)" -- \
+	status --model "$EX"
+
+# The longest table, its longest names, in a binary with 16 functions:
+# more than a page (4095 bytes and a newline): refused, naming the size.
+syms=$(nm --defined-only "$TLOB" | awk '$2 == "T" && $3 ~ /^tlob_/ { print $3 }' | head -16)
+{
+	echo 'digraph huge {'
+	echo '	"__init_s00_abcdefghijklmnopqrs" -> "s00_abcdefghijklmnopqrs";'
+	for s in $(seq -w 0 31); do
+		for e in $(seq -w 0 15); do
+			echo "	\"s${s}_abcdefghijklmnopqrs\" -> \"s$(printf %02d $(( (10#$s + 1) % 32 )))_abcdefghijklmnopqrs\" [ label = \"e${e}_abcdefghijklmnopqrs\" ];"
+		done
+	done
+	echo '}'
+} >"$tmp/huge.dot"
+set -- $syms
+args=()
+for e in $(seq -w 0 15); do args+=(-e "e${e}_abcdefghijklmnopqrs=$TLOB:$1"); shift; done
+"$TLOB" mon --model "$tmp/huge.dot" "${args[@]}" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 2 ] && grep -qx "tlob: the 'l' line of model huge is [0-9]* bytes: a monitor line is at most 4095 bytes and its newline (one page; TLOB_LINE_MAX is [0-9]*); shorten the path or the model's names" "$tmp/err"
+ok $? "32 states and 16 events of 23 characters, 512 edges: more than a page, refused naming its size (exit $rc: $(cat "$tmp/err"))"
+
+# The BPF backend refuses it by name (before any BPF state is looked at).
+got=$("$DRV" bpf "$M/loop.dot" frame_begin="$app:frame_begin" frame_end="$app:frame_end")
+case $got in
+"built without"*) ok 0 "# SKIP built without the BPF backend" ;;
+*) is "$got" "-95 77 logical supervision (--model) needs the module backend (tlob.ko); the BPF backend does not run it yet" \
+	"the BPF backend refuses a logical binding: EOPNOTSUPP, saying why" ;;
+esac
+tap_done

@@ -1,0 +1,67 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Logical supervision as the tool prints it (logic_drv.c): a violation
+# (ORDER, INCOMPLETE) a line of its own, an instance's quiet end (ok,
+# aborted) none in text; one JSON object per record with the contract's
+# fields, in its order; an object that does not fit fails at every
+# length short of it. The module's kind=logic stats lines read (in any
+# order of their keys), printed as tlob stats prints them, text and JSON;
+# a kind this tool does not know refused.
+. "$(dirname "$0")/tap.sh"
+DRV=$BUILD/tests/unit/tool/logic_drv
+
+"$DRV" records >"$tmp/rec"
+ok $? "every record formatted; every JSON object fails at every length short of it"
+grep -av '^{' "$tmp/rec" >"$tmp/text"
+grep -a '^{' "$tmp/rec" >"$tmp/json"
+cat >"$tmp/want" <<'T'
+LOGIC ORDER      pid=812 comm=camd model=frame_flow state=ready event=frame_end (not allowed)
+LOGIC ORDER      pid=813 comm=camd model=frame_flow tag=cam0 state=in_frame event=frame_begin (not allowed) (tolerated)
+LOGIC INCOMPLETE pid=814 comm=camd model=frame_flow state=in_frame (exit)
+LOGIC INCOMPLETE pid=815 comm=0123456789abcdef model=frame_flow state=ready (exec)
+T
+diff -u "$tmp/want" "$tmp/text" | sed 's/^/# /'
+cmp -s "$tmp/want" "$tmp/text"
+ok $? "text: ORDER and INCOMPLETE lines (tag, tolerated, exit/exec); ok and aborted ends are quiet"
+
+python3 - "$tmp/json" <<'PY'
+import json, sys
+keys = ["type", "binding_id", "pid", "tgid", "comm", "model", "verdict", "state", "event",
+        "events", "start_ns", "end_ns", "react", "abort", "tag"]
+verdicts = []
+for line in open(sys.argv[1], encoding="utf-8"):
+    o = json.loads(line)
+    assert list(o) == keys, list(o)
+    assert o["type"] == "logic" and o["model"] == "frame_flow", o
+    assert isinstance(o["react"], bool), o
+    assert (o["event"] != "") == (o["verdict"] == "order"), o
+    verdicts.append((o["verdict"], o["abort"]))
+assert verdicts == [("order", "none"), ("order", "none"), ("incomplete", "exit"),
+                    ("incomplete", "exec"), ("ok", "exit"), ("aborted", "unbind")], verdicts
+PY
+ok $? "JSON: 6 objects, valid, the contract's fields in order, verdict/abort/event names"
+grep -aqF '"comm":"a\"b\\c"' "$tmp/json"
+ok $? "JSON: a comm with a quote and a backslash escaped"
+
+printf '%s\n' \
+	'id=4 kind=logic path=/opt/app dir/bin/camd start=0x1139 tag=cam0 model=frame_flow per=task tolerance=2/5 holders=monitor,812:tlob instances=5 events=120 completed=3 order=1 incomplete=1 tolerated=1 aborted=0 dropped=2' \
+	'id=5 kind=logic path=/usr/bin/app start=0x1148 dropped=7 aborted=1 tolerated=0 incomplete=0 order=0 completed=9 events=40 instances=10 holders=monitor tolerance=1/1 per=process model=loop tag=-' \
+	'id=6 kind=logic path=/usr/bin/app start=0x1148 tag=- model=loop per=process tolerance=1/1 holders=monitor instances=1 events=2 completed=0 order=0 incomplete=0 tolerated=0 aborted=0 dropped=0 newer_field=3' \
+	'id=7 kind=logical path=/usr/bin/app start=0x1148 tag=- model=loop' \
+	| "$DRV" stats >"$tmp/stats"
+cat >"$tmp/want" <<'T'
+binding 4: logic /opt/app dir/bin/camd:0x1139 model=frame_flow per task tag=cam0
+  instances=5 events=120 completed=3 order=1 incomplete=1 aborted=0 dropped=2 tolerated=1 (tolerance 2/5)
+{"type":"stats","id":4,"path":"/opt/app dir/bin/camd","start":4409,"tag":"cam0","kind":"logic","model":"frame_flow","per":"task","tolerance_k":2,"tolerance_w":5,"instances":5,"events":120,"completed":3,"order":1,"incomplete":1,"tolerated":1,"aborted":0,"dropped":2}
+binding 5: logic /usr/bin/app:0x1148 model=loop per process
+  instances=10 events=40 completed=9 order=0 incomplete=0 aborted=1 dropped=7
+{"type":"stats","id":5,"path":"/usr/bin/app","start":4424,"tag":"","kind":"logic","model":"loop","per":"process","tolerance_k":1,"tolerance_w":1,"instances":10,"events":40,"completed":9,"order":0,"incomplete":0,"tolerated":0,"aborted":1,"dropped":7}
+binding 6: logic /usr/bin/app:0x1148 model=loop per process
+  instances=1 events=2 completed=0 order=0 incomplete=0 aborted=0 dropped=0
+{"type":"stats","id":6,"path":"/usr/bin/app","start":4424,"tag":"","kind":"logic","model":"loop","per":"process","tolerance_k":1,"tolerance_w":1,"instances":1,"events":2,"completed":0,"order":0,"incomplete":0,"tolerated":0,"aborted":0,"dropped":0}
+refused: id=7 kind=logical path=/usr/bin/app start=0x1148 tag=- model=loop
+T
+diff -u "$tmp/want" "$tmp/stats" | sed 's/^/# /'
+cmp -s "$tmp/want" "$tmp/stats"
+ok $? "kind=logic lines: a path with a blank, every count, the counts in any order, tolerance, tag, a newer field skipped; an unknown kind refused"
+tap_done

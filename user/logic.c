@@ -1,0 +1,558 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Logical supervision (logic.h): a user's DOT model read by rvgen's own
+ * reader and validator (rvgen/model.c, validate.c: linked into the tool,
+ * rvgen/model.mk), checked against what the module's `l` line can carry,
+ * its events resolved like sections' STARTs (section.c), and its records
+ * and statistics written like alive cycles' (alive.c: jbuf.h).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jbuf.h"
+#include "logic.h"
+#include "model.h"
+#include "monline.h"
+#include "names.h"
+#include "output.h"
+#include "section.h"
+#include "tlob_parse.h"
+#include "utils.h"
+
+#define EVENT_HELP "expected -e EVENT=PATH:SYMBOL (e.g. -e begin=/usr/bin/app:frame_begin)"
+/* Room for the longest `l` line a table can make, to name its size. */
+#define LINE_BUF	(64 * 1024)
+
+/* rvgen's error as rvgen prints it ("FILE:LINE: message"), into err without the newline. */
+static int located(const struct rv_error *e, char *err, size_t len)
+{
+	FILE *f = len ? fmemopen(err, len, "w") : NULL;
+
+	if (f) {
+		rv_error_print(e, f);
+		fclose(f);
+		err[strcspn(err, "\n")] = '\0';
+	}
+	return e->line ? TLOB_SECTION_MODEL : TLOB_SECTION_MODEL_FILE;
+}
+
+/* One of logical supervision's own refusals of a model, located as rvgen's are. */
+static int __attribute__((format(printf, 5, 6)))
+refuse(const char *file, int line, char *err, size_t len, const char *fmt, ...)
+{
+	struct rv_error e = { .file = file };
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(e.msg, sizeof(e.msg), fmt, ap);
+	va_end(ap);
+	e.line = line > 0 ? line : 1;
+	return located(&e, err, len);
+}
+
+/*
+ * The model's name: the file's base name without its extension, '-' read
+ * as '_' (frame-flow.dot is frame_flow), as the `l` line's model= takes it.
+ */
+static int model_name(const char *file, char *name, size_t size, char *err, size_t len)
+{
+	const char *base = strrchr(file, '/'), *dot;
+	size_t n;
+
+	base = base ? base + 1 : file;
+	dot = strrchr(base, '.');
+	n = dot && dot != base ? (size_t)(dot - base) : strlen(base);
+	if (n && n < size) {
+		memcpy(name, base, n);
+		name[n] = '\0';
+		for (char *c = name; *c; c++)
+			*c = *c == '-' ? '_' : *c;
+		if (n <= TLOB_LOGIC_NAME_MAX && rv_is_identifier(name))
+			return 0;
+	}
+	return refuse(file, 1, err, len, "the model's name is the file's base name ('-' read "
+		      "as '_'), and '%.*s' is not 1..%d characters of A-Z a-z 0-9 _ starting "
+		      "with a letter or '_': rename the file", (int)(n < 64 ? n : 64), base,
+		      TLOB_LOGIC_NAME_MAX);
+}
+
+/*
+ * Clocks, variables, guards, resets and invariants: deadline supervision's,
+ * not yet logical supervision's. The first one in the file is named.
+ */
+static int no_clocks(const struct model *m, char *err, size_t len)
+{
+	char what[400] = "";
+	int line = 0;
+
+	for (int i = 0; i < m->nstates; i++) {
+		const struct rv_state *s = &m->states[i];
+
+		if (s->inv.present && (!line || s->inv.line < line)) {
+			line = s->inv.line;
+			snprintf(what, sizeof(what), "state '%s' has the invariant '%s'", s->name,
+				 s->inv.text);
+		}
+	}
+	for (int i = 0; i < m->ntrans; i++) {
+		const struct rv_transition *t = &m->trans[i];
+
+		if ((t->reset || t->guard) && (!line || t->line < line)) {
+			line = t->line;
+			if (t->reset)
+				snprintf(what, sizeof(what), "event '%s' resets the clock '%s'",
+					 t->event, t->reset);
+			else
+				snprintf(what, sizeof(what), "event '%s' has the guard '%s'",
+					 t->event, t->guard);
+		}
+	}
+	if (!line)
+		return 0;
+	return refuse(m->file, line, err, len, "logical supervision takes no clocks yet: %s "
+		      "(a model for --model has states, events and final states only; clocks, "
+		      "variables, guards, resets and invariants are deadline supervision's)",
+		      what);
+}
+
+/* The sizes a table holds, before rvgen builds one for any size. */
+static int sizes(const struct model *m, char *err, size_t len)
+{
+	const char *seen[TLOB_LOGIC_EVENTS_MAX + 1];
+	int n = 0;
+
+	if (m->nstates > TLOB_LOGIC_STATES_MAX)
+		return refuse(m->file, m->states[TLOB_LOGIC_STATES_MAX].line, err, len,
+			      "too many states (%d): logical supervision takes at most %d",
+			      m->nstates, TLOB_LOGIC_STATES_MAX);
+	/* Transitions are in file order: the event that is one too many is on this line. */
+	for (int i = 0; i < m->ntrans; i++) {
+		int k;
+
+		for (k = 0; k < n && strcmp(seen[k], m->trans[i].event); k++)
+			;
+		if (k < n)
+			continue;
+		if (n == TLOB_LOGIC_EVENTS_MAX)
+			return refuse(m->file, m->trans[i].line, err, len,
+				      "too many events (more than %d, '%s' the first beyond): "
+				      "logical supervision takes at most %d (each is a probe)",
+				      TLOB_LOGIC_EVENTS_MAX, m->trans[i].event,
+				      TLOB_LOGIC_EVENTS_MAX);
+		seen[n++] = m->trans[i].event;
+	}
+	return 0;
+}
+
+/* The first line that names EVENT. */
+static int event_line(const struct model *m, const char *event)
+{
+	for (int i = 0; i < m->ntrans; i++)
+		if (!strcmp(m->trans[i].event, event))
+			return m->trans[i].line;
+	return 1;
+}
+
+/* Names an `l` line carries: rvgen takes identifiers of up to 64 characters. */
+static int name_lengths(const struct model *m, char *err, size_t len)
+{
+	for (int i = 0; i < m->nstates; i++)
+		if (strlen(m->states[i].name) > TLOB_LOGIC_NAME_MAX)
+			return refuse(m->file, m->states[i].line, err, len,
+				      "state '%s' is longer than %d characters (logical "
+				      "supervision's names are 1..%d characters)",
+				      m->states[i].name, TLOB_LOGIC_NAME_MAX, TLOB_LOGIC_NAME_MAX);
+	for (int i = 0; i < m->nevents; i++)
+		if (strlen(m->events[i]) > TLOB_LOGIC_NAME_MAX)
+			return refuse(m->file, event_line(m, m->events[i]), err, len,
+				      "event '%s' is longer than %d characters (logical "
+				      "supervision's names are 1..%d characters)",
+				      m->events[i], TLOB_LOGIC_NAME_MAX, TLOB_LOGIC_NAME_MAX);
+	return 0;
+}
+
+/* One -e EVENT=PATH:SYMBOL, split in a copy of its own. */
+struct mapping {
+	char *copy;
+	const char *event, *path, *place;
+};
+
+static int split_event(const char *arg, struct mapping *mp, char *err, size_t len)
+{
+	char *eq, *colon;
+
+	mp->copy = strdup(arg);
+	if (!mp->copy) {
+		snprintf(err, len, "out of memory");
+		return TLOB_SECTION_LOOKUP;
+	}
+	eq = strchr(mp->copy, '=');
+	colon = eq ? strrchr(eq + 1, ':') : NULL;
+	if (!eq || eq == mp->copy || !colon || colon == eq + 1 || !colon[1]) {
+		snprintf(err, len, "-e '%s': %s", TLOB_SHOWN(arg), EVENT_HELP);
+		return TLOB_SECTION_SYNTAX;
+	}
+	*eq = *colon = '\0';
+	mp->event = mp->copy;
+	mp->path = eq + 1;
+	mp->place = colon + 1;
+	return TLOB_SECTION_OK;
+}
+
+/* "a, b, c": the model's events, for a message. */
+static const char *event_list(const struct model *m, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < m->nevents && n < size; i++)
+		n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? ", " : "", m->events[i]);
+	return buf;
+}
+
+/*
+ * Every event of the model mapped once, every -e an event of the model:
+ * map[e] is the index into mp of event e's -e.
+ */
+static int mapped(const struct model *m, const struct mapping *mp, size_t nmp, int *map,
+		  char *err, size_t len)
+{
+	char list[512];
+
+	for (size_t k = 0; k < nmp; k++) {
+		int e;
+
+		for (e = 0; e < m->nevents && strcmp(m->events[e], mp[k].event); e++)
+			;
+		if (e == m->nevents) {
+			snprintf(err, len, "-e %s=...: the model %s has no event '%s' (its events: "
+				 "%s)", mp[k].event, TLOB_SHOWN(m->file), mp[k].event,
+				 event_list(m, list, sizeof(list)));
+			return TLOB_SECTION_SYNTAX;
+		}
+		if (map[e] >= 0) {
+			snprintf(err, len, "-e %s=...: event '%s' is mapped twice", mp[k].event,
+				 mp[k].event);
+			return TLOB_SECTION_SYNTAX;
+		}
+		map[e] = (int)k;
+	}
+	for (int e = 0; e < m->nevents; e++)
+		if (map[e] < 0)
+			return refuse(m->file, event_line(m, m->events[e]), err, len,
+				      "event '%s' has no -e: map it to a symbol with -e "
+				      "%s=PATH:SYMBOL", m->events[e], m->events[e]);
+	return TLOB_SECTION_OK;
+}
+
+/* Each event's offset, all in one file (spec->path), no two at one place. */
+static int places(const struct model *m, const struct mapping *mp, const int *map,
+		  unsigned int flags, struct tlob_binding_spec *spec, char *err, size_t len)
+{
+	struct tlob_binding_spec *other = malloc(sizeof(*other));
+	struct tlob_logic_table *t = &spec->table;
+	int ret = TLOB_SECTION_OK;
+
+	if (!other) {
+		snprintf(err, len, "out of memory");
+		return TLOB_SECTION_LOOKUP;
+	}
+	for (int e = 0; e < m->nevents && !ret; e++) {
+		const struct mapping *p = &mp[map[e]];
+		uint64_t off;
+
+		ret = tlob_section_place(p->path, p->place, flags, e ? other : spec, &off, err,
+					 len);
+		if (ret)
+			break;
+		if (e && strcmp(other->path, spec->path)) {
+			snprintf(err, len, "all events of a model must be in one file for now: "
+				 "'%s' is in %s, '%s' in %s", m->events[0], TLOB_SHOWN(spec->path),
+				 m->events[e], TLOB_SHOWN(other->path));
+			ret = TLOB_SECTION_SYNTAX;
+		}
+		for (int d = 0; d < e && !ret; d++) {
+			if (t->offset[d] != off)
+				continue;
+			snprintf(err, len, "events '%s' and '%s' are one place (0x%" PRIx64 ") of "
+				 "%s: each event needs a probe of its own", m->events[d],
+				 m->events[e], off, TLOB_SHOWN(spec->path));
+			ret = TLOB_SECTION_SYNTAX;
+		}
+		t->offset[e] = off;
+	}
+	free(other);
+	return ret;
+}
+
+/* rvgen's validated model -> the `l` line's table (names, final states, next[][]). */
+static void fill_table(const struct model *m, const char *name, struct tlob_logic_table *t)
+{
+	strcpy(t->model, name);
+	t->nstates = (u8)m->nstates;
+	t->nevents = (u8)m->nevents;
+	t->initial = (u8)m->initial;
+	memset(t->next, TLOB_LOGIC_NONE, sizeof(t->next));
+	for (int s = 0; s < m->nstates; s++) {
+		strcpy(t->state[s], m->states[s].name);
+		if (m->states[s].final)
+			t->final |= 1u << s;
+		for (int e = 0; e < m->nevents; e++) {
+			int next = model_cell(m, s, e)->next;
+
+			if (next < 0)
+				continue;
+			t->next[s][e] = (u8)next;
+			t->nedges++;
+		}
+	}
+	for (int e = 0; e < m->nevents; e++)
+		strcpy(t->event[e], m->events[e]);
+}
+
+/* --per, --tolerance, --tag: usage errors before the model is read. */
+static int terms(const struct tlob_logic_args *a, struct tlob_binding_spec *spec, char *err,
+		 size_t len)
+{
+	if (a->per && strcmp(a->per, "process") && strcmp(a->per, "task")) {
+		snprintf(err, len, "invalid --per '%s' (process or task)", TLOB_SHOWN(a->per));
+		return TLOB_SECTION_SYNTAX;
+	}
+	spec->per = a->per && !strcmp(a->per, "task") ? TLOB_PER_TASK : TLOB_PER_PROCESS;
+	if (a->tolerance) {
+		char v[32];
+		int ret = -EINVAL;
+
+		/* The module's reading of it (kernel/shared/tlob_parse.c). */
+		if (strlen(a->tolerance) < sizeof(v))
+			ret = tlob_parse_tolerance(strcpy(v, a->tolerance), &spec->tol_k,
+						   &spec->tol_w);
+		if (ret) {
+			snprintf(err, len, ret == -ERANGE ?
+				 "--tolerance %s is out of range (K/W: 1 <= K <= W <= %d)" :
+				 "--tolerance %s: expected K/W, K violations of the last W "
+				 "instances (e.g. 3/10)", TLOB_SHOWN(a->tolerance),
+				 TLOB_TOLERANCE_MAX);
+			return TLOB_SECTION_SYNTAX;
+		}
+	}
+	if (a->tag) {
+		if (tlob_tag_check(a->tag, err, len))
+			return TLOB_SECTION_SYNTAX;
+		strcpy(spec->tag, a->tag);
+	}
+	return TLOB_SECTION_OK;
+}
+
+/* The line the module gets must fit one write (a page) and TLOB_LINE_MAX. */
+static int line_fits(const struct tlob_binding_spec *spec, char *err, size_t len)
+{
+	char *line = malloc(LINE_BUF);
+	size_t n;
+	int ret;
+
+	if (!line) {
+		snprintf(err, len, "out of memory");
+		return TLOB_SECTION_LOOKUP;
+	}
+	ret = tlob_monline_format(spec, line, LINE_BUF);
+	n = ret ? LINE_BUF : strlen(line);
+	free(line);
+	if (ret == -EINVAL) {
+		tlob_spec_check(spec, err, len);
+		return TLOB_SECTION_SYNTAX;
+	}
+	if (n + 1 > TLOB_MONLINE_WRITE_MAX || n > TLOB_LINE_MAX) {
+		snprintf(err, len, "the 'l' line of model %s is %s%zu bytes: a monitor line is at "
+			 "most %d bytes and its newline (one page; TLOB_LINE_MAX is %d); shorten "
+			 "the path or the model's names", spec->table.model, ret ? "over " : "",
+			 n, TLOB_MONLINE_WRITE_MAX - 1, TLOB_LINE_MAX);
+		return TLOB_SECTION_SYNTAX;
+	}
+	return TLOB_SECTION_OK;
+}
+
+int tlob_logic_build(const struct tlob_logic_args *a, unsigned int flags,
+		     struct tlob_binding_spec *spec, char *err, size_t len)
+{
+	struct mapping *mp = calloc(a->nr_events + 1, sizeof(*mp));
+	int map[RV_MAX_EVENTS + 1], ret = TLOB_SECTION_OK;
+	char name[TLOB_LOGIC_NAME_MAX + 1];
+	struct rv_error e = { 0 };
+	struct model *m = NULL;
+
+	memset(spec, 0, sizeof(*spec));
+	if (!mp) {
+		snprintf(err, len, "out of memory");
+		return TLOB_SECTION_LOOKUP;
+	}
+	for (size_t k = 0; k < a->nr_events && !ret; k++)
+		ret = split_event(a->events[k], &mp[k], err, len);
+	if (!ret)
+		ret = terms(a, spec, err, len);
+	if (!ret)
+		ret = model_name(a->model, name, sizeof(name), err, len);
+	if (!ret) {
+		m = model_load(a->model, name, &e);
+		if (!m)
+			ret = located(&e, err, len);
+	}
+	if (!ret)
+		ret = no_clocks(m, err, len);
+	if (!ret)
+		ret = sizes(m, err, len);
+	if (!ret && model_validate(m, &e))
+		ret = located(&e, err, len);
+	if (!ret)
+		ret = name_lengths(m, err, len);
+	if (!ret) {
+		for (int i = 0; i <= RV_MAX_EVENTS; i++)
+			map[i] = -1;
+		ret = mapped(m, mp, a->nr_events, map, err, len);
+	}
+	if (!ret)
+		ret = places(m, mp, map, flags, spec, err, len);
+	if (!ret) {
+		fill_table(m, name, &spec->table);
+		spec->logic = true;
+		spec->start = spec->table.offset[0];
+		ret = line_fits(spec, err, len);
+	}
+	model_free(m);
+	for (size_t k = 0; k < a->nr_events; k++)
+		free(mp[k].copy);
+	free(mp);
+	return ret;
+}
+
+bool tlob_logic_violation(const struct tlob_logic_record *r)
+{
+	return r->verdict == TLOB_VERDICT_ORDER || r->verdict == TLOB_VERDICT_INCOMPLETE;
+}
+
+int tlob_logic_text(const struct tlob_logic_record *r, const struct tlob_logic_names *n,
+		    char *buf, size_t len)
+{
+	struct jbuf j = { buf, len, 0, false };
+
+	/* An instance's quiet end (ok, aborted): JSON and the summary have it. */
+	if (!tlob_logic_violation(r)) {
+		if (len)
+			buf[0] = '\0';
+		return 0;
+	}
+	/* Upper case for what went wrong, as VIOLATION and ALIVE TOO FEW. */
+	text_left(&j, r->verdict == TLOB_VERDICT_ORDER ? "LOGIC ORDER" : "LOGIC INCOMPLETE", 16);
+	jstr(&j, " pid=");
+	ju64(&j, r->pid);
+	text_key(&j, "comm");
+	text_raw(&j, r->comm, sizeof(r->comm), "?");
+	text_key(&j, "model");
+	text_raw(&j, n->model, sizeof(n->model), "?");
+	if (r->tag[0]) {
+		text_key(&j, "tag");
+		text_raw(&j, r->tag, sizeof(r->tag), "");
+	}
+	text_key(&j, "state");
+	text_raw(&j, n->state, sizeof(n->state), "?");
+	if (r->verdict == TLOB_VERDICT_ORDER) {
+		text_key(&j, "event");
+		text_raw(&j, n->event, sizeof(n->event), "?");
+		jstr(&j, " (not allowed)");
+	} else {
+		jstr(&j, " (");
+		jstr(&j, tlob_abort_name(r->abort_reason));
+		jc(&j, ')');
+	}
+	if (!r->react)
+		jstr(&j, " (tolerated)");
+	jc(&j, '\n');
+	return jend(&j);
+}
+
+int tlob_logic_json(const struct tlob_logic_record *r, const struct tlob_logic_names *n,
+		    char *buf, size_t len)
+{
+	struct jbuf j = { buf, len, 0, false };
+
+	json_begin(&j, "logic");
+	json_u64(&j, "binding_id", r->binding_id);
+	json_u64(&j, "pid", r->pid);
+	json_u64(&j, "tgid", r->tgid);
+	json_str(&j, "comm", r->comm, sizeof(r->comm));
+	json_str(&j, "model", n->model, sizeof(n->model));
+	json_str(&j, "verdict", tlob_verdict_name(r->verdict), 32);
+	json_str(&j, "state", n->state, sizeof(n->state));
+	json_str(&j, "event", n->event, sizeof(n->event));
+	json_u64(&j, "events", r->events);
+	json_u64(&j, "start_ns", r->start_ns);
+	json_u64(&j, "end_ns", r->end_ns);
+	json_bool(&j, "react", r->react);
+	json_str(&j, "abort", tlob_abort_name(r->abort_reason), 32);
+	json_str(&j, "tag", r->tag, sizeof(r->tag));
+	return json_end(&j);
+}
+
+static const char *per_name(const struct tlob_binding_spec *s)
+{
+	return s->per == TLOB_PER_TASK ? "task" : "process";
+}
+
+/* The terms of a logical binding's objects. */
+static void json_logic_terms(struct jbuf *j, const struct tlob_binding_spec *s)
+{
+	json_u64(j, "id", s->id);
+	json_str(j, "path", s->path, sizeof(s->path));
+	json_u64(j, "start", s->start);
+	json_str(j, "tag", s->tag, sizeof(s->tag));
+	json_str(j, "kind", "logic", 5);
+	json_str(j, "model", s->table.model, sizeof(s->table.model));
+	json_str(j, "per", per_name(s), 8);
+	json_u64(j, "tolerance_k", tlob_spec_tol_k(s));
+	json_u64(j, "tolerance_w", tlob_spec_tol_w(s));
+}
+
+int tlob_logic_spec_json(const struct tlob_binding_spec *s, char *buf, size_t len)
+{
+	return tlob_kind_spec_json(s, json_logic_terms, buf, len);
+}
+
+int tlob_logic_stats_json(const struct tlob_binding_stats *st, char *buf, size_t len)
+{
+	struct jbuf j = { buf, len, 0, false };
+	const struct tlob_logic_stats *l = &st->logic;
+
+	json_begin(&j, "stats");
+	json_logic_terms(&j, &st->spec);
+	json_u64(&j, "instances", l->instances);
+	json_u64(&j, "events", l->events);
+	json_u64(&j, "completed", l->completed);
+	json_u64(&j, "order", l->order);
+	json_u64(&j, "incomplete", l->incomplete);
+	json_u64(&j, "tolerated", l->tolerated);
+	json_u64(&j, "aborted", l->aborted);
+	json_u64(&j, "dropped", l->dropped);
+	return json_end(&j);
+}
+
+void tlob_logic_stats_print(FILE *f, const struct tlob_binding_stats *st)
+{
+	const struct tlob_logic_stats *l = &st->logic;
+
+	fprintf(f, "binding %u: logic %s:0x%" PRIx64 " model=%.*s per %s%s%.*s\n", st->spec.id,
+		st->spec.path, st->spec.start, (int)sizeof(st->spec.table.model),
+		st->spec.table.model, per_name(&st->spec), st->spec.tag[0] ? " tag=" : "",
+		(int)sizeof(st->spec.tag), st->spec.tag);
+	/* struct tlob_logic_stats is __u64: unsigned long long */
+	fprintf(f, "  instances=%llu events=%llu completed=%llu order=%llu incomplete=%llu "
+		"aborted=%llu dropped=%llu", l->instances, l->events, l->completed, l->order,
+		l->incomplete, l->aborted, l->dropped);
+	/* As an alive binding's: a binding with a tolerance holds violations back. */
+	if (st->spec.tol_w > 1 || l->tolerated)
+		fprintf(f, " tolerated=%llu (tolerance %u/%u)", l->tolerated,
+			tlob_spec_tol_k(&st->spec), tlob_spec_tol_w(&st->spec));
+	fputc('\n', f);
+}
