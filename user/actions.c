@@ -244,18 +244,30 @@ static void env_free(struct env *e)
 
 extern char **environ;
 
-static void env_record(struct env *e, const struct tlob_record *r)
+/*
+ * The caller's environment, but for what a record says (no stale
+ * TLOB_PID), then what every kind of violation has: its kind ("window",
+ * "alive", "logic"), verdict (tlob_verdict_name()), task and binding.
+ */
+static void env_common(struct env *e, const char *kind, unsigned int verdict, uint32_t pid,
+		       uint32_t tgid, const char *comm, uint32_t binding, const char *tag)
 {
-	/* The caller's environment, but for what a record says (no stale TLOB_PID). */
 	for (char **p = environ; *p; p++)
 		if (strncmp(*p, "TLOB_", 5) || !strncmp(*p, "TLOB_BACKEND=", 13) ||
 		    !strncmp(*p, "TLOB_VERBOSE=", 13))
 			env_push(e, strdup(*p));
-	env_u64(e, "TLOB_PID", r->pid);
-	env_u64(e, "TLOB_TGID", r->tgid);
-	env_chars(e, "TLOB_COMM", r->comm, sizeof(r->comm));
-	env_u64(e, "TLOB_BINDING", r->binding_id);
-	env_chars(e, "TLOB_TAG", r->tag, sizeof(r->tag));
+	env_add(e, "TLOB_KIND", kind);
+	env_add(e, "TLOB_VERDICT", tlob_verdict_name(verdict));
+	env_u64(e, "TLOB_PID", pid);
+	env_u64(e, "TLOB_TGID", tgid);
+	env_chars(e, "TLOB_COMM", comm, TLOB_COMM_LEN);
+	env_u64(e, "TLOB_BINDING", binding);
+	env_chars(e, "TLOB_TAG", tag, TLOB_TAG_LEN);
+}
+
+static void env_record(struct env *e, const struct tlob_record *r)
+{
+	env_common(e, "window", r->verdict, r->pid, r->tgid, r->comm, r->binding_id, r->tag);
 	env_u64(e, "TLOB_START_NS", r->start_ns);
 	env_u64(e, "TLOB_BUDGET_NS", r->budget_ns);
 	env_u64(e, "TLOB_MIN_NS", r->min_ns);
@@ -352,6 +364,15 @@ static void spawn(struct tlob_exec *x, const char *cmd, char **envp)
 	x->children[slot] = pid;
 }
 
+/* Every command once, with e's environment (freed). */
+static void run_env(struct tlob_exec *x, struct env *e)
+{
+	if (e->v)
+		for (size_t i = 0; i < x->nr_cmds; i++)
+			spawn(x, x->cmds[i], e->v);
+	env_free(e);
+}
+
 static void run(struct tlob_exec *x, const struct tlob_record *r, const struct tlob_diag *d,
 		const struct tlob_diag_syms *s)
 {
@@ -360,10 +381,44 @@ static void run(struct tlob_exec *x, const struct tlob_record *r, const struct t
 	env_record(&e, r);
 	if (d)
 		env_diag(&e, d, s);
-	if (e.v)
-		for (size_t i = 0; i < x->nr_cmds; i++)
-			spawn(x, x->cmds[i], e.v);
-	env_free(&e);
+	run_env(x, &e);
+}
+
+void tlob_exec_alive(struct tlob_exec *x, const struct tlob_alive_record *r)
+{
+	struct env e = { 0 };
+
+	if (!x)
+		return;
+	env_common(&e, "alive", r->verdict, r->pid, r->tgid, r->comm, r->binding_id, r->tag);
+	env_u64(&e, "TLOB_START_NS", r->start_ns);
+	env_u64(&e, "TLOB_END_NS", r->end_ns);
+	env_u64(&e, "TLOB_PERIOD_NS", r->period_ns);
+	env_u64(&e, "TLOB_CYCLES", r->cycles);
+	env_u64(&e, "TLOB_CHECKPOINTS", r->checkpoints);
+	env_u64(&e, "TLOB_EXPECT_MIN", r->expect_min);
+	env_u64(&e, "TLOB_EXPECT_MAX", r->expect_max);
+	env_add(&e, "TLOB_DETECTOR", tlob_detector_name(r->detector));
+	run_env(x, &e);
+}
+
+void tlob_exec_logic(struct tlob_exec *x, const struct tlob_logic_record *r,
+		     const struct tlob_logic_names *n)
+{
+	struct env e = { 0 };
+
+	if (!x)
+		return;
+	env_common(&e, "logic", r->verdict, r->pid, r->tgid, r->comm, r->binding_id, r->tag);
+	env_u64(&e, "TLOB_START_NS", r->start_ns);
+	env_u64(&e, "TLOB_END_NS", r->end_ns);
+	env_u64(&e, "TLOB_EVENTS", r->events);
+	env_chars(&e, "TLOB_MODEL", n->model, sizeof(n->model));
+	env_chars(&e, "TLOB_MODEL_STATE", n->state, sizeof(n->state));
+	/* ORDER: the event the model refused; INCOMPLETE has none. */
+	if (n->event[0])
+		env_chars(&e, "TLOB_MODEL_EVENT", n->event, sizeof(n->event));
+	run_env(x, &e);
 }
 
 static bool same_window(const struct tlob_record *r, uint32_t pid, uint32_t binding,

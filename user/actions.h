@@ -1,15 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tlob mon --on-violation ACTION: what runs when a violation is read.
+ * tlob mon --on-violation ACTION: what runs when a violation is read: a
+ * window's (over budget, too early), an alive cycle's (too few, too many
+ * checkpoints) or a logical binding's (order, incomplete), once it passed
+ * its binding's tolerance=.
  *
- *   exec=CMD           /bin/sh -c CMD, the violation (and its diagnosis,
- *                      when it arrives) in its environment (TLOB_*), not
- *                      waited for: the reader goes on; children are reaped
- *                      as they end, at most TLOB_ACTION_CHILDREN at once
- *   snapshot=INSTANCE  module: in the kernel, at the deadline, an event
- *   traceoff=INSTANCE  trigger on INSTANCE's tlob:violation (kmod/trigger.c);
- *                      BPF: the tool, when it reads the violation
- *                      (trace_react.c); both set up by mon, not run here
+ *   exec=CMD           /bin/sh -c CMD, the violation (and a window's
+ *                      diagnosis, when it arrives) in its environment
+ *                      (TLOB_KIND, TLOB_VERDICT, TLOB_*), not waited for:
+ *                      the reader goes on; children are reaped as they
+ *                      end, at most TLOB_ACTION_CHILDREN at once
+ *   snapshot=INSTANCE  module: in the kernel, when it is detected, an event
+ *   traceoff=INSTANCE  trigger on INSTANCE's tlob:violation, tlob:alive_cycle
+ *                      and tlob:logic (kmod/trigger.c); BPF: the tool, when
+ *                      it reads the violation (trace_react.c); both set up
+ *                      by mon, not run here
  *
  * --on-violation-limit N[/PERIOD]: at most N actions per binding (per
  * PERIOD when given), for every action; every violation is still printed.
@@ -67,6 +72,15 @@ void tlob_exec_violation(struct tlob_exec *x, const struct tlob_record *r, uint6
 void tlob_exec_diag(struct tlob_exec *x, const struct tlob_diag *d,
 		    const struct tlob_diag_syms *syms);
 void tlob_exec_window(struct tlob_exec *x, const struct tlob_record *r);
+/*
+ * An alive cycle's or a logical binding's violation the limit let
+ * through: no diagnosis to wait for, its commands run now (alive:
+ * TLOB_PERIOD_NS, TLOB_CHECKPOINTS, TLOB_EXPECT_MIN/MAX, ...; logic:
+ * TLOB_MODEL, TLOB_MODEL_STATE, TLOB_MODEL_EVENT for ORDER, ...).
+ */
+void tlob_exec_alive(struct tlob_exec *x, const struct tlob_alive_record *r);
+void tlob_exec_logic(struct tlob_exec *x, const struct tlob_logic_record *r,
+		     const struct tlob_logic_names *n);
 /*
  * Reap the children that ended, run what waited too long; the ms until
  * something is due (-1: nothing), for the reader's sleep.

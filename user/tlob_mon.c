@@ -134,7 +134,7 @@ struct mon_ctx {
 	struct tlob_limit *limit;	/* --on-violation-limit */
 	struct tlob_exec *exec;		/* exec= actions; NULL: none */
 	const char **cmds;		/* their commands */
-	struct tlob_trigger *trig[8];	/* snapshot=/traceoff= triggers installed */
+	struct tlob_trigger *trig[24];	/* snapshot=/traceoff= triggers installed (8 x 3 events) */
 	size_t nr_trig;
 	struct tlob_trace_react *react[8];	/* the same, done here (bpf) */
 	size_t nr_react;
@@ -169,18 +169,43 @@ static bool wanted(const struct mon_ctx *ctx, uint32_t binding_id)
 }
 
 /*
- * A violation starts its actions: the tool's snapshot=/traceoff= at once
- * and exec= once the diagnosis (or the window's end) is in, within the
- * limit, one count for both; the kernel's triggers fired already, and get
- * a fresh count when a limit's PERIOD has passed since they were armed. A
- * window's record runs what still waits for it.
+ * A violation of any kind that its binding's tolerance= let through
+ * starts its actions, within the limit (one count for all of them): the
+ * tool's snapshot=/traceoff= at once; true when its exec= commands may
+ * run (the caller runs them: a window's once its diagnosis or end is in,
+ * the others at once). The kernel's triggers fired already, and get a
+ * fresh count when a limit's PERIOD has passed since they were armed.
  */
-static void on_violation_actions(struct mon_ctx *ctx, const struct tlob_record *r)
+static bool react_to(struct mon_ctx *ctx, uint32_t binding_id, uint64_t now)
 {
 	const struct tlob_params *params = ctx->params;
+	bool take = false;
+
+	if ((ctx->exec || ctx->nr_react) && tlob_limit_take(ctx->limit, binding_id, now)) {
+		for (size_t i = 0; i < ctx->nr_react; i++)
+			tlob_trace_react_fire(ctx->react[i]);
+		take = true;
+	}
+	if (ctx->nr_trig && params->action_period_ns &&
+	    now - ctx->armed_ns >= params->action_period_ns) {
+		for (size_t i = 0; i < ctx->nr_trig; i++)
+			tlob_trigger_rearm(ctx->trig[i]);
+		ctx->armed_ns = now;
+	}
+	return take;
+}
+
+static bool has_actions(const struct mon_ctx *ctx)
+{
+	return ctx->exec || ctx->nr_trig || ctx->nr_react;
+}
+
+/* A window's record runs what still waits for it. */
+static void on_violation_actions(struct mon_ctx *ctx, const struct tlob_record *r)
+{
 	uint64_t now;
 
-	if (!ctx->exec && !ctx->nr_trig && !ctx->nr_react)
+	if (!has_actions(ctx))
 		return;
 	if (r->kind == TLOB_REC_WINDOW) {
 		tlob_exec_window(ctx->exec, r);
@@ -190,18 +215,8 @@ static void on_violation_actions(struct mon_ctx *ctx, const struct tlob_record *
 	if (r->kind != TLOB_REC_VIOLATION || !r->react)
 		return;
 	now = tlob_now_ns();
-	if ((ctx->exec || ctx->nr_react) && tlob_limit_take(ctx->limit, r->binding_id, now)) {
-		for (size_t i = 0; i < ctx->nr_react; i++)
-			tlob_trace_react_fire(ctx->react[i]);
-		if (ctx->exec)
-			tlob_exec_violation(ctx->exec, r, now);
-	}
-	if (ctx->nr_trig && params->action_period_ns &&
-	    now - ctx->armed_ns >= params->action_period_ns) {
-		for (size_t i = 0; i < ctx->nr_trig; i++)
-			tlob_trigger_rearm(ctx->trig[i]);
-		ctx->armed_ns = now;
-	}
+	if (react_to(ctx, r->binding_id, now))
+		tlob_exec_violation(ctx->exec, r, now);
 }
 
 /*
@@ -256,9 +271,8 @@ static int on_transition(const struct tlob_transition *tr, void *data)
 /*
  * A cycle of an alive binding, printed as a window is: every one (ok and
  * aborted ones batched by the backend, like windows; too few or too many
- * at once, like violations), and a violation stops --stop-on-violation.
- * The --on-violation actions are a window's (their variables describe
- * one): not run for these.
+ * at once, like violations); a violation that passed tolerance= runs the
+ * --on-violation actions, and any violation stops --stop-on-violation.
  */
 static int on_alive(const struct tlob_alive_record *a, void *data)
 {
@@ -271,6 +285,9 @@ static int on_alive(const struct tlob_alive_record *a, void *data)
 	ctx->alive_too_few += a->verdict == TLOB_VERDICT_TOO_FEW;
 	ctx->alive_too_many += a->verdict == TLOB_VERDICT_TOO_MANY;
 	ctx->alive_aborted += a->verdict == TLOB_VERDICT_ABORTED;
+	if (tlob_alive_violation(a) && a->react && has_actions(ctx) &&
+	    react_to(ctx, a->binding_id, tlob_now_ns()))
+		tlob_exec_alive(ctx->exec, a);
 	if (!ctx->params->quiet)
 		out_line(buf, ctx->params->json ? tlob_alive_json(a, buf, sizeof(buf) - 1) :
 			 tlob_alive_text(a, buf, sizeof(buf)), sizeof(buf));
@@ -281,9 +298,9 @@ static int on_alive(const struct tlob_alive_record *a, void *data)
 
 /*
  * A logical binding's record: a violation (ORDER, INCOMPLETE) printed at
- * once and stopping --stop-on-violation, an instance's quiet end (ok,
- * aborted) in JSON only; all counted for the summary. The --on-violation
- * actions are a window's: not run for these.
+ * once, running the --on-violation actions when it passed tolerance=
+ * and stopping --stop-on-violation, an instance's quiet end (ok,
+ * aborted) in JSON only; all counted for the summary.
  */
 static int on_logic(const struct tlob_logic_record *l, const struct tlob_logic_names *names,
 		    void *data)
@@ -298,6 +315,9 @@ static int on_logic(const struct tlob_logic_record *l, const struct tlob_logic_n
 	ctx->logic_incomplete += l->verdict == TLOB_VERDICT_INCOMPLETE;
 	ctx->logic_ok += l->verdict == TLOB_VERDICT_OK;
 	ctx->logic_aborted += l->verdict == TLOB_VERDICT_ABORTED;
+	if (tlob_logic_violation(l) && l->react && has_actions(ctx) &&
+	    react_to(ctx, l->binding_id, tlob_now_ns()))
+		tlob_exec_logic(ctx->exec, l, names);
 	if (!ctx->params->quiet)
 		out_line(buf, ctx->params->json ? tlob_logic_json(l, names, buf, sizeof(buf) - 1) :
 			 tlob_logic_text(l, names, buf, sizeof(buf)), sizeof(buf));
@@ -507,6 +527,12 @@ static int mon_check_actions(const struct tlob_params *params, bool kmod)
 	return TLOB_EXIT_OK;
 }
 
+/* 0 a window's binding, 1 an alive one, 2 a logical one: mon_actions_start()'s events[]. */
+static int binding_kind(const struct tlob_binding_spec *s)
+{
+	return s->logic ? 2 : s->alive ? 1 : 0;
+}
+
 /*
  * The session's actions: the limit, the exec= commands, and the kernel's
  * triggers on its bindings (all of them without -b) or, for a backend
@@ -517,19 +543,22 @@ static int mon_check_actions(const struct tlob_params *params, bool kmod)
 static int mon_actions_start(struct mon_ctx *ctx, const struct tlob_params *params,
 			     size_t bound, bool kmod)
 {
+	/* The module's trace event of each kind of violation (binding_kind()). */
+	static const char *const events[] = { "violation", "alive_cycle", "logic" };
 	const char *cmds[8], *kind;
-	uint32_t ids[64];
-	size_t nc = 0, nid = 0;
+	struct tlob_trigger *t;
+	size_t nc = 0;
 	struct tlob_action a;
 	char err[1024];
+	uint32_t *ids;
+	int ret = -1;
 
 	if (!params->nr_actions)
 		return 0;
 	ctx->limit = tlob_limit_new(params->action_limit, params->action_period_ns);
-	if (!ctx->limit)
-		return -1;
-	for (size_t i = 0; ctx->filter && i < bound && nid < 64; i++)
-		ids[nid++] = params->specs[i].id;
+	ids = calloc(bound + 1, sizeof(*ids));
+	if (!ctx->limit || !ids)
+		goto out;
 	ctx->armed_ns = tlob_now_ns();
 	for (size_t i = 0; i < params->nr_actions; i++) {
 		tlob_action_parse(params->actions[i], &a, err, sizeof(err));
@@ -543,30 +572,45 @@ static int mon_actions_start(struct mon_ctx *ctx, const struct tlob_params *para
 		 * an ftrace trigger fires on at the deadline; for the others
 		 * the tool does it when it reads the violation (trace_react.h).
 		 */
-		if (kmod) {
-			ctx->trig[ctx->nr_trig] = tlob_trigger_install("tlob", kind, a.arg, ids, nid,
-						  params->action_limit, err, sizeof(err));
-			if (!ctx->trig[ctx->nr_trig]) {
+		/*
+		 * On each event of a kind the session has bindings of (every
+		 * kind without -b), filtered to those bindings.
+		 */
+		for (int k = 0; kmod && k < 3; k++) {
+			size_t n = 0;
+
+			for (size_t i = 0; ctx->filter && i < bound; i++)
+				if (binding_kind(&params->specs[i]) == k)
+					ids[n++] = params->specs[i].id;
+			if (ctx->filter && !n)
+				continue;
+			t = tlob_trigger_install("tlob", events[k], kind, a.arg, ids, n,
+						 params->action_limit, err, sizeof(err));
+			if (!t) {
 				fprintf(stderr, "tlob: %s\n", err);
-				return -1;
+				goto out;
 			}
-			ctx->nr_trig++;
-			continue;
+			ctx->trig[ctx->nr_trig++] = t;
 		}
+		if (kmod)
+			continue;
 		ctx->react[ctx->nr_react] = tlob_trace_react_new(kind, a.arg, err, sizeof(err));
 		if (!ctx->react[ctx->nr_react]) {
 			fprintf(stderr, "tlob: %s\n", err);
-			return -1;
+			goto out;
 		}
 		ctx->nr_react++;
 	}
 	/* The commands point into argv: they live as long as the process. */
 	ctx->cmds = malloc(nc * sizeof(*cmds) + 1);
 	if (!ctx->cmds)
-		return -1;
+		goto out;
 	memcpy(ctx->cmds, cmds, nc * sizeof(*cmds));
 	ctx->exec = tlob_exec_new(ctx->cmds, nc);
-	return nc && !ctx->exec ? -1 : 0;
+	ret = nc && !ctx->exec ? -1 : 0;
+out:
+	free(ids);
+	return ret;
 }
 
 /* Every trigger removed (every exit path), the last commands run and waited for. */

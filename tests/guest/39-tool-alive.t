@@ -48,6 +48,35 @@ ok $? "stops: text: an ALIVE TOO FEW line with the count and the bounds" ||
 tool_clean_state $B
 ok $? "stops: after mon, nothing left"
 
+# --- --on-violation: exec= gets the cycle too few in TLOB_*, at most once
+# (--on-violation-limit 1), and the module's snapshot trigger on
+# tlob:alive_cycle takes a trace instance's snapshot when it is judged
+# (a script: mon_run passes its arguments through one word list)
+printf '#!/bin/sh\nenv | grep "^TLOB_" >%s.$$\n' "$T/few.exec" >"$T/onviol.sh"
+chmod +x "$T/onviol.sh"
+I=/sys/kernel/tracing/instances/tlob_alive_t
+mkdir -p "$I"
+if [ -e "$I/snapshot" ]; then
+	echo 1 >"$I/events/sched/sched_switch/enable"
+	mon_run act --backend $B -b "$HB" --on-violation "exec=$T/onviol.sh" \
+		--on-violation snapshot=tlob_alive_t --on-violation-limit 1 -- beats 5 20000 700
+	is "$mon_rc" 0 "on-violation: mon exits 0"
+	f=$(ls "$T"/few.exec.* 2>/dev/null | head -1)
+	is "$(ls "$T"/few.exec.* 2>/dev/null | wc -l)" 1 "on-violation: exec= ran once (limit 1) for $(grep -c '^ALIVE TOO FEW' "$T/act") cycles too few"
+	e=$(grep -E '^TLOB_(KIND|VERDICT|CHECKPOINTS|EXPECT_MIN|EXPECT_MAX|PERIOD_NS|TAG)=' "$f" 2>/dev/null | sort | tr '\n' ' ')
+	is "$e" "TLOB_CHECKPOINTS=5 TLOB_EXPECT_MAX=13 TLOB_EXPECT_MIN=7 TLOB_KIND=alive TLOB_PERIOD_NS=200000000 TLOB_TAG=hb TLOB_VERDICT=too_few " \
+		"on-violation: ... with the cycle in TLOB_*" || diag "$(cat "$T/act.err")"
+	# a fresh instance's snapshot holds nothing until the trigger takes it
+	cmp_ok "$(grep -vc '^#' "$I/snapshot")" -gt 0 "on-violation: the trigger took the instance's snapshot (its sched_switch events)"
+	echo 0 >"$I/events/sched/sched_switch/enable"
+	grep -q '^snapshot' "$I/events/tlob/alive_cycle/trigger"
+	ok $((! $?)) "on-violation: the trigger is removed after mon" ||
+		diag "$(cat "$I/events/tlob/alive_cycle/trigger")"
+else
+	for _i in 1 2 3 4 5; do skip "on-violation: this kernel has no tracing snapshot"; done
+fi
+rmdir "$I"
+
 # --- bind, stats, status, unbind
 out=$(tlob bind --backend $B -b "$HB" 2>&1)
 ok $? "tlob bind takes an alive checkpoint ($out)"

@@ -112,6 +112,27 @@ ok $? "order: text: a LOGIC ORDER line naming busy and begin" || diag "$(head -n
 grep -q "^LOGIC " "$T/order_text" && ! grep -v "^LOGIC ORDER" "$T/order_text" | grep -q "^LOGIC "
 ok $? "order: text: no other LOGIC line"
 
+# --- --on-violation: exec= gets the ORDER in TLOB_*, and the module's
+# traceoff trigger on tlob:logic stops a trace instance's tracing when
+# the model refuses the event (a script: mon_run passes its arguments
+# through one word list)
+printf '#!/bin/sh\nenv | grep "^TLOB_" >%s\n' "$T/order.exec" >"$T/onviol.sh"
+chmod +x "$T/onviol.sh"
+I=/sys/kernel/tracing/instances/tlob_logic_t
+mkdir -p "$I"
+echo 1 >"$I/tracing_on"
+# shellcheck disable=SC2046
+mon_run act --backend $B $(model_args flow.dot) --on-violation "exec=$T/onviol.sh" \
+	--on-violation traceoff=tlob_logic_t -- end-first
+is "$mon_rc" 0 "on-violation: mon exits 0"
+e=$(grep -E '^TLOB_(KIND|VERDICT|MODEL|MODEL_STATE|MODEL_EVENT)=' "$T/order.exec" 2>/dev/null | sort | tr '\n' ' ')
+is "$e" "TLOB_KIND=logic TLOB_MODEL=flow TLOB_MODEL_EVENT=end TLOB_MODEL_STATE=ready TLOB_VERDICT=order " \
+	"on-violation: exec= ran with the ORDER in TLOB_*" || diag "$(cat "$T/act.err" 2>/dev/null)"
+is "$(cat "$I/tracing_on")" 0 "on-violation: traceoff= stopped the instance's tracing (tlob:logic's trigger)"
+grep -q '^traceoff' "$I/events/tlob/logic/trigger"
+ok $((! $?)) "on-violation: the trigger is removed after mon" || diag "$(cat "$I/events/tlob/logic/trigger")"
+rmdir "$I"
+
 # --- an exit mid-flow: INCOMPLETE, JSON and text
 # shellcheck disable=SC2046
 mon_run exit --json --backend $B $(model_args flow.dot) -- exit-mid

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Event triggers on tlob:violation (trigger.h), written through
+ * Event triggers on tlob's violation events (trigger.h), written through
  * libtracefs: appended (tracefs_event_file_append(): opening the trigger
  * file with O_TRUNC would clear every trigger of the event, also other
  * tools'), and removed by the same text after a "!".
@@ -18,11 +18,10 @@
 struct tlob_trigger {
 	struct tracefs_instance *inst;
 	char system[32];
+	char event[32];
 	char text[2048];	/* "snapshot:N if react == 1 && (binding_id == 1 || ...)" */
 	char name[256];		/* the instance's */
 };
-
-#define EVENT		"violation"
 
 static int write_trigger(struct tlob_trigger *t, bool remove)
 {
@@ -30,10 +29,10 @@ static int write_trigger(struct tlob_trigger *t, bool remove)
 
 	snprintf(line, sizeof(line), "%s%s\n", remove ? "!" : "", t->text);
 	errno = 0;
-	if (tracefs_event_file_append(t->inst, t->system, EVENT, "trigger", line) < 0)
+	if (tracefs_event_file_append(t->inst, t->system, t->event, "trigger", line) < 0)
 		return errno ? -errno : -EIO;
 	tlob_verbose("instance %s: %s %s:%s trigger '%s'", t->name,
-		     remove ? "removed" : "installed", t->system, EVENT, t->text);
+		     remove ? "removed" : "installed", t->system, t->event, t->text);
 	return 0;
 }
 
@@ -59,9 +58,10 @@ bool tlob_trigger_instance_ok(const char *kind, const char *instance, char *err,
 	return false;
 }
 
-struct tlob_trigger *tlob_trigger_install(const char *system, const char *kind,
-					  const char *instance, const uint32_t *ids,
-					  size_t n, unsigned int count, char *err, size_t len)
+struct tlob_trigger *tlob_trigger_install(const char *system, const char *event,
+					  const char *kind, const char *instance,
+					  const uint32_t *ids, size_t n, unsigned int count,
+					  char *err, size_t len)
 {
 	struct tlob_trigger *t = calloc(1, sizeof(*t));
 	size_t used;
@@ -72,13 +72,14 @@ struct tlob_trigger *tlob_trigger_install(const char *system, const char *kind,
 		return NULL;
 	}
 	snprintf(t->system, sizeof(t->system), "%s", system);
+	snprintf(t->event, sizeof(t->event), "%s", event);
 	snprintf(t->name, sizeof(t->name), "%s", instance);
 	if (!tlob_trigger_instance_ok(kind, instance, err, len))
 		goto fail;
 	t->inst = tracefs_instance_alloc(NULL, instance);
-	if (!t->inst || !tracefs_event_file_exists(t->inst, system, EVENT, "trigger")) {
+	if (!t->inst || !tracefs_event_file_exists(t->inst, system, event, "trigger")) {
 		snprintf(err, len, "--on-violation %s=%s: the instance has no %s:%s event "
-			 "(is tlob.ko loaded?)", kind, instance, system, EVENT);
+			 "(is tlob.ko loaded?)", kind, instance, system, event);
 		goto fail;
 	}
 	used = (size_t)snprintf(t->text, sizeof(t->text), "%s", kind);

@@ -43,6 +43,8 @@ for k in TLOB_COMM TLOB_TAG TLOB_BINDING TLOB_BUDGET_NS TLOB_ELAPSED_NS TLOB_RUN
 done
 is "$got" " TLOB_COMM=fakeapp TLOB_TAG=t1 TLOB_BINDING=1 TLOB_BUDGET_NS=5000 TLOB_ELAPSED_NS=5100 TLOB_RUNNING_NS=100 TLOB_SLEEPING_NS=5000 TLOB_WAITING_NS=0 TLOB_CPU=1 TLOB_MIGRATIONS=2 TLOB_WAKER=77:waker TLOB_STATE=sleeping TLOB_RAN=hog-78 fifo/49 5.000ms" \
 	"... the record and the diagnosis in TLOB_*"
+is "$(envof "$f" TLOB_KIND) $(envof "$f" TLOB_VERDICT)" "window over_budget" \
+	"... TLOB_KIND and TLOB_VERDICT: a window over its budget"
 pid=$(envof "$f" TLOB_PID)
 [ -n "$pid" ] && [ "$pid" = "$(envof "$f" TLOB_TGID)" ] && [ "$pid" != "$$" ]
 ok $? "... TLOB_PID and TLOB_TGID: the task's (the driver's)"
@@ -69,6 +71,56 @@ mkdir "$tmp/e3"
 run -V v -- -d 50ms -b "$S" --on-violation "exec=env >$tmp/e3/\$\$"
 [ "$(ls "$tmp/e3" | wc -l)" = 1 ]
 ok $? "neither: the command runs at exit" || sed 's/^/#   /' "$tmp/err"
+
+# An alive cycle's violation and a logical binding's: no diagnosis to wait
+# for, the commands run at once, with what the record says; an ok cycle,
+# an instance's ok end and a violation tolerance= held back run nothing.
+ALIVE="$APP:frame_begin,alive=100ms,expect=10,margin=2"
+mkdir "$tmp/a1"
+run -V afahmS -- -d 50ms -b "$ALIVE" --on-violation "exec=env >$tmp/a1/\$\$"
+expect 0 "alive: exec= with cycles ok, too few, held back, too many: exit 0"
+few=$(grep -l '^TLOB_VERDICT=too_few$' "$tmp/a1"/* 2>/dev/null)
+many=$(grep -l '^TLOB_VERDICT=too_many$' "$tmp/a1"/* 2>/dev/null)
+[ "$(ls "$tmp/a1" | wc -l)" = 2 ] && [ -n "$few" ] && [ -n "$many" ] &&
+	[ "$(grep -c '^ALIVE TOO FEW' "$tmp/out")" = 2 ]
+ok $? "... ran once for too few and once for too many, not for ok or the tolerated one" ||
+	{ ls "$tmp/a1" | sed 's/^/#   /'; sed 's/^/#   /' "$tmp/out"; }
+got=""
+for k in TLOB_KIND TLOB_VERDICT TLOB_COMM TLOB_TAG TLOB_BINDING TLOB_PERIOD_NS TLOB_CYCLES \
+	TLOB_CHECKPOINTS TLOB_EXPECT_MIN TLOB_EXPECT_MAX TLOB_DETECTOR; do
+	got="$got $k=$(envof "$few" $k)"
+done
+is "$got" " TLOB_KIND=alive TLOB_VERDICT=too_few TLOB_COMM=fakeapp TLOB_TAG=hb TLOB_BINDING=1 TLOB_PERIOD_NS=100000000 TLOB_CYCLES=1 TLOB_CHECKPOINTS=2 TLOB_EXPECT_MIN=8 TLOB_EXPECT_MAX=12 TLOB_DETECTOR=hrtimer" \
+	"... the cycle in TLOB_*"
+[ "$(envof "$many" TLOB_CHECKPOINTS)" = 20 ] && [ "$(envof "$few" TLOB_PID)" = "$(envof "$few" TLOB_TGID)" ] &&
+	! grep -q '^TLOB_BUDGET_NS=' "$few"
+ok $? "... too many: its count; TLOB_PID and TLOB_TGID; no window's variables" || sed 's/^/#   /' "$few"
+mkdir "$tmp/a2"
+run -V fmfm -- -d 50ms -b "$ALIVE" --on-violation "exec=touch $tmp/a2/\$\$" --on-violation-limit 1
+[ "$(ls "$tmp/a2" | wc -l)" = 1 ] && [ "$(grep -c '^ALIVE TOO' "$tmp/out")" = 4 ]
+ok $? "alive: --on-violation-limit 1: one command for 4 violations, all 4 printed" ||
+	{ ls "$tmp/a2" | sed 's/^/#   /'; sed 's/^/#   /' "$tmp/out"; }
+
+FLOW=$top/models/examples/frame-flow.dot
+LOGIC="--model $FLOW -e init=$APP:main -e frame_begin=$APP:frame_begin -e frame_end=$APP:frame_end -e shutdown=$APP:process_frame"
+mkdir "$tmp/m1"
+# shellcheck disable=SC2086 # LOGIC is words
+run -V krikS -- -d 50ms $LOGIC --on-violation "exec=env >$tmp/m1/\$\$"
+expect 0 "logic: exec= with an ok end, ORDER, INCOMPLETE: exit 0"
+order=$(grep -l '^TLOB_VERDICT=order$' "$tmp/m1"/* 2>/dev/null)
+inc=$(grep -l '^TLOB_VERDICT=incomplete$' "$tmp/m1"/* 2>/dev/null)
+[ "$(ls "$tmp/m1" | wc -l)" = 2 ] && [ -n "$order" ] && [ -n "$inc" ]
+ok $? "... ran once for ORDER and once for INCOMPLETE, not for the ok ends" ||
+	{ ls "$tmp/m1" | sed 's/^/#   /'; sed 's/^/#   /' "$tmp/out" "$tmp/err"; }
+got=""
+for k in TLOB_KIND TLOB_VERDICT TLOB_COMM TLOB_TAG TLOB_BINDING TLOB_MODEL TLOB_MODEL_STATE \
+	TLOB_MODEL_EVENT TLOB_EVENTS; do
+	got="$got $k=$(envof "$order" $k)"
+done
+is "$got" " TLOB_KIND=logic TLOB_VERDICT=order TLOB_COMM=fakeapp TLOB_TAG=fl TLOB_BINDING=1 TLOB_MODEL=frame_flow TLOB_MODEL_STATE=idle TLOB_MODEL_EVENT=frame_end TLOB_EVENTS=5" \
+	"... ORDER: the model, state and refused event in TLOB_*"
+[ "$(envof "$inc" TLOB_MODEL_STATE)" = in_frame ] && ! grep -q '^TLOB_MODEL_EVENT=' "$inc"
+ok $? "... INCOMPLETE: the state it ended in, no event" || sed 's/^/#   /' "$inc"
 
 # The reader does not wait for a command.
 t0=$(date +%s)
@@ -136,6 +188,44 @@ expect 1 "snapshot=nosuch: an instance that does not exist, exit 1"
 grep -q "^tlob: --on-violation snapshot=nosuch: no trace instance 'nosuch' (create it first: mkdir /sys/kernel/tracing/instances/nosuch)$" "$tmp/err" &&
 	! grep -q '^op:' "$tmp/out"
 ok $? "... said, before anything changed" || sed 's/^/#   /' "$tmp/err" "$tmp/out"
+
+# An alive and a logical binding: the trigger goes on the module's event
+# of their kind (tlob:alive_cycle, tlob:logic), not on tlob:violation;
+# without -b (every binding's violations) on all three.
+for e in alive_cycle logic; do mkdir -p "$tmp/tr/instances/snap/events/tlob/$e"; done
+rm -f "$trig"
+: >"$trig"
+atrig=$tmp/tr/instances/snap/events/tlob/alive_cycle/trigger
+ltrig=$tmp/tr/instances/snap/events/tlob/logic/trigger
+: >"$atrig"
+: >"$ltrig"
+# shellcheck disable=SC2086 # LOGIC is words
+export TLOB_VERBOSE=1
+run -N kmod -T "$tmp/tr" -V fr -- -d 50ms -b "$ALIVE" $LOGIC --on-violation snapshot=snap --on-violation-limit 2
+sed -n 's/^tlob: \[+[0-9.]*\] instance snap: //p' "$tmp/err" >"$tmp/said"
+expect 0 "snapshot=snap with an alive and a logical binding on the kmod backend: exit 0"
+grep -qxF "installed tlob:alive_cycle trigger 'snapshot:2 if react == 1 && (binding_id == 1)'" "$tmp/said" &&
+	grep -qxF "installed tlob:logic trigger 'snapshot:2 if react == 1 && (binding_id == 1)'" "$tmp/said" &&
+	! grep -q "tlob:violation trigger" "$tmp/said"
+ok $? "... installed on tlob:alive_cycle and tlob:logic, none on tlob:violation" || sed 's/^/#   /' "$tmp/err"
+grep -qxF "removed tlob:alive_cycle trigger 'snapshot:2 if react == 1 && (binding_id == 1)'" "$tmp/said" &&
+	grep -qxF "removed tlob:logic trigger 'snapshot:2 if react == 1 && (binding_id == 1)'" "$tmp/said" &&
+	[ ! -s "$trig" ]
+ok $? "... both removed at exit" || sed 's/^/#   /' "$tmp/err"
+run -N kmod -T "$tmp/tr" -B 1 -V v -- -d 50ms --on-violation traceoff=snap
+sed -n 's/^tlob: \[+[0-9.]*\] instance snap: //p' "$tmp/err" >"$tmp/said"
+unset TLOB_VERBOSE
+expect 0 "traceoff=snap without -b on the kmod backend: exit 0"
+printf '%s\n' violation alive_cycle logic | sed "s/.*/installed tlob:& trigger 'traceoff if react == 1'/" >"$tmp/want"
+printf '%s\n' violation alive_cycle logic | sed "s/.*/removed tlob:& trigger 'traceoff if react == 1'/" >>"$tmp/want"
+sort "$tmp/said" | cmp -s - "$(sort "$tmp/want" >"$tmp/want.s"; echo "$tmp/want.s")"
+ok $? "... unfiltered, on tlob:violation, tlob:alive_cycle and tlob:logic, all removed" || sed 's/^/#   /' "$tmp/said"
+rm -rf "$tmp/tr/instances/snap/events/tlob/logic"
+# shellcheck disable=SC2086 # LOGIC is words
+run -N kmod -T "$tmp/tr" -V r -- -d 50ms $LOGIC --on-violation snapshot=snap
+expect 1 "a module without tlob:logic (an older tlob.ko): exit 1"
+grep -qxF "tlob: --on-violation snapshot=snap: the instance has no tlob:logic event (is tlob.ko loaded?)" "$tmp/err"
+ok $? "... naming the event" || sed 's/^/#   /' "$tmp/err"
 
 # The BPF backend: no trigger (its violations are no trace event); the
 # tool writes the instance's snapshot (tracing_on) when it reads the

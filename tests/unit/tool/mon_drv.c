@@ -16,8 +16,11 @@
  * main+0x20; sleeping in a kernel stack; woken by 77:waker; ran instead
  * hog-78 fifo/49 5ms); w the last violation's window ending (over
  * budget); a an alive cycle ok, f one with too few checkpoints, m too
- * many, z an alive instance's end (aborted, exit), y an ok cycle of
- * another user's binding (id 2); s a pause of 60 ms, S of 1.1 s. Records are of this process (pid and tgid
+ * many, h one with too few that its binding's tolerance= held back
+ * (react 0), z an alive instance's end (aborted, exit), y an ok cycle of
+ * another user's binding (id 2); r a logical binding's ORDER (event
+ * frame_end refused in state idle of model frame_flow), i its INCOMPLETE
+ * (exit in state in_frame), k an instance's ok end; s a pause of 60 ms, S of 1.1 s. Records are of this process (pid and tgid
  * getpid(), comm "fakeapp", tag "t1"), each violation a window of its own.
  * NAME is the backend's name (default "fake"; "kmod" or "bpf" for what
  * mon does on those); TRACEFS a directory libtracefs takes as tracefs
@@ -160,7 +163,36 @@ static int fake_diag(const struct tlob_sink *sink)
 	return sink->diag ? sink->diag(&d, sink->ctx) : 0;
 }
 
-/* An alive binding's cycle (a f m z y), delivered where the sink wants it. */
+/* A logical binding's record (r i k), delivered where the sink wants it. */
+static int fake_logic(const struct tlob_sink *sink, char c)
+{
+	struct tlob_logic_record l = {
+		.start_ns = 1000 + 7 * (__u64)seq++, .pid = (__u32)getpid(),
+		.tgid = (__u32)getpid(), .binding_id = 1, .events = 5, .react = 1,
+		.event = TLOB_LOGIC_NONE, .comm = "fakeapp", .tag = "fl",
+	};
+	struct tlob_logic_names n = { .model = "frame_flow", .state = "idle" };
+
+	l.end_ns = l.start_ns + 100;
+	if (c == 'r') {
+		l.verdict = TLOB_VERDICT_ORDER;
+		l.event = 1;
+		snprintf(n.event, sizeof(n.event), "frame_end");
+	} else if (c == 'i') {
+		l.verdict = TLOB_VERDICT_INCOMPLETE;
+		l.abort_reason = TLOB_ABORT_EXIT;
+		l.state = 2;
+		snprintf(n.state, sizeof(n.state), "in_frame");
+	} else {
+		l.verdict = TLOB_VERDICT_OK;
+		l.abort_reason = TLOB_ABORT_EXIT;
+		l.state = 1;
+		snprintf(n.state, sizeof(n.state), "done");
+	}
+	return sink->logic ? sink->logic(&l, &n, sink->ctx) : 0;
+}
+
+/* An alive binding's cycle (a f m h z y), delivered where the sink wants it. */
 static int fake_alive(const struct tlob_sink *sink, char c)
 {
 	struct tlob_alive_record a = {
@@ -171,9 +203,10 @@ static int fake_alive(const struct tlob_sink *sink, char c)
 	};
 
 	a.end_ns = a.start_ns + a.period_ns;
-	if (c == 'f' || c == 'm') {
-		a.verdict = c == 'f' ? TLOB_VERDICT_TOO_FEW : TLOB_VERDICT_TOO_MANY;
-		a.checkpoints = c == 'f' ? 2 : 20;
+	if (c == 'f' || c == 'm' || c == 'h') {
+		a.verdict = c == 'm' ? TLOB_VERDICT_TOO_MANY : TLOB_VERDICT_TOO_FEW;
+		a.checkpoints = c == 'm' ? 20 : 2;
+		a.react = c != 'h';
 		a.detect_latency_ns = 400000;
 	} else if (c == 'z') {
 		a.verdict = TLOB_VERDICT_ABORTED;
@@ -207,9 +240,16 @@ static int fake_poll(struct tlob_backend *be, int timeout_ms, const struct tlob_
 			(*from)++;
 			continue;
 		}
-		if (strchr("afmzy", **from)) {
+		if (strchr("afmhzy", **from)) {
 			delivered++;
 			ret = fake_alive(sink, *(*from)++);
+			if (ret)
+				return ret;
+			continue;
+		}
+		if (strchr("rik", **from)) {
+			delivered++;
+			ret = fake_logic(sink, *(*from)++);
 			if (ret)
 				return ret;
 			continue;
