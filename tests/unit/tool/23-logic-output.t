@@ -6,7 +6,8 @@
 # fields, in its order; an object that does not fit fails at every
 # length short of it. The module's kind=logic stats lines read (in any
 # order of their keys), printed as tlob stats prints them, text and JSON;
-# a kind this tool does not know refused.
+# a kind this tool does not know refused; their OpenMetrics/Prometheus
+# families (tlob_logic_*), exact and read by prometheus_client.
 . "$(dirname "$0")/tap.sh"
 DRV=$BUILD/tests/unit/tool/logic_drv
 
@@ -64,4 +65,49 @@ T
 diff -u "$tmp/want" "$tmp/stats" | sed 's/^/# /'
 cmp -s "$tmp/want" "$tmp/stats"
 ok $? "kind=logic lines: a path with a blank, every count, the counts in any order, tolerance, tag, a newer field skipped; an unknown kind refused"
+
+# tlob stats --format prometheus|openmetrics of a logical binding, from a
+# control tree of files (as 51-kmod-alive.t): the tlob_logic_* families,
+# labelled path, model and tag, each count exact; a section's families
+# lack it and its families lack the section; prometheus_client reads it.
+if [ "$(id -u)" = 0 ]; then
+	app=$BUILD/tests/unit/tool/fixtures/app
+	root=$tmp/ctl
+	mkdir "$root"
+	echo 1 >"$root/enable"
+	echo '[nop] printk panic signal' >"$root/reactors"
+	cat >"$root/monitor" <<EOT
+p $app:0x1139 0x1148 threshold=5000 tag=ui
+EOT
+	cat >"$root/stats" <<EOT
+id=3 path=$app start=0x1139 stop=0x1148 tag=ui threshold=5000 min=0 tolerance=1/1 holders=monitor windows=4 violations=1 errors=0 aborted=0 dropped=0 min_ns=10 max_ns=20 mean_ns=15 sum_ns=60 hist=4:4
+id=4 kind=logic path=$app start=0x1139 tag=cam0 model=frame_flow per=task tolerance=2/5 holders=monitor instances=5 events=120 completed=3 order=1 incomplete=2 tolerated=1 aborted=4 dropped=6
+EOT
+	"$TLOB" stats --backend kmod --root "$root" --format prometheus >"$tmp/prom" 2>"$tmp/err"
+	ok $? "metrics: exit 0 with a logical binding" || sed 's/^/#   /' "$tmp/err"
+	L="{path=\"$app\",model=\"frame_flow\",tag=\"cam0\"}"
+	got=""
+	for f in instances events completed order_violations incomplete tolerated aborted dropped; do
+		got="$got $f=$(sed -n "s/^tlob_logic_${f}_total$(printf '%s' "$L" | sed 's/[][\\.*^$/]/\\&/g') //p" "$tmp/prom")"
+	done
+	is "$got" " instances=5 events=120 completed=3 order_violations=1 incomplete=2 tolerated=1 aborted=4 dropped=6" \
+		"metrics: every tlob_logic_* counter, labelled path, model and tag" || sed 's/^/#   /' "$tmp/prom"
+	! grep -q "^tlob_logic_[a-z_]*{[^}]*start=" "$tmp/prom" && ! grep -q "^tlob_windows_total{[^}]*model=" "$tmp/prom" &&
+		grep -q "^tlob_windows_total{[^}]*tag=\"ui\"} 4$" "$tmp/prom" && grep -qxF "tlob_bindings 2" "$tmp/prom"
+	ok $? "metrics: the logical binding in no section's family, the section in no logic one" ||
+		sed 's/^/#   /' "$tmp/prom"
+	if /usr/bin/python3 -c 'import prometheus_client' 2>/dev/null; then
+		for fmt in openmetrics prometheus; do
+			"$TLOB" stats --backend kmod --root "$root" --format $fmt |
+				/usr/bin/python3 "$(dirname "$0")/metrics_check.py" $fmt >"$tmp/parsed"
+			ok $? "metrics: $fmt with logic families is read by prometheus_client" ||
+				sed 's/^/#   /' "$tmp/parsed"
+		done
+	else
+		echo "Bail out! python3-prometheus-client is not installed (.ci/packages)"
+		exit 255
+	fi
+else
+	for _i in 1 2 3 4 5; do skip "metrics: needs root (the tool checks it first)"; done
+fi
 tap_done

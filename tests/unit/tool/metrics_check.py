@@ -23,6 +23,8 @@ from prometheus_client.openmetrics import parser as om
 BINDING_LABELS = {"path", "start", "stop", "tag"}
 # An alive binding's families (tlob_alive_*): its checkpoint, no STOP.
 ALIVE_LABELS = {"path", "checkpoint", "tag"}
+# A logical binding's families (tlob_logic_*): its model, no START/STOP.
+LOGIC_LABELS = {"path", "model", "tag"}
 
 
 def check_histogram(fam):
@@ -61,7 +63,8 @@ def main():
                 check_histogram(fam)
             for s in fam.samples:
                 keys = set(s.labels) - {"le"}
-                want = ALIVE_LABELS if fam.name.startswith("tlob_alive_") else BINDING_LABELS
+                want = ALIVE_LABELS if fam.name.startswith("tlob_alive_") else \
+                    LOGIC_LABELS if fam.name.startswith("tlob_logic_") else BINDING_LABELS
                 if fam.name != "tlob_bindings" and keys != want:
                     raise ValueError(f"{s.name}: labels {sorted(s.labels)}")
     except ValueError as e:
