@@ -568,13 +568,12 @@ static int mon_actions_start(struct mon_ctx *ctx, const struct tlob_params *para
 		}
 		kind = a.kind == TLOB_ACTION_SNAPSHOT ? "snapshot" : "traceoff";
 		/*
-		 * Only the module's violation is the tlob:violation trace event
-		 * an ftrace trigger fires on at the deadline; for the others
-		 * the tool does it when it reads the violation (trace_react.h).
-		 */
-		/*
-		 * On each event of a kind the session has bindings of (every
-		 * kind without -b), filtered to those bindings.
+		 * Only the module's violations are trace events (tlob:violation,
+		 * tlob:alive_cycle, tlob:logic) an ftrace trigger fires on when
+		 * they are detected: one trigger on the event of each kind the
+		 * session has bindings of (every kind without -b), filtered to
+		 * those bindings. For the others the tool does it when it reads
+		 * the violation (trace_react.h).
 		 */
 		for (int k = 0; kmod && k < 3; k++) {
 			size_t n = 0;
