@@ -22,7 +22,7 @@ report() { "$top/tests/harness/report" "$runs" "$1" 2>&1; }
 expect_fail() {
 	out=$(report "$1")
 	rc=$?
-	if [ $rc -ne 0 ] && echo "$out" | grep -Eq "$2"; then
+	if [ $rc -ne 0 ] && grep -Eq -- "$2" <<<"$out"; then
 		ok 0 "$3"
 	else
 		ok 1 "$3"
@@ -50,7 +50,7 @@ expect_fail stock:fail.t '^not ok 2 - a deliberately failing check' \
 expect_fail stock:oops.t 'not ok .* kernel log clean.*|# .*(BUG: |Oops|invalid opcode)' \
 	"a guest oops fails its script although every TAP line passed"
 out=$(report stock:oops.t)
-echo "$out" | grep -q '^ok 1 - insmod' && echo "$out" | grep -Eq '^# .*(BUG|invalid opcode)'
+grep -q '^ok 1 - insmod' <<<"$out" && grep -Eq '^# .*(BUG|invalid opcode)' <<<"$out"
 ok $? "the oops report names the kernel's own words"
 expect_fail stock:warn.t '# .*WARNING: ' "a kernel WARNING fails its script and is quoted"
 report stock:lane >/dev/null
