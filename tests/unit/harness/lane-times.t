@@ -1,0 +1,46 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# tests/harness/lane-times on a run directory: CI keeps only the end of
+# make check's output, where prove names a failed test by number only
+# (CI's newest-rt run of 18-kmod-diag, 2026-12-04: "Failed test: 30",
+# its diagnostics long scrolled away). A failed script's "not ok" lines and
+# last diagnostics follow the lane table; a passing one prints nothing; a
+# lane booted twice says so.
+set -u
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+. "$top/tests/lib/tap.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/runs/stock" "$tmp/runs/rt"
+{
+	printf '### INIT\n### LANE stock 6.1.0-57-amd64 | #1 SMP\n'
+	printf '### BEGIN 10-good.t\nok 1 - fine\n# a harmless note\n### END 10-good.t rc=0 secs=3\n'
+	printf '### BEGIN 18-bad.t\nok 1 - first\n# snapshot: deadline 1, detected 2\n'
+	i=0
+	while [ $i -lt 30 ]; do printf '# filler %d\n' $i; i=$((i + 1)); done
+	printf 'not ok 2 - snapshot: it holds sched_switch\n# last diag\nok 3 - after\n'
+	printf '### END 18-bad.t rc=1 secs=27\n### DONE\n'
+} >"$tmp/runs/stock/results.log"
+echo ok >"$tmp/runs/stock/status"
+echo 120 >"$tmp/runs/stock/seconds"
+printf '### INIT\n### LANE rt 6.1.0-57-rt-amd64 | #1 SMP PREEMPT_RT\n### BEGIN 10-good.t\nok 1\n### END 10-good.t rc=0 secs=2\n### DONE\n' \
+	>"$tmp/runs/rt/results.log"
+echo ok >"$tmp/runs/rt/status"
+: >"$tmp/runs/rt/console.boot1.log"
+echo "live-locked in 01-tcg-text-patch.t (no end after 150s)" >"$tmp/runs/rt/canary"
+
+out=$("$top/tests/harness/lane-times" "$tmp/runs")
+grep -q '^stock  *6.1.0-57-amd64  *ok  *120  18-bad 27, 10-good 3$' <<<"$out"
+ok $? "the lane table: kernel, status, seconds, slowest scripts"
+grep -q '^stock:18-bad.t failed (rc=1); its failures and last diagnostics:$' <<<"$out"
+ok $? "a failed script is named with its exit status"
+grep -q '^  not ok 2 - snapshot: it holds sched_switch$' <<<"$out"
+ok $? "... followed by its not-ok line"
+grep -q '^  # last diag$' <<<"$out"
+ok $? "... and the diagnostics after it"
+is "$(sed -n '/^stock:18-bad.t failed/,$p' <<<"$out" | grep -c '^  ')" "25" "... at most 25 lines of it"
+grep -qF "10-good.t" <<<"$out" && r=1 || r=0
+ok $r "a passing script prints nothing but its place in the table"
+grep -q '^lane rt was booted twice: live-locked in 01-tcg-text-patch.t (no end after 150s)$' <<<"$out"
+ok $? "a lane booted twice says so, with the canary's reason"
+tap_done
