@@ -226,6 +226,51 @@ void tlob_abort_binding(struct tlob_binding *b, enum tlob_abort_reason why);
 int tlob_monitor_init(void);
 void tlob_monitor_exit(void);
 
+/* tlob_instances.c: the pool of alive and of logical instances */
+#define TLOB_INST_HASH_BITS	6
+
+/* The start of every alive or logical instance (its kind's struct). */
+struct tlob_inst {
+	struct hlist_node hnode;	/* its key's bucket, or the free list */
+	struct tlob_binding *b;		/* NULL: free */
+	pid_t key;			/* pid (per=task) or tgid (per=process) */
+	pid_t tgid;
+	char comm[TLOB_COMM_LEN];	/* of the task that began it */
+};
+
+struct tlob_inst_pool {
+	const char *name;		/* the pool file's: "alive", "logic" */
+	raw_spinlock_t *lock;		/* the kind's: guards all below */
+	/* Record the end of @in and give it back: at exit or exec... */
+	void (*gone)(struct tlob_inst *in, enum tlob_abort_reason why, u64 now);
+	/* ... and at unbind or disable. */
+	void (*end)(struct tlob_inst *in, enum tlob_abort_reason why, u64 now);
+	void *mem;			/* size instances of stride bytes */
+	size_t stride;
+	unsigned int size;
+	unsigned int used;		/* read without the lock, READ_ONCE */
+	unsigned int peak;		/* the most at once, since load */
+	struct hlist_head free;
+	struct hlist_head hash[1 << TLOB_INST_HASH_BITS];
+};
+
+struct tlob_inst *tlob_inst_at(struct tlob_inst_pool *p, unsigned int i);
+struct tlob_inst *tlob_inst_find(struct tlob_inst_pool *p,
+				 const struct tlob_binding *b,
+				 const struct task_struct *t);
+struct tlob_inst *tlob_inst_take(struct tlob_inst_pool *p,
+				 struct tlob_binding *b,
+				 const struct task_struct *t);
+void tlob_inst_give(struct tlob_inst_pool *p, struct tlob_inst *in);
+void tlob_inst_task_gone(struct tlob_inst_pool *p, struct task_struct *t,
+			 pid_t pid, enum tlob_abort_reason why);
+void tlob_inst_abort_binding(struct tlob_inst_pool *p, struct tlob_binding *b,
+			     enum tlob_abort_reason why);
+int tlob_inst_pool_show(struct tlob_inst_pool *p, char *buf, size_t size);
+int tlob_inst_pool_init(struct tlob_inst_pool *p, unsigned int n,
+			size_t stride);
+void tlob_inst_pool_exit(struct tlob_inst_pool *p);
+
 /* tlob_alive.c */
 void tlob_alive_checkpoint(struct tlob_binding *b, struct task_struct *t);
 void tlob_alive_task_gone(struct task_struct *t, pid_t pid,

@@ -23,12 +23,12 @@
  * and no timer (the timer held off for more than a period) are judged at
  * once, as one record covering them all: the work per event is bounded.
  *
- * Instances are preallocated (alive_instances=, default 256) and found by
- * their key (tgid per process, pid per task) in a small hash; a first
- * checkpoint that finds none free is counted as dropped. An instance keeps
- * no task, only its pid numbers: it ends at that task's exit (per task) or
- * its group's (per process: the last thread's exit), or an exec; a
- * reaction finds the pid again (tlob_react_alive()).
+ * Instances are preallocated (alive_instances=, default 256) in a pool of
+ * their own (tlob_instances.c: keyed by tgid per process, pid per task);
+ * a first checkpoint that finds none free is counted as dropped. An
+ * instance keeps no task, only its pid numbers: it ends at that task's
+ * exit (per task) or its group's (per process: the last thread's exit),
+ * or an exec; a reaction finds the pid again (tlob_react_alive()).
  *
  * Locking and context: one raw spinlock, tlob_alive_lock, guards the
  * pool, the hash, every instance and every alive binding's statistics.
@@ -41,12 +41,9 @@
  * which would wait for a callback that waits for this lock) and
  * tlob_react() (irq_work). Nothing here allocates, sleeps or prints.
  */
-#include <linux/hash.h>
 #include <linux/hrtimer.h>
 #include <linux/moduleparam.h>
 #include <linux/sched.h>
-#include <linux/sched/signal.h>
-#include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
@@ -71,27 +68,30 @@ MODULE_PARM_DESC(alive_instances,
 		 "alive supervision instances at once (default 256)");
 
 struct tlob_alive {
-	struct hlist_node hnode;	/* its key's bucket, or the free list */
-	struct tlob_binding *b;		/* NULL: free */
-	pid_t key;			/* pid (per=task) or tgid (per=process) */
-	pid_t tgid;
-	char comm[TLOB_COMM_LEN];	/* its comm */
+	struct tlob_inst in;		/* first: the pool's (tlob_instances.c) */
 	struct ha_clocks_alive clk;	/* clk.start[clk_cycle_alive]: the cycle's start */
 	struct hrtimer timer;
 	u32 checkpoints;		/* the model's variable: since clk_cycle's reset */
 	u8 state;			/* enum states_alive */
 };
 
-#define TLOB_ALIVE_HASH_BITS	6
-
 static DEFINE_RAW_SPINLOCK(tlob_alive_lock);
-static struct hlist_head tlob_alive_hash[1 << TLOB_ALIVE_HASH_BITS];
-static HLIST_HEAD(tlob_alive_free);		/* tlob_alive_lock */
-static struct tlob_alive *tlob_alive_pool;
-static unsigned int tlob_alive_pool_size;
-/* Instances in use; read without the lock by the exit/exec probes. */
-static unsigned int tlob_alive_used;
-static unsigned int tlob_alive_peak;	/* the most at once, since load */
+
+static void tlob_alive_end(struct tlob_inst *in, enum tlob_abort_reason why,
+			   u64 now);
+
+/* Exit, exec, unbind and disable all end an instance aborted. */
+static struct tlob_inst_pool tlob_alive_pool = {
+	.name = "alive",
+	.lock = &tlob_alive_lock,
+	.gone = tlob_alive_end,
+	.end = tlob_alive_end,
+};
+
+static struct tlob_alive *alive_of(struct tlob_inst *in)
+{
+	return container_of(in, struct tlob_alive, in);
+}
 
 static inline struct tlob_alive *clk_alive(const struct ha_clocks_alive *clk)
 {
@@ -100,19 +100,19 @@ static inline struct tlob_alive *clk_alive(const struct ha_clocks_alive *clk)
 
 static u64 tlob_alive_period(const struct ha_clocks_alive *clk)
 {
-	return clk_alive(clk)->b->period_ns;
+	return clk_alive(clk)->in.b->period_ns;
 }
 
 static u64 tlob_alive_min(const struct ha_clocks_alive *clk)
 {
-	const struct tlob_binding *b = clk_alive(clk)->b;
+	const struct tlob_binding *b = clk_alive(clk)->in.b;
 
 	return b->expect - b->margin;
 }
 
 static u64 tlob_alive_max(const struct ha_clocks_alive *clk)
 {
-	const struct tlob_binding *b = clk_alive(clk)->b;
+	const struct tlob_binding *b = clk_alive(clk)->in.b;
 
 	return b->expect + b->margin;
 }
@@ -135,18 +135,6 @@ static u64 ha_get_env_alive(const struct ha_clocks_alive *clk,
 	return env == checkpoints_alive ? clk_alive(clk)->checkpoints : 0;
 }
 
-static struct hlist_head *tlob_alive_bucket(pid_t key)
-{
-	return &tlob_alive_hash[hash_32((u32)key, TLOB_ALIVE_HASH_BITS)];
-}
-
-/* The instance key of @t for @b: its tgid (per=process) or pid. */
-static pid_t tlob_alive_key(const struct tlob_binding *b,
-			    const struct task_struct *t)
-{
-	return b->per == TLOB_PER_TASK ? t->pid : t->tgid;
-}
-
 static u64 tlob_alive_cycle_start(const struct tlob_alive *a)
 {
 	return a->clk.start[clk_cycle_alive];
@@ -157,15 +145,15 @@ static void tlob_alive_fill(const struct tlob_alive *a,
 			    struct tlob_alive_record *r, u64 end,
 			    unsigned int verdict, u64 now, unsigned int detector)
 {
-	const struct tlob_binding *b = a->b;
+	const struct tlob_binding *b = a->in.b;
 
 	memset(r, 0, sizeof(*r));
 	r->start_ns = tlob_alive_cycle_start(a);
 	r->end_ns = end;
 	r->period_ns = b->period_ns;
 	r->detect_latency_ns = (s64)(now - end);
-	r->pid = a->key;
-	r->tgid = a->tgid;
+	r->pid = a->in.key;
+	r->tgid = a->in.tgid;
 	r->binding_id = b->id;
 	r->checkpoints = a->checkpoints;
 	r->expect_min = tlob_alive_min(&a->clk);
@@ -173,7 +161,7 @@ static void tlob_alive_fill(const struct tlob_alive *a,
 	r->cycles = 1;
 	r->verdict = verdict;
 	r->detector = detector;
-	memcpy(r->comm, a->comm, TLOB_COMM_LEN);
+	memcpy(r->comm, a->in.comm, TLOB_COMM_LEN);
 	memcpy(r->tag, b->tag, TLOB_TAG_LEN);
 }
 
@@ -187,7 +175,7 @@ static void tlob_alive_fill(const struct tlob_alive *a,
 static void tlob_alive_judged(struct tlob_alive *a,
 			      struct tlob_alive_record *r)
 {
-	struct tlob_binding *b = a->b;
+	struct tlob_binding *b = a->in.b;
 	struct tlob_alive_stats *st = &b->astats;
 	bool bad = r->verdict != TLOB_VERDICT_OK;
 	u64 history = atomic64_read(&b->history);
@@ -233,7 +221,7 @@ static bool tlob_alive_step(struct tlob_alive *a, unsigned int event, u64 at,
 	next = automaton_alive.function[curr][event];
 	if (next == INVALID_STATE_ALIVE) {
 		/* The handlers send only what the model allows: a bug. */
-		a->b->astats.errors++;
+		a->in.b->astats.errors++;
 		ha_cancel_alive(&a->clk);
 		return false;
 	}
@@ -256,15 +244,6 @@ static bool tlob_alive_step(struct tlob_alive *a, unsigned int event, u64 at,
 	return !automaton_alive.final_states[next];
 }
 
-static void tlob_alive_put(struct tlob_alive *a)
-{
-	lockdep_assert_held(&tlob_alive_lock);
-	hlist_del(&a->hnode);
-	a->b = NULL;
-	hlist_add_head(&a->hnode, &tlob_alive_free);
-	WRITE_ONCE(tlob_alive_used, tlob_alive_used - 1);
-}
-
 /*
  * Judge every cycle of @a that ended by @now: the current one with its
  * checkpoints, then those that went by empty as one cycle_end standing
@@ -273,7 +252,7 @@ static void tlob_alive_put(struct tlob_alive *a)
 static void tlob_alive_catch_up(struct tlob_alive *a, u64 now,
 				unsigned int detector)
 {
-	u64 period = a->b->period_ns, end, n;
+	u64 period = a->in.b->period_ns, end, n;
 
 	end = tlob_alive_cycle_start(a) + period;
 	if (a->state != supervised_alive || now <= end)
@@ -299,21 +278,10 @@ static enum hrtimer_restart tlob_alive_expired(struct hrtimer *timer)
 	 * The instance may have ended, or its slot begun another, while this
 	 * callback waited for the lock: only what ended by now is judged.
 	 */
-	if (a->b)
+	if (a->in.b)
 		tlob_alive_catch_up(a, ktime_get_ns(), TLOB_DETECT_HRTIMER);
 	raw_spin_unlock(&tlob_alive_lock);
 	return HRTIMER_NORESTART;
-}
-
-static struct tlob_alive *tlob_alive_find(const struct tlob_binding *b,
-					  pid_t key)
-{
-	struct tlob_alive *a;
-
-	hlist_for_each_entry(a, tlob_alive_bucket(key), hnode)
-		if (a->b == b && a->key == key)
-			return a;
-	return NULL;
 }
 
 /*
@@ -323,94 +291,65 @@ static struct tlob_alive *tlob_alive_find(const struct tlob_binding *b,
  */
 void tlob_alive_checkpoint(struct tlob_binding *b, struct task_struct *t)
 {
-	pid_t key = tlob_alive_key(b, t);
+	struct tlob_inst *in;
 	unsigned long flags;
 	struct tlob_alive *a;
 	u64 now;
 
 	raw_spin_lock_irqsave(&tlob_alive_lock, flags);
 	now = ktime_get_ns();
-	a = tlob_alive_find(b, key);
-	if (!a) {
-		if (hlist_empty(&tlob_alive_free)) {
+	in = tlob_inst_find(&tlob_alive_pool, b, t);
+	if (!in) {
+		in = tlob_inst_take(&tlob_alive_pool, b, t);
+		if (!in) {
 			b->astats.dropped++;
 			goto out;
 		}
-		a = hlist_entry(tlob_alive_free.first, struct tlob_alive, hnode);
-		hlist_del(&a->hnode);
-		hlist_add_head(&a->hnode, tlob_alive_bucket(key));
-		WRITE_ONCE(tlob_alive_used, tlob_alive_used + 1);
-		if (tlob_alive_used > tlob_alive_peak)
-			WRITE_ONCE(tlob_alive_peak, tlob_alive_used);
-		a->b = b;
-		a->key = key;
-		a->tgid = t->tgid;
-		memcpy(a->comm, t->comm, TLOB_COMM_LEN);
+		a = alive_of(in);
 		a->checkpoints = 0;
 		a->state = automaton_alive.initial_state;
 		b->astats.instances++;
 		if (!tlob_alive_step(a, begin_alive, now, now,
 				     TLOB_DETECT_CHECKPOINT, 0)) {
-			tlob_alive_put(a);
+			tlob_inst_give(&tlob_alive_pool, in);
 			goto out;
 		}
 	}
+	a = alive_of(in);
 	tlob_alive_catch_up(a, now, TLOB_DETECT_CHECKPOINT);
 	if (!tlob_alive_step(a, checkpoint_alive, now, now,
 			     TLOB_DETECT_CHECKPOINT, 0))
-		tlob_alive_put(a);
+		tlob_inst_give(&tlob_alive_pool, in);
 out:
 	raw_spin_unlock_irqrestore(&tlob_alive_lock, flags);
 }
 
 /*
- * End @a (abort): what ended by now is judged first; the cycle under way
- * is recorded aborted, with its checkpoints so far, and not judged.
+ * End @in (abort: exit, exec, unbind, disable): what ended by now is
+ * judged first; the cycle under way is recorded aborted, with its
+ * checkpoints so far, and not judged.
  */
-static void tlob_alive_end(struct tlob_alive *a, enum tlob_abort_reason why,
+static void tlob_alive_end(struct tlob_inst *in, enum tlob_abort_reason why,
 			   u64 now)
 {
+	struct tlob_alive *a = alive_of(in);
 	struct tlob_alive_record r;
 
 	tlob_alive_catch_up(a, now, TLOB_DETECT_STOP);
 	tlob_alive_fill(a, &r, now, TLOB_VERDICT_ABORTED, now, TLOB_DETECT_NONE);
 	r.detect_latency_ns = 0;
 	r.abort_reason = why;
-	a->b->astats.aborted++;
+	a->in.b->astats.aborted++;
 	trace_alive_cycle(&r);
 	tlob_alive_step(a, abort_alive, now, now, TLOB_DETECT_NONE, 0);
-	tlob_alive_put(a);
+	tlob_inst_give(&tlob_alive_pool, &a->in);
 }
 
-/*
- * Task @t exits or execs (sched_process_exit/exec, in @t's context): its
- * per-task instances end (@pid: its pid before the exec, which may have
- * given it its leader's); its process's end too at exec, or when @t is
- * the group's last thread to exit (signal->live is 0 by the time
- * sched_process_exit runs).
- */
+/* Task @t exits or execs: its instances and its process's (tlob_instances.c). */
 void tlob_alive_task_gone(struct task_struct *t, pid_t pid,
 			  enum tlob_abort_reason why)
 {
-	bool group = why == TLOB_ABORT_EXEC || !atomic_read(&t->signal->live);
-	struct tlob_alive *a;
-	struct hlist_node *tmp;
-	unsigned long flags;
-	u64 now;
-
-	if (!READ_ONCE(tlob_alive_used))
-		return;
-	raw_spin_lock_irqsave(&tlob_alive_lock, flags);
-	now = ktime_get_ns();
-	hlist_for_each_entry_safe(a, tmp, tlob_alive_bucket(pid), hnode)
-		if (a->b->per == TLOB_PER_TASK && a->key == pid)
-			tlob_alive_end(a, why, now);
-	if (group)
-		hlist_for_each_entry_safe(a, tmp, tlob_alive_bucket(t->tgid),
-					  hnode)
-			if (a->b->per == TLOB_PER_PROCESS && a->key == t->tgid)
-				tlob_alive_end(a, why, now);
-	raw_spin_unlock_irqrestore(&tlob_alive_lock, flags);
+	tlob_inst_task_gone(&tlob_alive_pool, t, pid, why);
 }
 
 /*
@@ -420,17 +359,7 @@ void tlob_alive_task_gone(struct task_struct *t, pid_t pid,
 void tlob_alive_abort_binding(struct tlob_binding *b,
 			      enum tlob_abort_reason why)
 {
-	unsigned long flags;
-	unsigned int i;
-
-	for (i = 0; i < tlob_alive_pool_size; i++) {
-		struct tlob_alive *a = &tlob_alive_pool[i];
-
-		raw_spin_lock_irqsave(&tlob_alive_lock, flags);
-		if (a->b && (!b || a->b == b))
-			tlob_alive_end(a, why, ktime_get_ns());
-		raw_spin_unlock_irqrestore(&tlob_alive_lock, flags);
-	}
+	tlob_inst_abort_binding(&tlob_alive_pool, b, why);
 }
 
 /* A copy of @b's statistics, consistent (process context). */
@@ -444,31 +373,26 @@ void tlob_alive_stats_get(const struct tlob_binding *b,
 	raw_spin_unlock_irqrestore(&tlob_alive_lock, flags);
 }
 
-/*
- * " alive_size=N alive_used=N alive_peak=N\n" for the pool file (the
- * caller's line goes on); snprintf() semantics within @size.
- */
+/* The pool file's " alive_size=N alive_used=N alive_peak=N\n". */
 int tlob_alive_pool_show(char *buf, size_t size)
 {
-	return scnprintf(buf, size, " alive_size=%u alive_used=%u alive_peak=%u\n",
-			 tlob_alive_pool_size, READ_ONCE(tlob_alive_used),
-			 READ_ONCE(tlob_alive_peak));
+	return tlob_inst_pool_show(&tlob_alive_pool, buf, size);
 }
 
 /* Module load: the instances, each with its hard timer, all free. */
 int tlob_alive_init(void)
 {
 	unsigned int i;
+	int ret;
 
-	tlob_alive_pool = kcalloc(alive_instances, sizeof(*tlob_alive_pool),
-				  GFP_KERNEL);
-	if (alive_instances && !tlob_alive_pool)
-		return -ENOMEM;
-	tlob_alive_pool_size = alive_instances;
-	for (i = 0; i < tlob_alive_pool_size; i++) {
-		tlob_timer_init(&tlob_alive_pool[i].timer, tlob_alive_expired);
-		hlist_add_head(&tlob_alive_pool[i].hnode, &tlob_alive_free);
-	}
+	BUILD_BUG_ON(offsetof(struct tlob_alive, in));
+	ret = tlob_inst_pool_init(&tlob_alive_pool, alive_instances,
+				  sizeof(struct tlob_alive));
+	if (ret)
+		return ret;
+	for (i = 0; i < tlob_alive_pool.size; i++)
+		tlob_timer_init(&alive_of(tlob_inst_at(&tlob_alive_pool, i))->timer,
+				tlob_alive_expired);
 	return 0;
 }
 
@@ -480,7 +404,7 @@ void tlob_alive_exit(void)
 {
 	unsigned int i;
 
-	for (i = 0; i < tlob_alive_pool_size; i++)
-		tlob_timer_sync(&tlob_alive_pool[i].timer);
-	kfree(tlob_alive_pool);
+	for (i = 0; i < tlob_alive_pool.size; i++)
+		tlob_timer_sync(&alive_of(tlob_inst_at(&tlob_alive_pool, i))->timer);
+	tlob_inst_pool_exit(&tlob_alive_pool);
 }

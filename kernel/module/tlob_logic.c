@@ -19,12 +19,11 @@
  * ORDER, INCOMPLETE) enters the binding's history (tlob_tolerance.h);
  * ABORTED says nothing of the program's order and does not.
  *
- * Instances are preallocated (logic_instances=, default 256) and hashed
- * by their key alone, found by (binding, key): an exit or exec finds a
- * task's and its process's instances of every binding in two buckets. An
- * event that finds neither its instance nor a free one is counted as
- * dropped. An instance keeps no task, only its pid numbers; a reaction
- * finds the pid again (tlob_react_logic()).
+ * Instances are preallocated (logic_instances=, default 256) in a pool
+ * of their own (tlob_instances.c: hashed by key, found by binding and
+ * key). An event that finds neither its instance nor a free one is
+ * counted as dropped. An instance keeps no task, only its pid numbers; a
+ * reaction finds the pid again (tlob_react_logic()).
  *
  * Locking and context: one raw spinlock, tlob_logic_lock, guards the
  * pool, the hash, every instance and every logical binding's statistics;
@@ -42,11 +41,8 @@
  * and tlob_logic_abort_binding() ended its instances, so neither a
  * handler nor an instance can reach a freed table.
  */
-#include <linux/hash.h>
 #include <linux/moduleparam.h>
 #include <linux/sched.h>
-#include <linux/sched/signal.h>
-#include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
@@ -61,86 +57,52 @@ MODULE_PARM_DESC(logic_instances,
 		 "logical supervision instances at once (default 256)");
 
 struct tlob_logic {
-	struct hlist_node hnode;	/* its key's bucket, or the free list */
-	struct tlob_binding *b;		/* NULL: free */
-	pid_t key;			/* pid (per=task) or tgid (per=process) */
-	pid_t tgid;
-	char comm[TLOB_COMM_LEN];	/* of the task that began it */
+	struct tlob_inst in;		/* first: the pool's (tlob_instances.c) */
 	u64 start_ns;			/* its first event */
 	u64 events;			/* allowed events taken */
-	u8 state;			/* index into b->table */
+	u8 state;			/* index into in.b->table */
 };
 
-#define TLOB_LOGIC_HASH_BITS	6
-
 static DEFINE_RAW_SPINLOCK(tlob_logic_lock);
-static struct hlist_head tlob_logic_hash[1 << TLOB_LOGIC_HASH_BITS];
-static HLIST_HEAD(tlob_logic_free);		/* tlob_logic_lock */
-static struct tlob_logic *tlob_logic_pool;
-static unsigned int tlob_logic_pool_size;
-/* Instances in use; read without the lock by the exit/exec probes. */
-static unsigned int tlob_logic_used;
-static unsigned int tlob_logic_peak;	/* the most at once, since load */
 
-static struct hlist_head *tlob_logic_bucket(pid_t key)
+static void tlob_logic_gone(struct tlob_inst *in, enum tlob_abort_reason why,
+			    u64 now);
+static void tlob_logic_end(struct tlob_inst *in, enum tlob_abort_reason why,
+			   u64 now);
+
+static struct tlob_inst_pool tlob_logic_pool = {
+	.name = "logic",
+	.lock = &tlob_logic_lock,
+	.gone = tlob_logic_gone,
+	.end = tlob_logic_end,
+};
+
+static struct tlob_logic *logic_of(struct tlob_inst *in)
 {
-	return &tlob_logic_hash[hash_32((u32)key, TLOB_LOGIC_HASH_BITS)];
-}
-
-/* The instance key of @t for @b: its tgid (per=process) or pid. */
-static pid_t tlob_logic_key(const struct tlob_binding *b,
-			    const struct task_struct *t)
-{
-	return b->per == TLOB_PER_TASK ? t->pid : t->tgid;
-}
-
-static struct tlob_logic *tlob_logic_find(const struct tlob_binding *b,
-					  pid_t key)
-{
-	struct tlob_logic *l;
-
-	hlist_for_each_entry(l, tlob_logic_bucket(key), hnode)
-		if (l->b == b && l->key == key)
-			return l;
-	return NULL;
+	return container_of(in, struct tlob_logic, in);
 }
 
 /*
- * A new instance of @b for @key, begun by @t at @now in the table's
- * initial state; NULL when none is free.
+ * @b's instance for @t, or a new one begun by @t at @now in the table's
+ * initial state; NULL when it has none and none is free.
  */
-static struct tlob_logic *tlob_logic_get(struct tlob_binding *b, pid_t key,
+static struct tlob_logic *tlob_logic_get(struct tlob_binding *b,
 					 const struct task_struct *t, u64 now)
 {
+	struct tlob_inst *in = tlob_inst_find(&tlob_logic_pool, b, t);
 	struct tlob_logic *l;
 
-	lockdep_assert_held(&tlob_logic_lock);
-	if (hlist_empty(&tlob_logic_free))
+	if (in)
+		return logic_of(in);
+	in = tlob_inst_take(&tlob_logic_pool, b, t);
+	if (!in)
 		return NULL;
-	l = hlist_entry(tlob_logic_free.first, struct tlob_logic, hnode);
-	hlist_del(&l->hnode);
-	hlist_add_head(&l->hnode, tlob_logic_bucket(key));
-	WRITE_ONCE(tlob_logic_used, tlob_logic_used + 1);
-	if (tlob_logic_used > tlob_logic_peak)
-		WRITE_ONCE(tlob_logic_peak, tlob_logic_used);
-	l->b = b;
-	l->key = key;
-	l->tgid = t->tgid;
-	memcpy(l->comm, t->comm, TLOB_COMM_LEN);
+	l = logic_of(in);
 	l->start_ns = now;
 	l->events = 0;
 	l->state = b->table->initial;
 	b->lstats.instances++;
 	return l;
-}
-
-static void tlob_logic_put(struct tlob_logic *l)
-{
-	lockdep_assert_held(&tlob_logic_lock);
-	hlist_del(&l->hnode);
-	l->b = NULL;
-	hlist_add_head(&l->hnode, &tlob_logic_free);
-	WRITE_ONCE(tlob_logic_used, tlob_logic_used - 1);
 }
 
 /* A record of @l at @now: @verdict, about @event (TLOB_LOGIC_NONE: none). */
@@ -149,20 +111,20 @@ static void tlob_logic_fill(const struct tlob_logic *l,
 			    unsigned int verdict, unsigned int event,
 			    enum tlob_abort_reason why)
 {
-	const struct tlob_binding *b = l->b;
+	const struct tlob_binding *b = l->in.b;
 
 	memset(r, 0, sizeof(*r));
 	r->start_ns = l->start_ns;
 	r->end_ns = now;
 	r->events = l->events;
-	r->pid = l->key;
-	r->tgid = l->tgid;
+	r->pid = l->in.key;
+	r->tgid = l->in.tgid;
 	r->binding_id = b->id;
 	r->verdict = verdict;
 	r->state = l->state;
 	r->event = event;
 	r->abort_reason = why;
-	memcpy(r->comm, l->comm, TLOB_COMM_LEN);
+	memcpy(r->comm, l->in.comm, TLOB_COMM_LEN);
 	memcpy(r->tag, b->tag, TLOB_TAG_LEN);
 }
 
@@ -170,7 +132,7 @@ static void tlob_logic_fill(const struct tlob_logic *l,
 static void tlob_logic_emit(const struct tlob_logic *l,
 			    const struct tlob_logic_record *r)
 {
-	const struct tlob_logic_table *t = l->b->table;
+	const struct tlob_logic_table *t = l->in.b->table;
 
 	trace_logic(r, t->model, t->state[r->state],
 		    r->event == TLOB_LOGIC_NONE ? "" : t->event[r->event]);
@@ -184,7 +146,7 @@ static void tlob_logic_emit(const struct tlob_logic *l,
 static void tlob_logic_judged(struct tlob_logic *l,
 			      struct tlob_logic_record *r)
 {
-	struct tlob_binding *b = l->b;
+	struct tlob_binding *b = l->in.b;
 	const struct tlob_logic_table *t = b->table;
 	struct tlob_logic_stats *st = &b->lstats;
 	u64 history = atomic64_read(&b->history);
@@ -208,7 +170,7 @@ static void tlob_logic_judged(struct tlob_logic *l,
 		tlob_react_logic(r, t->model, t->state[r->state],
 				 r->event == TLOB_LOGIC_NONE ? "" :
 				 t->event[r->event]);
-	tlob_logic_put(l);
+	tlob_inst_give(&tlob_logic_pool, &l->in);
 }
 
 /*
@@ -219,7 +181,6 @@ static void tlob_logic_judged(struct tlob_logic *l,
 void tlob_logic_event(struct tlob_binding *b, unsigned int event,
 		      struct task_struct *t)
 {
-	pid_t key = tlob_logic_key(b, t);
 	struct tlob_logic_record r;
 	struct tlob_logic *l;
 	unsigned long flags;
@@ -228,9 +189,7 @@ void tlob_logic_event(struct tlob_binding *b, unsigned int event,
 
 	raw_spin_lock_irqsave(&tlob_logic_lock, flags);
 	now = ktime_get_ns();
-	l = tlob_logic_find(b, key);
-	if (!l)
-		l = tlob_logic_get(b, key, t, now);
+	l = tlob_logic_get(b, t, now);
 	if (!l) {
 		b->lstats.dropped++;
 		goto out;
@@ -248,11 +207,12 @@ out:
 	raw_spin_unlock_irqrestore(&tlob_logic_lock, flags);
 }
 
-/* @l's process or task exited or exec'd (@why): done or incomplete. */
-static void tlob_logic_gone(struct tlob_logic *l, enum tlob_abort_reason why,
+/* @in's process or task exited or exec'd (@why): done or incomplete. */
+static void tlob_logic_gone(struct tlob_inst *in, enum tlob_abort_reason why,
 			    u64 now)
 {
-	bool done = l->b->table->final & (1U << l->state);
+	struct tlob_logic *l = logic_of(in);
+	bool done = l->in.b->table->final & (1U << l->state);
 	struct tlob_logic_record r;
 
 	tlob_logic_fill(l, &r, now, done ? TLOB_VERDICT_OK :
@@ -260,47 +220,24 @@ static void tlob_logic_gone(struct tlob_logic *l, enum tlob_abort_reason why,
 	tlob_logic_judged(l, &r);
 }
 
-/*
- * Task @t exits or execs (sched_process_exit/exec, in @t's context): its
- * per-task instances end (@pid: its pid before the exec, which may have
- * given it its leader's); its process's too at exec, or when @t is the
- * group's last thread to exit (signal->live is 0 by the time
- * sched_process_exit runs).
- */
+/* Task @t exits or execs: its instances and its process's (tlob_instances.c). */
 void tlob_logic_task_gone(struct task_struct *t, pid_t pid,
 			  enum tlob_abort_reason why)
 {
-	bool group = why == TLOB_ABORT_EXEC || !atomic_read(&t->signal->live);
-	struct tlob_logic *l;
-	struct hlist_node *tmp;
-	unsigned long flags;
-	u64 now;
-
-	if (!READ_ONCE(tlob_logic_used))
-		return;
-	raw_spin_lock_irqsave(&tlob_logic_lock, flags);
-	now = ktime_get_ns();
-	hlist_for_each_entry_safe(l, tmp, tlob_logic_bucket(pid), hnode)
-		if (l->b->per == TLOB_PER_TASK && l->key == pid)
-			tlob_logic_gone(l, why, now);
-	if (group)
-		hlist_for_each_entry_safe(l, tmp, tlob_logic_bucket(t->tgid),
-					  hnode)
-			if (l->b->per == TLOB_PER_PROCESS && l->key == t->tgid)
-				tlob_logic_gone(l, why, now);
-	raw_spin_unlock_irqrestore(&tlob_logic_lock, flags);
+	tlob_inst_task_gone(&tlob_logic_pool, t, pid, why);
 }
 
-/* End @l for unbind or disable (@why): aborted, not judged. */
-static void tlob_logic_end(struct tlob_logic *l, enum tlob_abort_reason why,
+/* End @in for unbind or disable (@why): aborted, not judged. */
+static void tlob_logic_end(struct tlob_inst *in, enum tlob_abort_reason why,
 			   u64 now)
 {
+	struct tlob_logic *l = logic_of(in);
 	struct tlob_logic_record r;
 
 	tlob_logic_fill(l, &r, now, TLOB_VERDICT_ABORTED, TLOB_LOGIC_NONE, why);
-	l->b->lstats.aborted++;
+	l->in.b->lstats.aborted++;
 	tlob_logic_emit(l, &r);
-	tlob_logic_put(l);
+	tlob_inst_give(&tlob_logic_pool, &l->in);
 }
 
 /*
@@ -310,17 +247,7 @@ static void tlob_logic_end(struct tlob_logic *l, enum tlob_abort_reason why,
 void tlob_logic_abort_binding(struct tlob_binding *b,
 			      enum tlob_abort_reason why)
 {
-	unsigned long flags;
-	unsigned int i;
-
-	for (i = 0; i < tlob_logic_pool_size; i++) {
-		struct tlob_logic *l = &tlob_logic_pool[i];
-
-		raw_spin_lock_irqsave(&tlob_logic_lock, flags);
-		if (l->b && (!b || l->b == b))
-			tlob_logic_end(l, why, ktime_get_ns());
-		raw_spin_unlock_irqrestore(&tlob_logic_lock, flags);
-	}
+	tlob_inst_abort_binding(&tlob_logic_pool, b, why);
 }
 
 /* A copy of @b's statistics, consistent (process context). */
@@ -334,34 +261,22 @@ void tlob_logic_stats_get(const struct tlob_binding *b,
 	raw_spin_unlock_irqrestore(&tlob_logic_lock, flags);
 }
 
-/*
- * " logic_size=N logic_used=N logic_peak=N\n" for the pool file (the
- * caller's line goes on); snprintf() semantics within @size.
- */
+/* The pool file's " logic_size=N logic_used=N logic_peak=N\n". */
 int tlob_logic_pool_show(char *buf, size_t size)
 {
-	return scnprintf(buf, size, " logic_size=%u logic_used=%u logic_peak=%u\n",
-			 tlob_logic_pool_size, READ_ONCE(tlob_logic_used),
-			 READ_ONCE(tlob_logic_peak));
+	return tlob_inst_pool_show(&tlob_logic_pool, buf, size);
 }
 
 /* Module load: the instances, all free. */
 int tlob_logic_init(void)
 {
-	unsigned int i;
-
-	tlob_logic_pool = kcalloc(logic_instances, sizeof(*tlob_logic_pool),
-				  GFP_KERNEL);
-	if (logic_instances && !tlob_logic_pool)
-		return -ENOMEM;
-	tlob_logic_pool_size = logic_instances;
-	for (i = 0; i < tlob_logic_pool_size; i++)
-		hlist_add_head(&tlob_logic_pool[i].hnode, &tlob_logic_free);
-	return 0;
+	BUILD_BUG_ON(offsetof(struct tlob_logic, in));
+	return tlob_inst_pool_init(&tlob_logic_pool, logic_instances,
+				   sizeof(struct tlob_logic));
 }
 
 /* Module exit, after every instance ended and no probe is left. */
 void tlob_logic_exit(void)
 {
-	kfree(tlob_logic_pool);
+	tlob_inst_pool_exit(&tlob_logic_pool);
 }
