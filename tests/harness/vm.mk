@@ -48,12 +48,12 @@ GUEST_TESTS_newest-rt := $(GUEST_TESTS_newest)
 TOOL_ONLY_TESTS := 21-% 22-% 23-% 24-% 25-% 26-% 27-% 28-% 29-% 37-%
 KERNEL_TESTS := $(filter-out $(TOOL_ONLY_TESTS),$(filter 00-% 01-% 09-% 1% 20-% 3%,$(GUEST_TESTS)))
 GUEST_TESTS_rt := $(filter-out $(TOOL_ONLY_TESTS),$(GUEST_TESTS))
-# The stock 6.1 lane: every script but those the rt lane (the same 6.1
-# source) and another lane run too and that do not hang on the preemption
+# The stock 6.1 lane: every script but some the rt lane (the same 6.1
+# source) runs too and whose checks do not depend on the preemption
 # model: 35 (several sessions on one shared BPF monitor; rt and 6.12 run
 # it) and the fault matrix's error paths (60-63, 66, 67: bad control
-# lines, dead tasks, deleted binaries, a full pool, thread storms,
-# rollback; rt and 6.12-rt run them). The races (64 migration, 65 the
+# lines, dead tasks, deleted binaries, a full pool, thread storms;
+# rt and 6.12-rt run them, and 67, the rollback, rt alone). The races (64 migration, 65 the
 # timer/STOP race), kmemleak (69), the fuzzer and the security checks stay:
 # CI's run of 2026-12-04 took 4426 s of its 4500 (75 min) budget, stock
 # 1121 s of it.
