@@ -7,6 +7,7 @@
 # the emulated guest shares a loaded host): exactly 3
 # violations and 5 windows.
 . /opt/tlob/tests/lib/tap.sh
+. /opt/tlob/tests/lib/procs.sh
 WL=/opt/tlob/bin/tlob-workload
 SPEC=$WL:tlob_section_begin,tlob_section_end,50ms
 cd /tmp || exit 1
@@ -48,14 +49,21 @@ bpftrace -e 'tracepoint:tlob:violation { @violations = count(); }
 bt=$!
 # bpftrace compiles its program first (slow under emulation): wait until
 # it says it is attached.
-i=0
-while ! grep -q Attaching /tmp/bt.txt && [ $i -lt 120 ]; do sleep 1; i=$((i + 1)); done
+wait_line /tmp/bt.txt Attaching 120 $bt
+ok $? "bpftrace attaches" || { proc_dump $bt; sed 's/^/# bt: /' /tmp/bt.txt; }
 sleep 1
 workload
 sleep 1
+# Each reader must end on SIGINT. CI saw this part hang once until the
+# script's timeout (2026-12-05, stock, nothing printed): a bounded wait
+# shows the stuck one's threads and kernel stacks instead.
 kill -INT $bt
+proc_wait_gone $bt 60
+ok $? "bpftrace ends on SIGINT" || { proc_dump $bt; kill -KILL $bt; }
 wait $bt
 kill -INT $mon
+proc_wait_gone $mon 60
+ok $? "tlob mon ends on SIGINT" || { proc_dump $mon; sed 's/^/# mon: /' /tmp/mon.err; kill -KILL $mon; }
 wait $mon
 bt_v=$(sed -n 's/^@violations: //p' /tmp/bt.txt)
 bt_w=$(sed -n 's/^@windows: //p' /tmp/bt.txt)

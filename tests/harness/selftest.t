@@ -42,7 +42,7 @@ boot() { # lane-name tests timeout test-timeout
 		--timeout "$3" --test-timeout "$4" 2>/dev/null
 }
 
-boot stock pass.t,fail.t,oops.t,warn.t 300 120
+boot stock pass.t,fail.t,leave.t,reload.t,oops.t,warn.t 300 120
 report stock:pass.t >/dev/null
 ok $? "a passing script passes"
 expect_fail stock:fail.t '^not ok 2 - a deliberately failing check' \
@@ -53,6 +53,13 @@ out=$(report stock:oops.t)
 grep -q '^ok 1 - insmod' <<<"$out" && grep -Eq '^# .*(BUG|invalid opcode)' <<<"$out"
 ok $? "the oops report names the kernel's own words"
 expect_fail stock:warn.t '# .*WARNING: ' "a kernel WARNING fails its script and is quoted"
+expect_fail stock:leave.t "^# harness: leave.t left processes running \\(killed\\)" \
+	"a script that leaves a process running fails, naming it"
+out=$(report stock:leave.t)
+grep -Eq '^#   thread [0-9]+ sleep: S' <<<"$out" && grep -q '^# harness: leave.t left module tlob loaded (unloaded)' <<<"$out"
+ok $? "with the process's state, and the module it left loaded" || echo "$out" | sed 's/^/#   /'
+report stock:reload.t >/dev/null
+ok $? "the script after it loads tlob.ko again"
 report stock:lane >/dev/null
 ok $? "the rest of that lane is clean (the failures stay with their scripts)"
 
@@ -64,6 +71,7 @@ expect_fail hung:lane 'not ok .*powered off.*|timeout after 40s' "and fails the 
 # A script that never ends inside a healthy guest: the per-script timeout.
 boot slow hang.t,pass.t 300 5
 expect_fail slow:hang.t 'per-script timeout' "a script past its timeout fails, naming the timeout"
+expect_fail slow:hang.t '^#   thread [0-9]+ sleep: S' "and shows where what it left behind sat"
 report slow:pass.t >/dev/null
 ok $? "and the scripts after it still run"
 

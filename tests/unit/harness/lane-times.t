@@ -19,7 +19,12 @@ mkdir -p "$tmp/runs/stock" "$tmp/runs/rt"
 	i=0
 	while [ $i -lt 30 ]; do printf '# filler %d\n' $i; i=$((i + 1)); done
 	printf 'not ok 2 - snapshot: it holds sched_switch\n# last diag\nok 3 - after\n'
-	printf '### END 18-bad.t rc=1 secs=27\n### DONE\n'
+	printf '### END 18-bad.t rc=1 secs=27\n'
+	# CI, 2026-12-05: 40-consumers hung after its 11th check and the
+	# timeout killed it; the scripts after it bailed out.
+	printf '### BEGIN 40-hung.t\nok 11 - perf\n# harness: 40-hung.t left processes running (killed): 812\n'
+	printf '#   thread 812 bpftrace: S (sleeping), wait channel ep_poll\n### END 40-hung.t rc=143 secs=900\n'
+	printf '### BEGIN 64-next.t\nBail out! insmod failed\n### END 64-next.t rc=255 secs=1\n### DONE\n'
 } >"$tmp/runs/stock/results.log"
 echo ok >"$tmp/runs/stock/status"
 echo 120 >"$tmp/runs/stock/seconds"
@@ -30,7 +35,7 @@ echo ok >"$tmp/runs/rt/status"
 echo "live-locked in 01-tcg-text-patch.t (no end after 150s)" >"$tmp/runs/rt/canary"
 
 out=$("$top/tests/harness/lane-times" "$tmp/runs")
-grep -q '^stock  *6.1.0-57-amd64  *ok  *120  18-bad 27, 10-good 3$' <<<"$out"
+grep -q '^stock  *6.1.0-57-amd64  *ok  *120  40-hung 900, 18-bad 27, 10-good 3, 64-next 1$' <<<"$out"
 ok $? "the lane table: kernel, status, seconds, slowest scripts"
 grep -q '^stock:18-bad.t failed (rc=1); its failures and last diagnostics:$' <<<"$out"
 ok $? "a failed script is named with its exit status"
@@ -38,7 +43,13 @@ grep -q '^  not ok 2 - snapshot: it holds sched_switch$' <<<"$out"
 ok $? "... followed by its not-ok line"
 grep -q '^  # last diag$' <<<"$out"
 ok $? "... and the diagnostics after it"
-is "$(sed -n '/^stock:18-bad.t failed/,$p' <<<"$out" | grep -c '^  ')" "25" "... at most 25 lines of it"
+is "$(sed -n '/^stock:18-bad.t failed/,/^stock:40-hung.t failed/p' <<<"$out" | grep -c '^  ')" "25" "... at most 25 lines of it"
+grep -q '^stock:40-hung.t failed (rc=143, the per-script timeout); its failures and last diagnostics:$' <<<"$out" &&
+	grep -q '^  # harness: 40-hung.t left processes running (killed): 812$' <<<"$out" &&
+	grep -q '^  #   thread 812 bpftrace: S (sleeping), wait channel ep_poll$' <<<"$out"
+ok $? "a script the timeout killed: named so, with what it left running and where that sat"
+grep -q '^  Bail out! insmod failed$' <<<"$out"
+ok $? "a script that bailed out shows why"
 grep -qF "10-good.t" <<<"$out" && r=1 || r=0
 ok $r "a passing script prints nothing but its place in the table"
 grep -q '^lane rt was booted twice: live-locked in 01-tcg-text-patch.t (no end after 150s)$' <<<"$out"
