@@ -24,7 +24,9 @@ mkdir -p "$tmp/runs/stock" "$tmp/runs/rt"
 	# timeout killed it; the scripts after it bailed out.
 	printf '### BEGIN 40-hung.t\nok 11 - perf\n# harness: 40-hung.t left processes running (killed): 812\n'
 	printf '#   thread 812 bpftrace: S (sleeping), wait channel ep_poll\n### END 40-hung.t rc=143 secs=900\n'
-	printf '### BEGIN 64-next.t\nBail out! insmod failed\n### END 64-next.t rc=255 secs=1\n### DONE\n'
+	printf '### BEGIN 64-next.t\nBail out! insmod failed\n### END 64-next.t rc=255 secs=1\n'
+	printf '### BEGIN 34-left.t\nok 1 - fine\n# harness: 34-left.t left processes running (killed): 27247\n'
+	printf '### END 34-left.t rc=0 secs=2\n### DONE\n'
 } >"$tmp/runs/stock/results.log"
 echo ok >"$tmp/runs/stock/status"
 echo 120 >"$tmp/runs/stock/seconds"
@@ -35,7 +37,7 @@ echo ok >"$tmp/runs/rt/status"
 echo "live-locked in 01-tcg-text-patch.t (no end after 150s)" >"$tmp/runs/rt/canary"
 
 out=$("$top/tests/harness/lane-times" "$tmp/runs")
-grep -q '^stock  *6.1.0-57-amd64  *ok  *120  40-hung 900, 18-bad 27, 10-good 3, 64-next 1$' <<<"$out"
+grep -q '^stock  *6.1.0-57-amd64  *ok  *120  40-hung 900, 18-bad 27, 10-good 3, 34-left 2$' <<<"$out"
 ok $? "the lane table: kernel, status, seconds, slowest scripts"
 grep -q '^stock:18-bad.t failed (rc=1); its failures and last diagnostics:$' <<<"$out"
 ok $? "a failed script is named with its exit status"
@@ -50,6 +52,9 @@ grep -q '^stock:40-hung.t failed (rc=143, the per-script timeout); its failures 
 ok $? "a script the timeout killed: named so, with what it left running and where that sat"
 grep -q '^  Bail out! insmod failed$' <<<"$out"
 ok $? "a script that bailed out shows why"
+grep -q '^stock:34-left.t failed (rc=0, it left something running or loaded); its failures and last diagnostics:$' <<<"$out" &&
+	grep -q '^  # harness: 34-left.t left processes running (killed): 27247$' <<<"$out"
+ok $? "a script that exits 0 but left a process running is named, with the runner's line"
 grep -qF "10-good.t" <<<"$out" && r=1 || r=0
 ok $r "a passing script prints nothing but its place in the table"
 grep -q '^lane rt was booted twice: live-locked in 01-tcg-text-patch.t (no end after 150s)$' <<<"$out"
