@@ -424,6 +424,7 @@ static void drop_stale_windows(struct bpf_mon *m)
 		bpf_map_update_elem(bpf_map__fd(waits), &key, zero, BPF_ANY);
 	free(zero);
 	m->skel->bss->tlob_nr_open = 0;
+	memset(m->skel->bss->tlob_open_at, 0, sizeof(m->skel->bss->tlob_open_at));
 }
 
 int tb_attach(struct bpf_mon *m, char *err, size_t len)

@@ -36,6 +36,17 @@ char LICENSE[] SEC("license") = "GPL";
 /* Windows open right now: the scheduler hooks return at once when 0. */
 __u64 tlob_nr_open;
 /*
+ * Windows open right now per tid bucket (tid & TLOB_BPF_OPEN_MASK), counted
+ * where tlob_nr_open is. A scheduler hook looks a task up in the windows
+ * map only when its bucket counts one, as the module checks its hash
+ * bucket before any lock: the tasks that switch around a window, or
+ * around 64 parked ones, cost a load each, not a hash lookup (issue #16:
+ * one parked window cost the ping-pong 11.7 points over the BPF floor,
+ * as much as 1024). A task may also have an entry with no window open
+ * (entries live to its exit); the hooks need only the open ones.
+ */
+__u32 tlob_open_at[TLOB_BPF_OPEN_MASK + 1];
+/*
  * Sampling path only (the loader sets it to the sampling period, 0 = the
  * bpf_timer path): the scheduler hooks, which run on every context switch
  * and wakeup in the system, also check the open windows when one is due,
@@ -129,10 +140,15 @@ static __always_inline void tlob_due_at(__u64 deadline)
 __noinline int tlob_feed(struct tlob_win *w, __u32 event, __u64 now, __u32 detector,
 			 __u32 reason)
 {
+	__u32 tid;
+
 	if (!w)
 		return 0;
-	if (tlob_step(&w->core, event, now, detector, reason) == TLOB_STEP_ENDED)
+	tid = w->core.pid;
+	if (tlob_step(&w->core, event, now, detector, reason) == TLOB_STEP_ENDED) {
+		__sync_fetch_and_add(&tlob_open_at[tid & TLOB_BPF_OPEN_MASK], -1);
 		__sync_fetch_and_add(&tlob_nr_open, -1);
+	}
 	return 0;
 }
 
@@ -174,6 +190,18 @@ static __always_inline void tlob_task_arrives(struct tlob_task *t, struct task_s
 static __always_inline struct tlob_task *tlob_task_of(__u32 tid)
 {
 	return bpf_map_lookup_elem(&tlob_windows, &tid);
+}
+
+/*
+ * The task's entry if a window may be open in it (its bucket counts one),
+ * else NULL: for the hooks that act on open windows only. START, STOP and
+ * exit (which deletes the entry) look up the entry itself.
+ */
+static __always_inline struct tlob_task *tlob_task_open(__u32 tid)
+{
+	if (!READ_ONCE(tlob_open_at[tid & TLOB_BPF_OPEN_MASK]))
+		return NULL;
+	return tlob_task_of(tid);
 }
 
 /* What tlob_drop_one() needs of the dropped START. */
@@ -280,11 +308,13 @@ static __always_inline void tlob_start(const struct tlob_bpf_binding *b, __u32 i
 	__builtin_memcpy(w->core.tag, b->tag, sizeof(w->core.tag));
 	tlob_diag_begin(w);
 	/*
-	 * Counted open before it is published: a scheduler hook that
-	 * interrupts us (a uprobe program is preemptible on PREEMPT_RT) must
-	 * not skip the window for want of the count.
+	 * Counted open (in all and in its tid's bucket) before it is
+	 * published: a scheduler hook that interrupts us (a uprobe program
+	 * is preemptible on PREEMPT_RT) must not skip the window for want of
+	 * the count.
 	 */
 	__sync_fetch_and_add(&tlob_nr_open, 1);
+	__sync_fetch_and_add(&tlob_open_at[tid & TLOB_BPF_OPEN_MASK], 1);
 	/*
 	 * The window starts now, not at the uprobe hit: on PREEMPT_RT the
 	 * task may have been preempted since, and that wait belongs to no
@@ -441,7 +471,7 @@ int BPF_PROG(tlob_switch, bool preempt, struct task_struct *prev,
 	cpu = bpf_get_smp_processor_id();
 	if (READ_ONCE(tlob_scan_ns))
 		tlob_scan_due(now, TLOB_DETECT_SCHED);
-	t = tlob_task_of(prev->pid);
+	t = tlob_task_open(prev->pid);
 	if (t) {
 		ev = tlob_switch_out_event(preempt, prev_state, tlob_task_blocked(prev));
 #pragma unroll
@@ -463,7 +493,7 @@ int BPF_PROG(tlob_switch, bool preempt, struct task_struct *prev,
 			tlob_diag_deferred(w);
 		}
 	}
-	t = tlob_task_of(next->pid);
+	t = tlob_task_open(next->pid);
 	if (t)
 		tlob_task_arrives(t, next, switch_in_tlob, cpu, now);
 	tlob_diag_on_switch(prev, next, now);
@@ -495,7 +525,7 @@ int BPF_PROG(tlob_wakeup, struct task_struct *p)
 
 	if (!READ_ONCE(tlob_nr_open))
 		return 0;
-	t = tlob_task_of(p->pid);
+	t = tlob_task_open(p->pid);
 	if (t)
 		tlob_task_arrives(t, p, wakeup_tlob, tlob_task_cpu(p), bpf_ktime_get_ns());
 	return 0;
@@ -517,7 +547,7 @@ int BPF_PROG(tlob_waking, struct task_struct *p)
 
 	if (!READ_ONCE(tlob_nr_open))
 		return 0;
-	t = tlob_task_of(p->pid);
+	t = tlob_task_open(p->pid);
 	if (!t)
 		return 0;
 	waker = (__u32)bpf_get_current_pid_tgid();
@@ -550,7 +580,7 @@ int BPF_PROG(tlob_exit, struct task_struct *p)
 SEC("tp_btf/sched_process_exec")
 int BPF_PROG(tlob_exec, struct task_struct *p)
 {
-	struct tlob_task *t = tlob_task_of(p->pid);
+	struct tlob_task *t = tlob_task_open(p->pid);
 
 	if (t)
 		tlob_task_event(t, abort_tlob, bpf_ktime_get_ns(), TLOB_DETECT_STOP,
@@ -616,7 +646,7 @@ int tlob_sample(struct bpf_perf_event_data *ctx)
 		return 0;
 	tlob_scan_due(bpf_ktime_get_ns(), TLOB_DETECT_SAMPLE);
 	/* The task it interrupted, past its deadline: its user stack now. */
-	t = tlob_task_of((__u32)bpf_get_current_pid_tgid());
+	t = tlob_task_open((__u32)bpf_get_current_pid_tgid());
 	if (t) {
 #pragma unroll
 		for (i = 0; i < TLOB_BPF_NEST; i++)

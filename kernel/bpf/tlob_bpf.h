@@ -35,6 +35,8 @@
 #define TLOB_BPF_TASKS_MAX	65536
 /* Windows one task can have open at once (of as many bindings). */
 #define TLOB_BPF_NEST		4	/* a power of two: slot indexes are masked */
+/* Buckets of open-window counts by tid (tlob.bpf.c, tlob_open_at): 16 KiB */
+#define TLOB_BPF_OPEN_MASK	4095
 #define TLOB_BPF_PATH_MAX	4096
 #define TLOB_BPF_RINGBUF	(1024 * 1024)	/* windows */
 #define TLOB_BPF_RINGBUF_URGENT	(256 * 1024)	/* violations, their diagnoses, dropped STARTs */
