@@ -45,10 +45,13 @@ is "$(open_count)" "1 $((pid & 4095))=1" "a window open: its task's bucket count
 wait $pid
 is "$(buckets)" "0" "STOP: every bucket back to 0"
 
-# One that overruns (2 s against 1 s): still open, still counted, until STOP.
-$W -n 1 sleep 2000 >/dev/null 2>&1 &
+# One that overruns (3 s against 1 s): still open, still counted, until
+# STOP. Counted first (a slow guest may take a while to reach START),
+# then checked again past the deadline.
+$W -n 1 sleep 3000 >/dev/null 2>&1 &
 pid=$!
-sleep 1.5
+open_count >/dev/null
+sleep 1.2
 is "$(buckets)" "1 $((pid & 4095))=1" "past its deadline the window is still open and counted"
 wait $pid
 is "$(buckets)" "0" "its STOP: back to 0"
