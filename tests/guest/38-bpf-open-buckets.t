@@ -18,14 +18,13 @@ buckets() {
 		sed -n 's/.*"tlob_open_at":\[\([0-9,-]*\)\].*/\1/p' | tr ',' '\n' |
 		awk '$1 != 0 { n++; s = s " " (NR - 1) "=" $1 } END { print n + 0 s }'
 }
-# The count while PID sits in its window (its START has run: poll).
-open_count() {
-	_i=0
-	while [ $_i -lt 50 ]; do
-		_b=$(buckets)
-		[ "$_b" = "0" ] || { echo "$_b"; return; }
+# buckets() once N buckets count a window (their STARTs have run), at
+# most 5 s of uptime (a deadline, as wait_line in lib/tap.sh).
+buckets_when() {
+	_t0=$(cut -d. -f1 /proc/uptime)
+	while _b=$(buckets) && [ "${_b%% *}" != "$1" ] &&
+		[ $(($(cut -d. -f1 /proc/uptime) - _t0)) -lt 5 ]; do
 		sleep 0.1
-		_i=$((_i + 1))
 	done
 	echo "$_b"
 }
@@ -41,7 +40,7 @@ is "$(buckets)" "0" "no bucket counts a window before any opens"
 # A window that ends by STOP, inside its budget.
 $W -n 1 sleep 600 >/dev/null 2>&1 &
 pid=$!
-is "$(open_count)" "1 $((pid & 4095))=1" "a window open: its task's bucket counts 1, no other"
+is "$(buckets_when 1)" "1 $((pid & 4095))=1" "a window open: its task's bucket counts 1, no other"
 wait $pid
 is "$(buckets)" "0" "STOP: every bucket back to 0"
 
@@ -50,7 +49,7 @@ is "$(buckets)" "0" "STOP: every bucket back to 0"
 # then checked again past the deadline.
 $W -n 1 sleep 3000 >/dev/null 2>&1 &
 pid=$!
-open_count >/dev/null
+buckets_when 1 >/dev/null
 sleep 1.2
 is "$(buckets)" "1 $((pid & 4095))=1" "past its deadline the window is still open and counted"
 wait $pid
@@ -59,7 +58,7 @@ is "$(buckets)" "0" "its STOP: back to 0"
 # The task exits inside its window (the exit hook ends it).
 $W hold 30 >/dev/null 2>&1 &
 pid=$!
-is "$(open_count)" "1 $((pid & 4095))=1" "hold: counted"
+is "$(buckets_when 1)" "1 $((pid & 4095))=1" "hold: counted"
 kill -KILL $pid
 wait $pid 2>/dev/null
 sleep 0.5
@@ -68,10 +67,8 @@ is "$(buckets)" "0" "the task's exit inside its window: back to 0"
 # Windows of three tasks, then an unbind of their binding ends them
 # (the abort program, run from another CPU than theirs).
 for n in 1 2 3; do $W hold 30 >/dev/null 2>&1 & eval p$n=$!; done
-i=0
-while [ "$(buckets | cut -d' ' -f1)" != 3 ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 want=$(for p in $p1 $p2 $p3; do echo $((p & 4095)); done | sort -un | awk '{ printf " %s=1", $1 }')
-is "$(buckets)" "3$want" "three tasks in windows: three buckets count 1"
+is "$(buckets_when 3)" "3$want" "three tasks in windows: three buckets count 1"
 timeout 120 tlob unbind --backend bpf -b "$S1,1s" >/tmp/38o.out 2>&1
 ok $? "unbind while they are inside" || sed 's/^/# /' /tmp/38o.out
 is "$(buckets)" "0" "the unbind ended their windows: back to 0"
