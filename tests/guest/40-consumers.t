@@ -44,8 +44,20 @@ ok $? "perf script decodes the fields" || head -n 5 /tmp/perf.txt | sed 's/^/# /
 # bpftrace counts violations; the tool, reading the same run, agrees.
 tlob mon --json -d 60s >/tmp/mon.json 2>/tmp/mon.err &
 mon=$!
+# bpftrace ends by its own exit(), when this script opens /tmp/bt.stop,
+# not on SIGINT: bpftrace 0.17 (Debian 12's) loses a SIGINT that lands
+# outside its epoll_wait(). Its handler sets exitsig_recv, but the poll
+# loop reads the flag only when epoll_wait() returns EINTR, and each
+# 100 ms timeout takes it round again (0.19 rewrote that loop). CI's
+# stock and rt lanes sat there until the script's timeout (2026-12-05:
+# state S in do_epoll_wait, "Attaching 2 probes..." its only output).
+# A second SIGINT is no cure: once the loop has ended, bpftrace restores
+# the default action and a SIGINT kills it before it prints its maps.
+# exit() sets a flag the loop reads at every timeout.
 bpftrace -e 'tracepoint:tlob:violation { @violations = count(); }
-	tracepoint:tlob:window { @windows = count(); }' >/tmp/bt.txt 2>&1 &
+	tracepoint:tlob:window { @windows = count(); }
+	tracepoint:syscalls:sys_enter_openat /str(args->filename) == "/tmp/bt.stop"/ { exit(); }' \
+	>/tmp/bt.txt 2>&1 &
 bt=$!
 # bpftrace compiles its program first (slow under emulation): wait until
 # it says it is attached.
@@ -54,12 +66,12 @@ ok $? "bpftrace attaches" || { proc_dump $bt; sed 's/^/# bt: /' /tmp/bt.txt; }
 sleep 1
 workload
 sleep 1
-# Each reader must end on SIGINT. CI saw this part hang once until the
-# script's timeout (2026-12-05, stock, nothing printed): a bounded wait
-# shows the stuck one's threads and kernel stacks instead.
-kill -INT $bt
+# Each reader must end when told to; a bounded wait shows a stuck one's
+# threads and kernel stacks.
+cat /tmp/bt.stop 2>/dev/null
 proc_wait_gone $bt 60
-ok $? "bpftrace ends on SIGINT" || { proc_dump $bt; kill -KILL $bt; }
+ok $? "bpftrace ends by exit() when the script opens /tmp/bt.stop" ||
+	{ proc_dump $bt; kill -KILL $bt; }
 wait $bt
 kill -INT $mon
 proc_wait_gone $mon 60
