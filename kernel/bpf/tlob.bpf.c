@@ -325,6 +325,28 @@ static __always_inline void tlob_start(const struct tlob_bpf_binding *b, __u32 i
 		tlob_due_at(ha_deadline_tlob(&w->core.clk, tlob_core_state(&w->core)) ?: ~0ULL);
 }
 
+/*
+ * Never filled: tlob_uprobe's tail call into it finds no program and goes
+ * on, so it costs a few inlined instructions. It is there because a
+ * program with a tail call gets no private stack. Since 6.13 (commit
+ * a76ab5731e32) the verifier gives a kprobe-type program whose frame
+ * needs 64 bytes or more a per-CPU stack of its own, as if it could not
+ * be preempted; but uprobe programs run preemptible (migrate_disable()
+ * only, since 6.0), and on a kernel that preempts kernel code (PREEMPT_RT,
+ * preempt=full or lazy) a task preempted inside tlob_uprobe and another
+ * task running it on the same CPU share that stack: 7.3.4-rt oopsed in
+ * tlob_feed() within seconds of 32 threads at START/STOP
+ * (tests/guest/38-bpf-preemptible-uprobes.t). The kernel's own stack is
+ * per task. The verifier decides from the instructions (a tail call
+ * anywhere in the program), on every kernel that has private stacks.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PROG_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} tlob_no_private_stack SEC(".maps");
+
 SEC("uprobe")
 int tlob_uprobe(struct pt_regs *ctx)
 {
@@ -336,6 +358,7 @@ int tlob_uprobe(struct pt_regs *ctx)
 	struct tlob_task *t;
 	int i;
 
+	bpf_tail_call(ctx, &tlob_no_private_stack, 0);
 	b = bpf_map_lookup_elem(&tlob_bindings, &id);
 	if (!b || (b->pid && b->pid != tid) || (b->tgid && b->tgid != tgid))
 		return 0;
