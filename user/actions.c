@@ -415,9 +415,12 @@ void tlob_exec_logic(struct tlob_exec *x, const struct tlob_logic_record *r,
 	env_u64(&e, "TLOB_EVENTS", r->events);
 	env_chars(&e, "TLOB_MODEL", n->model, sizeof(n->model));
 	env_chars(&e, "TLOB_MODEL_STATE", n->state, sizeof(n->state));
-	/* ORDER: the event the model refused; INCOMPLETE has none. */
+	/* ORDER, TIMING: the event the model refused; INCOMPLETE has none. */
 	if (n->event[0])
 		env_chars(&e, "TLOB_MODEL_EVENT", n->event, sizeof(n->event));
+	/* TIMING: the model's clock at the event, which its guard refused. */
+	if (r->verdict == TLOB_VERDICT_TIMING)
+		env_u64(&e, "TLOB_MODEL_CLOCK_NS", r->clock_ns);
 	run_env(x, &e);
 }
 

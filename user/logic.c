@@ -80,12 +80,16 @@ static int model_name(const char *file, char *name, size_t size, char *err, size
 }
 
 /*
- * Clocks, variables, guards, resets and invariants: deadline supervision's,
- * not yet logical supervision's. The first one in the file is named.
+ * Time in a model for --model: one clock, reset on edges (reset(clk)) and
+ * compared with numbers in guards joined by && ("clk >= 5ms && clk <
+ * 33ms"), which the module reads at the event. Not yet: invariants on
+ * states (the module would need a timer per instance), guards joined by
+ * ||, != and bounds that are no numbers. The first such thing in the file
+ * is named.
  */
-static int no_clocks(const struct model *m, char *err, size_t len)
+static int time_refused(const struct model *m, char *err, size_t len)
 {
-	char what[400] = "";
+	char what[512] = "";
 	int line = 0;
 
 	for (int i = 0; i < m->nstates; i++) {
@@ -93,29 +97,69 @@ static int no_clocks(const struct model *m, char *err, size_t len)
 
 		if (s->inv.present && (!line || s->inv.line < line)) {
 			line = s->inv.line;
-			snprintf(what, sizeof(what), "state '%s' has the invariant '%s'", s->name,
-				 s->inv.text);
+			snprintf(what, sizeof(what), "state '%s' has the invariant '%s': logical "
+				 "supervision reads its clock at events, not between them (no timer "
+				 "runs for it) yet; bound the edges that leave '%s' with a guard "
+				 "instead (EVENT;%s)", s->name, s->inv.text, s->name, s->inv.text);
 		}
 	}
 	for (int i = 0; i < m->ntrans; i++) {
 		const struct rv_transition *t = &m->trans[i];
 
-		if ((t->reset || t->guard) && (!line || t->line < line)) {
+		for (int k = 0; k < t->ncmp && (!line || t->line < line); k++) {
+			const struct rv_cmp *c = &t->cmp[k];
+			const char *why = c->join == RV_JOIN_OR ? "joins comparisons with '||'" :
+					  c->op == RV_NE ? "compares with '!='" :
+					  !c->number ? "compares with something other than a number" :
+					  NULL;
+
+			if (!why)
+				continue;
 			line = t->line;
-			if (t->reset)
-				snprintf(what, sizeof(what), "event '%s' resets the clock '%s'",
-					 t->event, t->reset);
-			else
-				snprintf(what, sizeof(what), "event '%s' has the guard '%s'",
-					 t->event, t->guard);
+			snprintf(what, sizeof(what), "event '%s' has the guard '%s', which %s: a "
+				 "logical model's guard compares its clock with numbers with a unit "
+				 "(33ms, 500us), joined by &&", t->event, t->guard, why);
 		}
 	}
 	if (!line)
 		return 0;
-	return refuse(m->file, line, err, len, "logical supervision takes no clocks yet: %s "
-		      "(a model for --model has states, events and final states only; clocks, "
-		      "variables, guards, resets and invariants are deadline supervision's)",
-		      what);
+	return refuse(m->file, line, err, len, "%s", what);
+}
+
+/* The first line of a transition that resets or guards @env. */
+static int env_line(const struct model *m, const char *env)
+{
+	for (int i = 0; i < m->ntrans; i++) {
+		const struct rv_transition *t = &m->trans[i];
+
+		if (t->reset && !strcmp(t->reset, env))
+			return t->line;
+		for (int k = 0; k < t->ncmp; k++)
+			if (!strcmp(t->cmp[k].env, env))
+				return t->line;
+	}
+	return 1;
+}
+
+/* After rvgen's validation: at most one clock, which some edge resets. */
+static int one_clock(const struct model *m, char *err, size_t len)
+{
+	if (m->nenvs > 1)
+		return refuse(m->file, env_line(m, m->envs[1].name), err, len,
+			      "the model has %d clocks or variables ('%s', '%s'%s): logical "
+			      "supervision takes one clock", m->nenvs, m->envs[0].name,
+			      m->envs[1].name, m->nenvs > 2 ? ", ..." : "");
+	if (m->nenvs == 1 && !m->envs[0].clock)
+		return refuse(m->file, env_line(m, m->envs[0].name), err, len,
+			      "'%s' is never reset: a logical model's guards compare its clock, "
+			      "which an edge starts (EVENT;reset(%s))", m->envs[0].name,
+			      m->envs[0].name);
+	if (m->nenvs == 1 && strlen(m->envs[0].name) > TLOB_LOGIC_NAME_MAX)
+		return refuse(m->file, env_line(m, m->envs[0].name), err, len,
+			      "the clock '%s' is longer than %d characters (logical supervision's "
+			      "names are 1..%d characters)", m->envs[0].name, TLOB_LOGIC_NAME_MAX,
+			      TLOB_LOGIC_NAME_MAX);
+	return 0;
 }
 
 /* The sizes a table holds, before rvgen builds one for any size. */
@@ -313,6 +357,72 @@ static void fill_table(const struct model *m, const char *name, struct tlob_logi
 		strcpy(t->event[e], m->events[e]);
 }
 
+/*
+ * A guard's comparisons of the clock, joined by && (time_refused()), as
+ * the table's lo <= clock < hi (hi 0: none): each narrows the interval.
+ * rvgen bounds numbers to 2^62 - 1 ns, so N + 1 cannot overflow.
+ */
+static void guard_interval(const struct rv_transition *t, u64 *lo, u64 *hi)
+{
+	*lo = 0;
+	*hi = 0;
+	for (int k = 0; k < t->ncmp; k++) {
+		u64 n = t->cmp[k].ns, l = 0, h = 0;
+
+		switch (t->cmp[k].op) {
+		case RV_LT:
+			h = n;
+			break;
+		case RV_LE:
+			h = n + 1;
+			break;
+		case RV_GT:
+			l = n + 1;
+			break;
+		case RV_GE:
+			l = n;
+			break;
+		case RV_EQ:
+			l = n;
+			h = n + 1;
+			break;
+		case RV_NE:	/* refused by time_refused() */
+			break;
+		}
+		if (l > *lo)
+			*lo = l;
+		if (h && (!*hi || h < *hi))
+			*hi = h;
+	}
+}
+
+/*
+ * The clock's part of the table: its name, each edge's reset and guard.
+ * A guard no clock value meets is refused here, with its line.
+ */
+static int fill_clock(const struct model *m, struct tlob_logic_table *t, char *err, size_t len)
+{
+	if (!m->nenvs)
+		return TLOB_SECTION_OK;
+	strcpy(t->clock, m->envs[0].name);
+	for (int s = 0; s < m->nstates; s++)
+		for (int e = 0; e < m->nevents; e++) {
+			const struct rv_cell *c = model_cell(m, s, e);
+			const struct rv_transition *tr;
+
+			if (c->next < 0 || c->trans < 0)
+				continue;
+			tr = &m->trans[c->trans];
+			if (c->reset >= 0)
+				t->reset[s] |= (u16)(1u << e);
+			guard_interval(tr, &t->lo[s][e], &t->hi[s][e]);
+			if (t->hi[s][e] && t->lo[s][e] >= t->hi[s][e])
+				return refuse(m->file, tr->line, err, len, "event '%s' has the "
+					      "guard '%s', which no time meets", tr->event, tr->guard);
+		}
+	return TLOB_SECTION_OK;
+}
+
 /* --per, --tolerance, --tag: usage errors before the model is read. */
 static int terms(const struct tlob_logic_args *a, struct tlob_binding_spec *spec, char *err,
 		 size_t len)
@@ -401,13 +511,15 @@ int tlob_logic_build(const struct tlob_logic_args *a, unsigned int flags,
 			ret = located(&e, err, len);
 	}
 	if (!ret)
-		ret = no_clocks(m, err, len);
+		ret = time_refused(m, err, len);
 	if (!ret)
 		ret = sizes(m, err, len);
 	if (!ret && model_validate(m, &e))
 		ret = located(&e, err, len);
 	if (!ret)
 		ret = name_lengths(m, err, len);
+	if (!ret)
+		ret = one_clock(m, err, len);
 	if (!ret) {
 		for (int i = 0; i <= RV_MAX_EVENTS; i++)
 			map[i] = -1;
@@ -415,8 +527,11 @@ int tlob_logic_build(const struct tlob_logic_args *a, unsigned int flags,
 	}
 	if (!ret)
 		ret = places(m, mp, map, flags, spec, err, len);
-	if (!ret) {
+	if (!ret)
 		fill_table(m, name, &spec->table);
+	if (!ret)
+		ret = fill_clock(m, &spec->table, err, len);
+	if (!ret) {
 		spec->logic = true;
 		spec->start = spec->table.offset[0];
 		ret = line_fits(spec, err, len);
@@ -430,7 +545,8 @@ int tlob_logic_build(const struct tlob_logic_args *a, unsigned int flags,
 
 bool tlob_logic_violation(const struct tlob_logic_record *r)
 {
-	return r->verdict == TLOB_VERDICT_ORDER || r->verdict == TLOB_VERDICT_INCOMPLETE;
+	return r->verdict == TLOB_VERDICT_ORDER || r->verdict == TLOB_VERDICT_INCOMPLETE ||
+	       r->verdict == TLOB_VERDICT_TIMING;
 }
 
 int tlob_logic_text(const struct tlob_logic_record *r, const struct tlob_logic_names *n,
@@ -445,7 +561,8 @@ int tlob_logic_text(const struct tlob_logic_record *r, const struct tlob_logic_n
 		return 0;
 	}
 	/* Upper case for what went wrong, as VIOLATION and ALIVE TOO FEW. */
-	text_left(&j, r->verdict == TLOB_VERDICT_ORDER ? "LOGIC ORDER" : "LOGIC INCOMPLETE", 16);
+	text_left(&j, r->verdict == TLOB_VERDICT_ORDER ? "LOGIC ORDER" :
+		  r->verdict == TLOB_VERDICT_TIMING ? "LOGIC TIMING" : "LOGIC INCOMPLETE", 16);
 	jstr(&j, " pid=");
 	ju64(&j, r->pid);
 	text_key(&j, "comm");
@@ -462,6 +579,12 @@ int tlob_logic_text(const struct tlob_logic_record *r, const struct tlob_logic_n
 		text_key(&j, "event");
 		text_raw(&j, n->event, sizeof(n->event), "?");
 		jstr(&j, " (not allowed)");
+	} else if (r->verdict == TLOB_VERDICT_TIMING) {
+		text_key(&j, "event");
+		text_raw(&j, n->event, sizeof(n->event), "?");
+		text_key(&j, "clock");
+		text_ns(&j, r->clock_ns);
+		jstr(&j, " (outside its guard)");
 	} else {
 		jstr(&j, " (");
 		jstr(&j, tlob_abort_name(r->abort_reason));
@@ -488,6 +611,7 @@ int tlob_logic_json(const struct tlob_logic_record *r, const struct tlob_logic_n
 	json_str(&j, "state", n->state, sizeof(n->state));
 	json_str(&j, "event", n->event, sizeof(n->event));
 	json_u64(&j, "events", r->events);
+	json_u64(&j, "clock_ns", r->clock_ns);
 	json_u64(&j, "start_ns", r->start_ns);
 	json_u64(&j, "end_ns", r->end_ns);
 	json_bool(&j, "react", r->react);
@@ -532,6 +656,7 @@ int tlob_logic_stats_json(const struct tlob_binding_stats *st, char *buf, size_t
 	json_u64(&j, "completed", l->completed);
 	json_u64(&j, "order", l->order);
 	json_u64(&j, "incomplete", l->incomplete);
+	json_u64(&j, "timing", l->timing);
 	json_u64(&j, "tolerated", l->tolerated);
 	json_u64(&j, "aborted", l->aborted);
 	json_u64(&j, "dropped", l->dropped);
@@ -548,8 +673,8 @@ void tlob_logic_stats_print(FILE *f, const struct tlob_binding_stats *st)
 		(int)sizeof(st->spec.tag), st->spec.tag);
 	/* struct tlob_logic_stats is __u64: unsigned long long */
 	fprintf(f, "  instances=%llu events=%llu completed=%llu order=%llu incomplete=%llu "
-		"aborted=%llu dropped=%llu", l->instances, l->events, l->completed, l->order,
-		l->incomplete, l->aborted, l->dropped);
+		"timing=%llu aborted=%llu dropped=%llu", l->instances, l->events, l->completed,
+		l->order, l->incomplete, l->timing, l->aborted, l->dropped);
 	/* As an alive binding's: a binding with a tolerance holds violations back. */
 	if (st->spec.tol_w > 1 || l->tolerated)
 		fprintf(f, " tolerated=%llu (tolerance %u/%u)", l->tolerated,

@@ -221,8 +221,8 @@ static void why(const struct tlob_req *req, const char *line, char *err, size_t 
 		snprintf(err, len, "unexpected '%s' in monitor line (%s, each once)", bad,
 			 req->alive ?
 			 "period=, expect=, margin=, per=, tolerance=, tag=, pid= or tgid=" :
-			 req->logic ? "model=, states=, events=, edges=, final=, initial=, per=, "
-			 "tolerance=, tag=, pid= or tgid=" :
+			 req->logic ? "model=, states=, events=, edges=, final=, initial=, clock=, "
+			 "per=, tolerance=, tag=, pid= or tgid=" :
 			 "threshold=, min=, tolerance=, tag=, pid= or tgid=");
 		break;
 	case TLOB_WHY_THRESHOLD:
@@ -285,7 +285,8 @@ static void why(const struct tlob_req *req, const char *line, char *err, size_t 
 		break;
 	case TLOB_WHY_LOGIC_LIST:
 		snprintf(err, len, "malformed list '%s' in an 'l' line (states=NAME,.. "
-			 "events=NAME@OFF,.. edges=FROM.EVENT.TO,.. final=I,..)", bad);
+			 "events=NAME@OFF,.. edges=FROM.EVENT.TO[.r][.gLO-[HI]],.. final=I,..)",
+			 bad);
 		break;
 	case TLOB_WHY_LOGIC_RANGE:
 		snprintf(err, len, "'%s': an 'l' line has at most %d states, %d events and "
@@ -294,7 +295,8 @@ static void why(const struct tlob_req *req, const char *line, char *err, size_t 
 	case TLOB_WHY_LOGIC_TABLE:
 		snprintf(err, len, "the automaton of '%s' is not one the module runs "
 			 "(deterministic, every state reachable, every event on an edge, "
-			 "indices in range)%s%s", shown, req->bad ? ": " : "", bad);
+			 "indices in range, guards a time can meet, a clock exactly when "
+			 "something resets or guards it)%s%s", shown, req->bad ? ": " : "", bad);
 		break;
 	case TLOB_WHY_LOGIC_MISSING:
 		snprintf(err, len, "an 'l' line needs model=, states=, events=, edges= and "
@@ -473,45 +475,24 @@ append(char *buf, size_t len, size_t *n, const char *fmt, ...)
 }
 
 /*
- * "l PATH model=M states=S0,.. events=E0@0xOFF,.. edges=F.E.T,.. final=I,..
- * initial=I per=process|task[ tolerance=K/W][ tag=T][ pid=N| tgid=N]": the
- * module's canonical listing (kernel/shared/tlob_parse.h), edges in
- * [state][event] order.
+ * "l PATH model=M states=S0,.. events=E0@0xOFF,.. edges=F.E.T[.r][.gLO-HI],..
+ * final=I,.. initial=I[ clock=C] per=process|task[ tolerance=K/W][ tag=T]
+ * [ pid=N| tgid=N]": the module's canonical listing, the table's part
+ * written by the module's own tlob_logic_format() (kernel/shared/
+ * tlob_parse.c), edges in [state][event] order.
  */
 static int format_logic(const struct tlob_binding_spec *spec, char *buf, size_t len)
 {
 	char filter[32] = "", tag[TLOB_TAG_LEN + 6] = "", tol[32] = "";
-	const struct tlob_logic_table *t = &spec->table;
-	const char *sep = "";
 	size_t n = 0;
+	int w;
 
 	common_terms(spec, tol, sizeof(tol), tag, sizeof(tag), filter, sizeof(filter));
-	append(buf, len, &n, "l %s model=%s states=", spec->path, t->model);
-	for (unsigned int s = 0; s < t->nstates; s++)
-		append(buf, len, &n, "%s%s", s ? "," : "", t->state[s]);
-	append(buf, len, &n, " events=");
-	for (unsigned int e = 0; e < t->nevents; e++)
-		append(buf, len, &n, "%s%s@0x%" PRIx64, e ? "," : "", t->event[e],
-		       (uint64_t)t->offset[e]);
-	append(buf, len, &n, " edges=");
-	for (unsigned int s = 0; s < t->nstates; s++) {
-		for (unsigned int e = 0; e < t->nevents; e++) {
-			if (t->next[s][e] == TLOB_LOGIC_NONE)
-				continue;
-			append(buf, len, &n, "%s%u.%u.%u", sep, s, e, t->next[s][e]);
-			sep = ",";
-		}
-	}
-	append(buf, len, &n, " final=");
-	sep = "";
-	for (unsigned int s = 0; s < t->nstates; s++) {
-		if (!(t->final & (1u << s)))
-			continue;
-		append(buf, len, &n, "%s%u", sep, s);
-		sep = ",";
-	}
-	append(buf, len, &n, " initial=%u per=%s%s%s%s", t->initial,
-	       spec->per == TLOB_PER_TASK ? "task" : "process", tol, tag, filter);
+	append(buf, len, &n, "l %s ", spec->path);
+	w = tlob_logic_format(&spec->table, n < len ? buf + n : NULL, n < len ? len - n : 0);
+	n += w > 0 ? (size_t)w : 0;
+	append(buf, len, &n, " per=%s%s%s%s", spec->per == TLOB_PER_TASK ? "task" : "process",
+	       tol, tag, filter);
 	return n >= len ? -ENAMETOOLONG : 0;
 }
 

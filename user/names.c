@@ -36,6 +36,7 @@ const char *tlob_verdict_name(unsigned int verdict)
 		[TLOB_VERDICT_TOO_MANY] = "too_many",
 		[TLOB_VERDICT_ORDER] = "order",
 		[TLOB_VERDICT_INCOMPLETE] = "incomplete",
+		[TLOB_VERDICT_TIMING] = "timing",
 	};
 	return NAME_OR_Q(n, verdict);
 }

@@ -61,10 +61,11 @@ static const char *const mon_usage[] = {
 	"                         without -b: the persistent bindings (tlob bind); with",
 	"                         neither there is nothing to monitor (usage error)",
 	"      --model FILE       logical supervision (kmod only): FILE is a deterministic",
-	"                         automaton in rvgen's DOT dialect (no clocks; at most 32",
-	"                         states, 16 events, names of 23 characters), named after",
-	"                         the file; an event it does not allow where it is, or an",
-	"                         instance that ends outside a final state, is a violation",
+	"                         automaton in rvgen's DOT dialect (at most 32 states, 16",
+	"                         events, names of 23 characters; one clock, reset and",
+	"                         guarded on edges), named after the file; an event it",
+	"                         does not allow where it is or when it is, or an instance",
+	"                         that ends outside a final state, is a violation",
 	"  -e, --event EVENT=PATH:SYMBOL  where each event of the model happens, every",
 	"                         event once, all in one file (SYMBOL as START)",
 	"      --per process|task one instance per process (default) or per thread",
@@ -72,8 +73,8 @@ static const char *const mon_usage[] = {
 	"      --tag NAME         a tag carried by the model's records",
 	"  -d, --duration D       stop after D (500ms, 30s, 2m, 1h)",
 	"      --stop-on-violation  stop at the first violation (or alive cycle with too",
-	"                           few or too many checkpoints, or model's ORDER or",
-	"                           INCOMPLETE), then exit 3",
+	"                           few or too many checkpoints, or model's ORDER,",
+	"                           TIMING or INCOMPLETE), then exit 3",
 	"  -t, --trace            also print every state transition",
 	"  -r, --reactor NAME     reactor while tlob runs, one the backend lists (kmod: nop,",
 	"                         printk, panic, signal[:N]; bpf: nop); else a usage error",
@@ -122,6 +123,7 @@ struct mon_ctx {
 	uint64_t logic_records;		/* every one: ok, order, incomplete, aborted */
 	uint64_t logic_order;
 	uint64_t logic_incomplete;
+	uint64_t logic_timing;
 	uint64_t logic_ok;
 	uint64_t logic_aborted;
 	char *dbuf;			/* a diagnosis' lines (DIAG_BUF) */
@@ -297,7 +299,7 @@ static int on_alive(const struct tlob_alive_record *a, void *data)
 }
 
 /*
- * A logical binding's record: a violation (ORDER, INCOMPLETE) printed at
+ * A logical binding's record: a violation (ORDER, TIMING, INCOMPLETE) printed at
  * once, running the --on-violation actions when it passed tolerance=
  * and stopping --stop-on-violation, an instance's quiet end (ok,
  * aborted) in JSON only; all counted for the summary.
@@ -313,6 +315,7 @@ static int on_logic(const struct tlob_logic_record *l, const struct tlob_logic_n
 	ctx->logic_records++;
 	ctx->logic_order += l->verdict == TLOB_VERDICT_ORDER;
 	ctx->logic_incomplete += l->verdict == TLOB_VERDICT_INCOMPLETE;
+	ctx->logic_timing += l->verdict == TLOB_VERDICT_TIMING;
 	ctx->logic_ok += l->verdict == TLOB_VERDICT_OK;
 	ctx->logic_aborted += l->verdict == TLOB_VERDICT_ABORTED;
 	if (tlob_logic_violation(l) && l->react && has_actions(ctx) &&
@@ -464,9 +467,10 @@ static void mon_summary(struct tlob_backend *be, const struct tlob_params *param
 			       ctx->alive_aborted);
 		if (logic)
 			printf(",\"logic_records\":%" PRIu64 ",\"logic_order\":%" PRIu64
-			       ",\"logic_incomplete\":%" PRIu64 ",\"logic_ok\":%" PRIu64
-			       ",\"logic_aborted\":%" PRIu64, ctx->logic_records, ctx->logic_order,
-			       ctx->logic_incomplete, ctx->logic_ok, ctx->logic_aborted);
+			       ",\"logic_incomplete\":%" PRIu64 ",\"logic_timing\":%" PRIu64
+			       ",\"logic_ok\":%" PRIu64 ",\"logic_aborted\":%" PRIu64,
+			       ctx->logic_records, ctx->logic_order, ctx->logic_incomplete,
+			       ctx->logic_timing, ctx->logic_ok, ctx->logic_aborted);
 		printf("}\n");
 	} else
 		printf("records: %" PRIu64 " (windows %" PRIu64 ", violations %" PRIu64
@@ -485,8 +489,9 @@ static void mon_summary(struct tlob_backend *be, const struct tlob_params *param
 	/* And the logical bindings' records, violations first. */
 	if (!params->json && logic)
 		printf("logic records: %" PRIu64 " (order %" PRIu64 ", incomplete %" PRIu64
-		       ", ok %" PRIu64 ", aborted %" PRIu64 ")\n", ctx->logic_records,
-		       ctx->logic_order, ctx->logic_incomplete, ctx->logic_ok, ctx->logic_aborted);
+		       ", timing %" PRIu64 ", ok %" PRIu64 ", aborted %" PRIu64 ")\n",
+		       ctx->logic_records, ctx->logic_order, ctx->logic_incomplete,
+		       ctx->logic_timing, ctx->logic_ok, ctx->logic_aborted);
 	if (ctx->dropped)
 		fprintf(stderr, "tlob: %" PRIu64 " START(s) opened no window: every window "
 			"was in use (%s)\n", ctx->dropped,

@@ -152,8 +152,8 @@ static void tlob_alive_stats_line(struct tlob_out *o,
 /*
  * A logical binding's: "id=.. kind=logic path=.. start=.. tag=.. model=..
  * nstates=.. nevents=.. per=.. tolerance=K/W holders=.. instances=..
- * events=.. completed=.. order=.. incomplete=.. tolerated=.. aborted=..
- * dropped=.."
+ * events=.. completed=.. order=.. incomplete=.. timing=.. tolerated=..
+ * aborted=.. dropped=.."
  */
 static void tlob_logic_stats_line(struct tlob_out *o,
 				  const struct tlob_binding *b)
@@ -171,8 +171,9 @@ static void tlob_logic_stats_line(struct tlob_out *o,
 	tlob_out_holders(o, b);
 	tlob_out(o, " instances=%llu events=%llu completed=%llu order=%llu",
 		 st.instances, st.events, st.completed, st.order);
-	tlob_out(o, " incomplete=%llu tolerated=%llu aborted=%llu dropped=%llu\n",
-		 st.incomplete, st.tolerated, st.aborted, st.dropped);
+	tlob_out(o, " incomplete=%llu timing=%llu tolerated=%llu aborted=%llu",
+		 st.incomplete, st.timing, st.tolerated, st.aborted);
+	tlob_out(o, " dropped=%llu\n", st.dropped);
 }
 
 static void tlob_stats_line(struct tlob_out *o, const struct tlob_binding *b)

@@ -9,7 +9,12 @@
  * An event its state has an edge for moves it on; one it has none for is
  * a violation (verdict ORDER, the record names the state and the event)
  * and ends the instance, so the next event begins a new one from the
- * initial state. When the process (its last thread) or the task exits,
+ * initial state. A model with a clock (clock=) times its edges: the
+ * clock starts at the instance's first event, an edge that resets it
+ * restarts it, and an edge with a guard is taken only while the clock
+ * reads within it; outside, the event is a violation (TIMING, the record
+ * gives the clock's reading) and ends the instance. Guards are read at
+ * the event: no timer runs for them. When the process (its last thread) or the task exits,
  * or execs, the instance ends: OK in a final state, else INCOMPLETE, a
  * violation too. Unbind, disable and module unload end instances
  * ABORTED, which judges nothing.
@@ -59,6 +64,7 @@ MODULE_PARM_DESC(logic_instances,
 struct tlob_logic {
 	struct tlob_inst in;		/* first: the pool's (tlob_instances.c) */
 	u64 start_ns;			/* its first event */
+	u64 clock_ns;			/* when the model's clock last started */
 	u64 events;			/* allowed events taken */
 	u8 state;			/* index into in.b->table */
 };
@@ -99,6 +105,7 @@ static struct tlob_logic *tlob_logic_get(struct tlob_binding *b,
 		return NULL;
 	l = logic_of(in);
 	l->start_ns = now;
+	l->clock_ns = now;
 	l->events = 0;
 	l->state = b->table->initial;
 	b->lstats.instances++;
@@ -117,6 +124,8 @@ static void tlob_logic_fill(const struct tlob_logic *l,
 	r->start_ns = l->start_ns;
 	r->end_ns = now;
 	r->events = l->events;
+	if (b->table->clock[0])
+		r->clock_ns = now - l->clock_ns;
 	r->pid = l->in.key;
 	r->tgid = l->in.tgid;
 	r->binding_id = b->id;
@@ -156,6 +165,8 @@ static void tlob_logic_judged(struct tlob_logic *l,
 		r->react = tlob_tolerance_reached(history, b->tol_k, b->tol_w);
 		if (r->verdict == TLOB_VERDICT_ORDER)
 			st->order++;
+		else if (r->verdict == TLOB_VERDICT_TIMING)
+			st->timing++;
 		else
 			st->incomplete++;
 		if (!r->react)
@@ -174,15 +185,32 @@ static void tlob_logic_judged(struct tlob_logic *l,
 }
 
 /*
+ * Whether the clock of @l, read at @now, meets the guard of the edge
+ * (@l's state, @event): lo <= clock < hi, hi 0 for none (no guard: 0, 0).
+ */
+static bool tlob_logic_guard_ok(const struct tlob_logic *l,
+				unsigned int event, u64 now)
+{
+	const struct tlob_logic_table *t = l->in.b->table;
+	u64 clock = now - l->clock_ns;
+
+	return clock >= t->lo[l->state][event] &&
+	       (!t->hi[l->state][event] || clock < t->hi[l->state][event]);
+}
+
+/*
  * Event @event of logical binding @b was hit by @t (current). Its
  * instance, or a new one, takes the edge of its state; with none there
- * it is an ORDER violation and the instance ends.
+ * it is an ORDER violation, outside the edge's guard a TIMING one, and
+ * the instance ends.
  */
 void tlob_logic_event(struct tlob_binding *b, unsigned int event,
 		      struct task_struct *t)
 {
+	const struct tlob_logic_table *table = b->table;
 	struct tlob_logic_record r;
 	struct tlob_logic *l;
+	unsigned int verdict;
 	unsigned long flags;
 	u64 now;
 	u8 next;
@@ -194,14 +222,22 @@ void tlob_logic_event(struct tlob_binding *b, unsigned int event,
 		b->lstats.dropped++;
 		goto out;
 	}
-	next = b->table->next[l->state][event];
-	if (next != TLOB_LOGIC_NONE) {
+	next = table->next[l->state][event];
+	if (next == TLOB_LOGIC_NONE)
+		verdict = TLOB_VERDICT_ORDER;
+	else if (!tlob_logic_guard_ok(l, event, now))
+		verdict = TLOB_VERDICT_TIMING;
+	else
+		verdict = TLOB_VERDICT_OK;
+	if (verdict == TLOB_VERDICT_OK) {
+		if (table->reset[l->state] & (1U << event))
+			l->clock_ns = now;
 		l->state = next;
 		l->events++;
 		b->lstats.events++;
 		goto out;
 	}
-	tlob_logic_fill(l, &r, now, TLOB_VERDICT_ORDER, event, TLOB_ABORT_NONE);
+	tlob_logic_fill(l, &r, now, verdict, event, TLOB_ABORT_NONE);
 	tlob_logic_judged(l, &r);
 out:
 	raw_spin_unlock_irqrestore(&tlob_logic_lock, flags);

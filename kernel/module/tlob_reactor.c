@@ -124,16 +124,22 @@ static void tlob_react_alive_one(struct tlob_reaction *re)
 	}
 }
 
-/* An event out of order, or an instance that ended unfinished. */
+/* An event out of order or out of time, or an instance that ended unfinished. */
 static void tlob_react_logic_one(struct tlob_reaction *re)
 {
 	const struct tlob_logic_reaction *l = &re->lrec;
 	const struct tlob_logic_record *r = &l->rec;
-	bool order = r->verdict == TLOB_VERDICT_ORDER;
+	bool timing = r->verdict == TLOB_VERDICT_TIMING;
+	bool order = r->verdict == TLOB_VERDICT_ORDER || timing;
 
 	switch (re->reactor) {
 	case TLOB_REACT_PRINTK:
-		if (order)
+		if (timing)
+			pr_warn("logical supervision: %s-%u binding %u%s%s model %s: event %s in state %s at clock %llu ns, outside its guard\n",
+				r->comm, r->pid, r->binding_id,
+				r->tag[0] ? " tag " : "", r->tag, l->model,
+				l->event, l->state, r->clock_ns);
+		else if (order)
 			pr_warn("logical supervision: %s-%u binding %u%s%s model %s: event %s not allowed in state %s\n",
 				r->comm, r->pid, r->binding_id,
 				r->tag[0] ? " tag " : "", r->tag, l->model,
@@ -146,10 +152,10 @@ static void tlob_react_logic_one(struct tlob_reaction *re)
 				"exit", l->state);
 		break;
 	case TLOB_REACT_PANIC:
-		panic("tlob: logical supervision: %s-%u binding %u model %s: %s%s in state %s\n",
+		panic("tlob: logical supervision: %s-%u binding %u model %s: %s%s in state %s%s\n",
 		      r->comm, r->pid, r->binding_id, l->model,
 		      order ? "event " : "incomplete", order ? l->event : "",
-		      l->state);
+		      l->state, timing ? ", outside its guard" : "");
 		break;
 	case TLOB_REACT_SIGNAL:
 		if (re->pid)

@@ -259,6 +259,7 @@ TRACE_EVENT(logic,
 	    TP_STRUCT__entry(__field(u64, start_ns)
 			     __field(u64, end_ns)
 			     __field(u64, events)
+			     __field(u64, clock_ns)
 			     __field(u32, pid)
 			     __field(u32, tgid)
 			     __field(u32, binding_id)
@@ -275,6 +276,7 @@ TRACE_EVENT(logic,
 	    TP_fast_assign(__entry->start_ns = r->start_ns;
 			   __entry->end_ns = r->end_ns;
 			   __entry->events = r->events;
+			   __entry->clock_ns = r->clock_ns;
 			   __entry->pid = r->pid;
 			   __entry->tgid = r->tgid;
 			   __entry->binding_id = r->binding_id;
@@ -288,14 +290,14 @@ TRACE_EVENT(logic,
 			   tlob_assign_str(model, model);
 			   tlob_assign_str(state_name, state_name);
 			   tlob_assign_str(event_name, event_name);),
-	    TP_printk("pid=%u tgid=%u comm=%s binding_id=%u tag=%s model=%s verdict=%u state=%u state_name=%s event=%u event_name=%s react=%u abort_reason=%u events=%llu start_ns=%llu end_ns=%llu",
+	    TP_printk("pid=%u tgid=%u comm=%s binding_id=%u tag=%s model=%s verdict=%u state=%u state_name=%s event=%u event_name=%s react=%u abort_reason=%u events=%llu clock_ns=%llu start_ns=%llu end_ns=%llu",
 		      __entry->pid, __entry->tgid, __entry->comm,
 		      __entry->binding_id, __entry->tag[0] ? __entry->tag : "-",
 		      __get_str(model), __entry->verdict, __entry->state,
 		      __get_str(state_name), __entry->event,
 		      __get_str(event_name)[0] ? __get_str(event_name) : "-",
 		      __entry->react, __entry->abort_reason, __entry->events,
-		      __entry->start_ns, __entry->end_ns)
+		      __entry->clock_ns, __entry->start_ns, __entry->end_ns)
 );
 
 /*

@@ -104,10 +104,13 @@ enum tlob_verdict {
 	/*
 	 * Logical supervision (`l` lines, a user's model): an event the
 	 * model does not allow in the instance's state (ORDER), or the
-	 * process or task ended outside a final state (INCOMPLETE).
+	 * process or task ended outside a final state (INCOMPLETE); an
+	 * event the state has an edge for, at a time the edge's guard on
+	 * the model's clock refuses (TIMING: too early or too late).
 	 */
 	TLOB_VERDICT_ORDER = 7,
 	TLOB_VERDICT_INCOMPLETE = 8,
+	TLOB_VERDICT_TIMING = 9,
 };
 
 /* Why an aborted window ended (TLOB_VERDICT_ABORTED only). */
@@ -228,16 +231,23 @@ struct tlob_alive_record {
 
 /*
  * One record of a logical binding (`l` line, a user's model): a violation
- * (ORDER: @event is not allowed in @state; INCOMPLETE: the instance ended
- * in @state, not a final one) or the end of an instance (OK: ended in a
- * final state; ABORTED: its binding or the monitor went). The module
- * emits it as the tlob:logic trace event, which carries the model's,
- * state's and event's names as well.
+ * (ORDER: @event is not allowed in @state; TIMING: it is, but not at
+ * @clock_ns; INCOMPLETE: the instance ended in @state, not a final one)
+ * or the end of an instance (OK: ended in a final state; ABORTED: its
+ * binding or the monitor went). The module emits it as the tlob:logic
+ * trace event, which carries the model's, state's and event's names as
+ * well.
  */
 struct tlob_logic_record {
 	__u64 start_ns;		/* the instance's first event (CLOCK_MONOTONIC) */
 	__u64 end_ns;		/* the event or end this record is about */
 	__u64 events;		/* allowed events the instance took */
+	/*
+	 * The model's clock at end_ns: the time since the edge that last
+	 * reset it, or since the instance's first event; 0 in a model with
+	 * no clock.
+	 */
+	__u64 clock_ns;
 	__u32 pid;		/* per=task: the task; per=process: the tgid */
 	__u32 tgid;
 	__u32 binding_id;
@@ -258,6 +268,7 @@ struct tlob_logic_stats {
 	__u64 completed;	/* instances ended in a final state */
 	__u64 order;		/* ORDER violations */
 	__u64 incomplete;	/* INCOMPLETE violations */
+	__u64 timing;		/* TIMING violations */
 	__u64 tolerated;	/* violations within tolerance=: no reaction */
 	__u64 aborted;		/* instances ended by unbind/disable */
 	__u64 dropped;		/* first events that found no free instance */

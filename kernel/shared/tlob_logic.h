@@ -11,7 +11,12 @@
  * event's uprobe (an index out of range would read past the table), each
  * event is a uprobe (one at an offset another event has would make one
  * probe two events, one on no edge could only ever report), and a state
- * no event reaches could never be left nor entered.
+ * no event reaches could never be left nor entered. A guard no clock
+ * value meets would make its edge a violation whenever taken, a reset or
+ * guard where there is no edge would never be read (a table that says
+ * one thing and does another), and a clock that nothing resets nor
+ * guards, or time with no clock to name, would leave a record's clock
+ * reading meaningless.
  */
 #ifndef TLOB_LOGIC_H
 #define TLOB_LOGIC_H
@@ -41,6 +46,8 @@ enum tlob_logic_rule {
 	TLOB_LOGIC_RULE_NONDET,		/* two edges for one (FROM,EVENT) */
 	TLOB_LOGIC_RULE_UNREACHABLE,	/* at: a state initial does not lead to */
 	TLOB_LOGIC_RULE_UNUSED_EVENT,	/* at: an event on no edge */
+	TLOB_LOGIC_RULE_GUARD,		/* at: a state with an empty guard, or one on no edge */
+	TLOB_LOGIC_RULE_CLOCK,		/* resets or guards and no clock=, or the reverse */
 };
 
 /* @rule in words, for the tool's message (the index is the caller's). */
@@ -73,6 +80,10 @@ static inline const char *tlob_logic_rule_text(enum tlob_logic_rule rule)
 		return "a state is not reachable from the initial state";
 	case TLOB_LOGIC_RULE_UNUSED_EVENT:
 		return "an event is on no edge";
+	case TLOB_LOGIC_RULE_GUARD:
+		return "a guard no clock value meets, or a guard or reset on no edge";
+	case TLOB_LOGIC_RULE_CLOCK:
+		return "resets and guards need a clock, and a clock a reset or guard";
 	default:
 		return "no rule broken";
 	}
@@ -135,6 +146,8 @@ tlob_logic_check_names(const struct tlob_logic_table *t, unsigned int *at)
 
 	*at = 0;
 	if (!tlob_logic_table_name_ok(t->model))
+		return TLOB_LOGIC_RULE_NAME;
+	if (t->clock[0] && !tlob_logic_table_name_ok(t->clock))
 		return TLOB_LOGIC_RULE_NAME;
 	for (i = 0; i < t->nstates; i++) {
 		*at = i;
@@ -220,6 +233,38 @@ tlob_logic_check_reach(const struct tlob_logic_table *t, unsigned int *at)
 }
 
 /*
+ * The clock: resets and guards only on edges the table has, every guard
+ * met by some clock value (lo below hi, or no hi), and a clock named
+ * exactly when something resets or guards it. Returns the rule broken,
+ * @at the state.
+ */
+static inline enum tlob_logic_rule
+tlob_logic_check_clock(const struct tlob_logic_table *t, unsigned int *at)
+{
+	bool timed = false;
+	unsigned int s, e;
+
+	for (s = 0; s < TLOB_LOGIC_STATES_MAX; s++) {
+		*at = s;
+		for (e = 0; e < TLOB_LOGIC_EVENTS_MAX; e++) {
+			bool edge = s < t->nstates && e < t->nevents &&
+				    t->next[s][e] != TLOB_LOGIC_NONE;
+			bool reset = t->reset[s] & (1U << e);
+
+			if (!reset && !t->lo[s][e] && !t->hi[s][e])
+				continue;
+			if (!edge || (t->hi[s][e] && t->lo[s][e] >= t->hi[s][e]))
+				return TLOB_LOGIC_RULE_GUARD;
+			timed = true;
+		}
+	}
+	*at = 0;
+	if (timed != !!t->clock[0])
+		return TLOB_LOGIC_RULE_CLOCK;
+	return TLOB_LOGIC_RULE_NONE;
+}
+
+/*
  * Check @t: 0, or -ERANGE for more states or events than the maxima,
  * -EINVAL for any other rule; then *@why (if not NULL) says which rule
  * and *@at (if not NULL) the state or event it is about.
@@ -247,6 +292,8 @@ static inline int tlob_logic_check(const struct tlob_logic_table *t,
 		rule = tlob_logic_check_edges(t, &i);
 	if (rule == TLOB_LOGIC_RULE_NONE)
 		rule = tlob_logic_check_reach(t, &i);
+	if (rule == TLOB_LOGIC_RULE_NONE)
+		rule = tlob_logic_check_clock(t, &i);
 	return tlob_logic_broke(rule, i, why, at);
 }
 

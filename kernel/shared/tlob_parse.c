@@ -228,6 +228,7 @@ enum tlob_opt {
 	TLOB_OPT_EDGES,
 	TLOB_OPT_FINAL,
 	TLOB_OPT_INITIAL,
+	TLOB_OPT_CLOCK,
 	TLOB_OPT_MAX,
 };
 
@@ -253,6 +254,7 @@ static const struct {
 	[TLOB_OPT_EDGES] = { "edges", false, false, true },
 	[TLOB_OPT_FINAL] = { "final", false, false, true },
 	[TLOB_OPT_INITIAL] = { "initial", false, false, true },
+	[TLOB_OPT_CLOCK] = { "clock", false, false, true },
 };
 
 /* Which option @key is on this line's verb; TLOB_OPT_MAX: none. */
@@ -305,6 +307,7 @@ static int tlob_option(enum tlob_opt opt, char *v, struct tlob_req *req)
 	case TLOB_OPT_EDGES:
 	case TLOB_OPT_FINAL:
 	case TLOB_OPT_INITIAL:
+	case TLOB_OPT_CLOCK:
 		/* edges= needs states= and events=: tlob_logic_opts() */
 		return 0;
 	default:
@@ -430,8 +433,58 @@ static int tlob_logic_events(char *v, struct tlob_req *req)
 }
 
 /*
- * edges=F.E.T,..: next[F][E] = T, once per (F,E) (a second edge, even
- * to the same T, would make the model nondeterministic).
+ * A decimal count of ns at *@s ended by @end, moved past: false when
+ * there is none or it overflows u64.
+ */
+static bool tlob_logic_ns(const char **s, char end, u64 *out)
+{
+	const char *p = *s;
+	u64 v = 0;
+
+	if (*p < '0' || *p > '9')
+		return false;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (v > (~0ULL - (*p - '0')) / 10)
+			return false;
+		v = v * 10 + (*p - '0');
+	}
+	if (*p != end)
+		return false;
+	*s = end ? p + 1 : p;
+	*out = v;
+	return true;
+}
+
+/*
+ * An edge's timing after its F.E.T: ".r" (it resets the clock), then
+ * ".gLO-HI" or ".gLO-" (its guard: LO <= clock < HI, or no HI); either
+ * may be missing, neither repeated, and a guard bounds something (not
+ * ".g0-"). An HI of 0 is malformed, not "no bound": read as written,
+ * clock < 0 could never hold. False when malformed.
+ */
+static bool tlob_logic_edge_clock(const char *p, struct tlob_logic_table *t,
+				  unsigned int from, unsigned int ev)
+{
+	if (p[0] == 'r' && (p[1] == '\0' || p[1] == '.')) {
+		t->reset[from] |= 1U << ev;
+		if (!p[1])
+			return true;
+		p += 2;
+	}
+	if (*p++ != 'g' ||
+	    !tlob_logic_ns(&p, '-', &t->lo[from][ev]))
+		return false;
+	/* no HI: no upper bound (0) */
+	if (*p && (!tlob_logic_ns(&p, '\0', &t->hi[from][ev]) ||
+		   !t->hi[from][ev]))
+		return false;
+	return t->lo[from][ev] || t->hi[from][ev];
+}
+
+/*
+ * edges=F.E.T[.r][.gLO-[HI]],..: next[F][E] = T, once per (F,E) (a second
+ * edge, even to the same T, would make the model nondeterministic), and
+ * the edge's reset and guard of the clock.
  */
 static int tlob_logic_edges(char *v, struct tlob_req *req)
 {
@@ -443,10 +496,15 @@ static int tlob_logic_edges(char *v, struct tlob_req *req)
 	if (tlob_list_len(v) > (unsigned int)t->nstates * t->nevents)
 		return tlob_refuse(req, -ERANGE, TLOB_WHY_LOGIC_RANGE, v);
 	while ((e = tlob_list_next(&v))) {
+		const char *rest;
+
 		p = e;
 		if (!tlob_logic_num(&p, '.', &from) ||
-		    !tlob_logic_num(&p, '.', &ev) ||
-		    !tlob_logic_num(&p, '\0', &to))
+		    !tlob_logic_num(&p, '.', &ev))
+			return tlob_refuse(req, -EINVAL, TLOB_WHY_LOGIC_LIST, e);
+		rest = strchr(p, '.');
+		if (!tlob_logic_num(&p, rest ? '.' : '\0', &to) ||
+		    (rest && !*p))
 			return tlob_refuse(req, -EINVAL, TLOB_WHY_LOGIC_LIST, e);
 		if (from >= t->nstates || ev >= t->nevents || to >= t->nstates)
 			return tlob_logic_refuse(req, -EINVAL,
@@ -454,6 +512,8 @@ static int tlob_logic_edges(char *v, struct tlob_req *req)
 		if (t->next[from][ev] != TLOB_LOGIC_NONE)
 			return tlob_logic_refuse(req, -EINVAL,
 						 TLOB_LOGIC_RULE_NONDET, from, e);
+		if (rest && !tlob_logic_edge_clock(p, t, from, ev))
+			return tlob_refuse(req, -EINVAL, TLOB_WHY_LOGIC_LIST, e);
 		t->next[from][ev] = to;
 		t->nedges++;
 	}
@@ -524,6 +584,9 @@ static int tlob_logic_opts(char **vals, struct tlob_req *req)
 		ret = tlob_logic_final(vals[TLOB_OPT_FINAL], req);
 	if (!ret && vals[TLOB_OPT_INITIAL])
 		ret = tlob_logic_initial(vals[TLOB_OPT_INITIAL], req);
+	if (!ret && vals[TLOB_OPT_CLOCK])
+		ret = tlob_logic_name(vals[TLOB_OPT_CLOCK],
+				      strlen(vals[TLOB_OPT_CLOCK]), t->clock, req);
 	if (ret)
 		return ret;
 	ret = tlob_logic_check(t, &rule, &at);
@@ -692,6 +755,14 @@ int tlob_logic_format(const struct tlob_logic_table *t, char *buf,
 			if (t->next[s][e] == TLOB_LOGIC_NONE)
 				continue;
 			tlob_fmt(&f, "%s%u.%u.%u", sep, s, e, t->next[s][e]);
+			if (t->reset[s] & (1U << e))
+				tlob_fmt(&f, ".r");
+			if (t->lo[s][e] || t->hi[s][e])
+				tlob_fmt(&f, ".g%llu-",
+					 (unsigned long long)t->lo[s][e]);
+			if (t->hi[s][e])
+				tlob_fmt(&f, "%llu",
+					 (unsigned long long)t->hi[s][e]);
 			sep = ",";
 		}
 	tlob_fmt(&f, " final=");
@@ -703,5 +774,7 @@ int tlob_logic_format(const struct tlob_logic_table *t, char *buf,
 		sep = ",";
 	}
 	tlob_fmt(&f, " initial=%u", t->initial);
+	if (t->clock[0])
+		tlob_fmt(&f, " clock=%s", t->clock);
 	return f.n;
 }

@@ -7,8 +7,8 @@
  *   a PATH:CHECKPOINT period=NS expect=N [margin=M] [per=process|task]
  *     [tolerance=K/W] [tag=NAME] [pid=N | tgid=N]
  *   l PATH model=NAME states=S0,S1,.. events=E0@OFF,E1@OFF,..
- *     edges=F.E.T,.. final=I[,J..] [initial=I] [per=process|task]
- *     [tolerance=K/W] [tag=NAME] [pid=N | tgid=N]
+ *     edges=F.E.T[.r][.gLO-[HI]],.. final=I[,J..] [initial=I] [clock=NAME]
+ *     [per=process|task] [tolerance=K/W] [tag=NAME] [pid=N | tgid=N]
  *   -PATH:START
  *
  * `p` binds a section (deadline supervision, models/tlob.dot); `a` binds a
@@ -18,7 +18,10 @@
  * deterministic automaton (logical supervision): each event is a symbol's
  * offset in PATH, edges= are FROM.EVENT.TO state and event indices, and
  * an event the model does not allow is a violation (tlob_logic.h checks
- * the table). A removal names any of them by its PATH:START (a
+ * the table). A model may have one clock (clock=): an edge's `.r` resets
+ * it, its `.gLO-HI` takes the edge only while the clock reads LO ns or
+ * more and less than HI ns (no HI: no upper bound); an allowed event
+ * outside its guard is a violation too. A removal names any of them by its PATH:START (a
  * checkpoint's offset is its START, an `l` binding's its event 0's).
  *
  * START and STOP are ELF file offsets (decimal or 0x); STOP may be `ret`
@@ -102,6 +105,18 @@ struct tlob_logic_table {
 	u16 nedges;
 	u32 final;			/* bit s: state s is final */
 	u8 next[TLOB_LOGIC_STATES_MAX][TLOB_LOGIC_EVENTS_MAX];
+	/*
+	 * The model's one clock, clock[0] '\0' when it has none. It starts
+	 * at an instance's first event; the edge (s,e) resets it when bit e
+	 * of reset[s] is set, and is taken only while it reads lo[s][e] ns
+	 * or more and less than hi[s][e] ns (0: no bound). All zero: no
+	 * clock, no reset, no guard; a table with none is the table of a
+	 * model without time, byte for byte.
+	 */
+	u16 reset[TLOB_LOGIC_STATES_MAX];
+	u64 lo[TLOB_LOGIC_STATES_MAX][TLOB_LOGIC_EVENTS_MAX];
+	u64 hi[TLOB_LOGIC_STATES_MAX][TLOB_LOGIC_EVENTS_MAX];
+	char clock[TLOB_LOGIC_NAME_MAX + 1];
 	u64 offset[TLOB_LOGIC_EVENTS_MAX];	/* event e's ELF file offset in PATH */
 	char model[TLOB_LOGIC_NAME_MAX + 1];
 	char state[TLOB_LOGIC_STATES_MAX][TLOB_LOGIC_NAME_MAX + 1];

@@ -61,7 +61,7 @@ X=$(foff flow_idle)
 	bail_out "no offsets in $FOFFS"
 
 # verdicts and abort reasons (tlob_abi.h)
-OK=0 ABORTED=3 ORDER=7 INCOMPLETE=8
+OK=0 ABORTED=3 ORDER=7 INCOMPLETE=8 TIMING=9
 A_NONE=0 A_EXIT=1 A_EXEC=2 A_UNBIND=3 A_DISABLE=4
 NONE=255
 
@@ -342,6 +342,33 @@ is "$(errno_of "l $FLOW model=wide states=a,b events=${ev%,e16@*} edges=${ed%,0.
 monitor "-$FLOW:$I"
 is "$(cat $TLOB/monitor)" "" "the refused lines bound nothing"
 echo 1 >$TLOB/enable
+
+# --- a clock: begin starts it, and end is taken only at 40 ms .. 400 ms
+#     of it (busy -end-> ready, clk >= 40ms && clk < 400ms); an end too
+#     early or too late is TIMING, naming busy and end and the clock's
+#     reading, and ends the instance (the shutdown after it begins a new
+#     one in idle: ORDER)
+TTABLE="model=flow $STATES $EVENTS edges=0.0.1,1.1.2.r,1.3.3,2.2.1.g40000000-400000000 final=3 clock=clk"
+monitor "l $FLOW $TTABLE" || bail_out "cannot bind the timed flow model ($(errno_of "l $FLOW $TTABLE"))"
+id=$(lid)
+is "$(grep "^l $FLOW " $TLOB/monitor)" \
+	"l $FLOW model=flow $STATES $EVENTS edges=0.0.1,1.1.2.r,1.3.3,2.2.1.g40000000-400000000 final=3 initial=0 clock=clk per=process" \
+	"clock: the listing carries the reset, the guard and clock="
+run -n 2 -s 100 legal
+is "$(nverdict $TIMING) $(one verdict)" "0 $OK" "clock: frames of 100 ms: no TIMING, the exit OK"
+run -n 1 -s 5 legal
+is "$(one verdict state_name event_name)" "$TIMING busy end" "clock: an end 5 ms after its begin is TIMING in busy, at end"
+c=$(one clock_ns)
+cmp_ok "${c:-0}" -ge 5000000 "clock: ... the record's clock is at least the 5 ms slept ($c ns)"
+cmp_ok "${c:-0}" -lt 40000000 "clock: ... and below the guard's 40 ms"
+is "$(nverdict $ORDER)" "1" "clock: ... the instance ended: shutdown begins a new one in idle, ORDER"
+run -n 1 -s 600 legal
+is "$(one verdict state_name event_name)" "$TIMING busy end" "clock: an end 600 ms after its begin is TIMING too"
+c=$(one clock_ns)
+cmp_ok "${c:-0}" -ge 400000000 "clock: ... its clock at or past the guard's 400 ms ($c ns)"
+is "$(lstat $id timing) $(lstat $id order) $(lstat $id completed)" "2 2 1" \
+	"clock: stats: 2 TIMING, the 2 ORDERs after them, the one legal run completed"
+unlogic
 
 # --- no free instance: the third task's events are dropped, counted
 kmod_load $POOL_PARAM=2 || bail_out "insmod $POOL_PARAM=2 failed"

@@ -9,8 +9,10 @@
 # state and the event, an exit mid-flow is INCOMPLETE; per task, threads
 # are instances of their own; the summary counts the records and the
 # violations; tlob bind/stats/status show a logical binding and unbind
-# removes it; the BPF backend refuses --model, saying why; malformed
-# models (nondeterministic, an unreachable state, a clock) and -e lists
+# removes it; the BPF backend refuses --model, saying why; a model with a
+# clock (flow_timed.dot: end 40 ms .. 400 ms after begin) reports an end
+# outside it as TIMING with the clock's reading; malformed models
+# (nondeterministic, an unreachable state, an invariant) and -e lists
 # that do not match the model are refused with FILE:LINE or the name, and
 # bind nothing.
 . /opt/tlob/tests/lib/tap.sh
@@ -35,10 +37,12 @@ TAG="--tag"
 J_TYPE=logic
 J_VERDICT=verdict
 J_ABORT=abort
-# The summary's count of logic records, and its violations: ORDER and
-# INCOMPLETE, counted apart (lviol adds them).
+# The summary's count of logic records, and its violations: ORDER,
+# INCOMPLETE and TIMING, counted apart (lviol adds them).
 J_SUM_RECORDS=logic_records
-lviol() { echo $(( $(jget "$1" logic_order) + $(jget "$1" logic_incomplete) )); }
+lviol() {
+	echo $(( $(jget "$1" logic_order) + $(jget "$1" logic_incomplete) + $(jget "$1" logic_timing) ))
+}
 # text lines (grep -E): an ORDER in STATE on EVENT; an INCOMPLETE in STATE
 text_order_re() { echo "^LOGIC ORDER .*tlob-flow.*model=flow .*state=$1 .*event=$2"; }
 text_incomplete_re() { echo "^LOGIC INCOMPLETE .*tlob-flow.*model=flow .*state=$1"; }
@@ -46,8 +50,8 @@ text_incomplete_re() { echo "^LOGIC INCOMPLETE .*tlob-flow.*model=flow .*state=$
 STATS_TEXT_RE="logic.*model=flow"
 # the BPF backend's refusal of --model
 BPF_REFUSAL="logical supervision (--model) needs the module backend"
-# the refusal of a model with a clock
-CLOCK_REFUSAL="logical supervision takes no clocks yet"
+# the refusal of a model with an invariant (a clock read between events)
+CLOCK_REFUSAL="state 'busy' has the invariant 'clk < LIMIT_NS\(\)': logical supervision reads its clock at events"
 # whether this tool takes models at all (its usage names --model)
 tool_has_model() { tlob mon -h 2>&1 | grep -q -- "--model"; }
 # -------------------------------------------------------------------------
@@ -103,6 +107,26 @@ is "$(lrecs "$T/order" | nl_)" 1 "order: nothing after it (the violation ended t
 s=$(jlines "$T/order" summary | head -n 1)
 is "$(jget "$s" $J_SUM_RECORDS) $(lviol "$s")" "1 1" \
 	"order: the summary counts the record and the violation" || diag "$s"
+
+# --- a clock: an end 5 ms after its begin, against 40 ms .. 400 ms
+# shellcheck disable=SC2046
+mon_run timed --json --backend $B $(model_args flow_timed.dot) -- -n 1 -s 5 legal
+r=$(lrecs "$T/timed" $J_VERDICT timing | head -n 1)
+is "$(lrecs "$T/timed" $J_VERDICT timing | nl_)" 1 "timed: one TIMING" || diag "$(head -n 5 "$T/timed")"
+is "$(jget "$r" state) $(jget "$r" event)" "busy end" "timed: end in busy, too early"
+c=$(jget "$r" clock_ns)
+cmp_ok "${c:-0}" -ge 5000000 "timed: the clock's reading, at least the 5 ms slept ($c ns)"
+cmp_ok "${c:-0}" -lt 40000000 "timed: ... below the guard's 40 ms"
+s=$(jlines "$T/timed" summary | head -n 1)
+is "$(jget "$s" logic_timing)" 1 "timed: the summary counts it" || diag "$s"
+# shellcheck disable=SC2046
+mon_run timed_text --backend $B $(model_args flow_timed.dot) -- -n 1 -s 5 legal
+grep -qE "^LOGIC TIMING .*tlob-flow.*model=flow_timed .*state=busy .*event=end clock=[0-9.]+(ns|us|ms|s) \(outside its guard\)" "$T/timed_text"
+ok $? "timed: text: a LOGIC TIMING line with the clock" || diag "$(head -n 5 "$T/timed_text")"
+# shellcheck disable=SC2046
+mon_run timed_ok --json --backend $B $(model_args flow_timed.dot) -- -n 2 -s 100 legal
+is "$(lrecs "$T/timed_ok" $J_VERDICT timing | nl_) $(lrecs "$T/timed_ok" | nl_)" "0 1" \
+	"timed: frames of 100 ms: no TIMING, one record (OK)" || diag "$(head -n 5 "$T/timed_ok")"
 
 # --- the same as text: the LOGIC ORDER line
 # shellcheck disable=SC2046
@@ -210,7 +234,7 @@ grep -q "flow_unreach.dot:7: state 'orphan' is unreachable" "$T/unreach.err"
 ok $? "unreachable: FILE:LINE: the state named ($(head -n 1 "$T/unreach.err"))"
 refused clock flow_clock.dot
 grep -qE "flow_clock.dot:[0-9]+: $CLOCK_REFUSAL" "$T/clock.err"
-ok $? "clock: FILE:LINE: no clocks yet ($(head -n 1 "$T/clock.err"))"
+ok $? "invariant: FILE:LINE: not yet, with the reason ($(head -n 1 "$T/clock.err"))"
 # an event of the model without -e; an -e the model does not have
 timeout 60 tlob bind --backend $B --model "$MODELS/flow.dot" -e init=$FLOW:flow_init \
 	-e begin=$FLOW:frame_begin -e end=$FLOW:frame_end >"$T/unmapped" 2>"$T/unmapped.err"

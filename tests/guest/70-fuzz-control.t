@@ -8,9 +8,11 @@
 # and an accepted one changed exactly what a reference model computes
 # (tests/programs/tlob-fuzz.c). About a quarter of the adds are `a` lines
 # (alive checkpoints) and a fifth `l` lines (logical supervision: random
-# automata and mutations of them, judged by the fuzzer's own reading of
-# the table rules), so every verb, its keys, duplicates across them and
-# removals of any are met. max_bindings=16 so -ENOSPC is met too.
+# automata, a third of them timed (clock=, edges that reset it or are
+# guarded by it), and mutations of them, judged by the fuzzer's own
+# reading of the table rules), so every verb, its keys, duplicates
+# across them and removals of any are met. max_bindings=16 so -ENOSPC is
+# met too.
 # Here: the counts (`a` and `l` lines accepted and refused among them),
 # every class of disagreement zero (and the errno of every single-line
 # `l` write whose faults are of one class), the final listing equal to

@@ -20,8 +20,9 @@ VM_RUNS ?= $(BUILD)/vm/runs/$(VM_RUN_ID)
 GUEST_TESTS := $(notdir $(sort $(wildcard tests/guest/*.t)))
 # The newest kernel's lanes in make check: the module's scripts, tlob list
 # (the detector each backend runs on this kernel), the BPF scenarios and
-# the BPF diagnosis (36), the bpf_timer detector's timers and the
-# open-window buckets the BPF hooks check (38),
+# the BPF diagnosis (36), the bpf_timer detector's timers, the
+# open-window buckets the BPF hooks check and START/STOP preempted on
+# one CPU (38),
 # to keep CI's run within its time (README "Supported kernels": six lanes
 # measured 46 min here); make check-all runs every script there too (it
 # empties these lists): the tool's, the rest of the BPF backend's, the

@@ -46,13 +46,30 @@
  * contract's key order and with one class of fault (EINVAL or ERANGE),
  * must also fail with the model's errno (logic_errno_wrong).
  *
+ * Timed tables (a third of the `l` lines): clock=NAME, and edges
+ * F.E.T[.r][.gLO-[HI]] that reset the clock or are guarded by it (LO <=
+ * clock < HI; no HI: no upper bound), guards near 0 and near 2^64, with
+ * leading zeros, of one ns; mutated into time without a clock, a clock
+ * with no time, a malformed timing (a trailing '.', `.r.r`, `.g5`,
+ * `.g-5`, `.g0-`, a guard before the reset, an overflow, junk after HI),
+ * an empty guard (LO >= HI), a bad clock name, two guarded edges of one
+ * (FROM, EVENT) pair. The model reads an edge split at every '.': three
+ * indices, then `r` and/or one guard in that order; LO and HI decimal
+ * u64 (no sign, no 0x, overflow malformed); a guard that bounds nothing
+ * (LO 0, no HI) and an HI of 0 (`.g5-0`) malformed; every fault EINVAL,
+ * a list's size (ERANGE) counted with its empty elements. Where the
+ * contract leaves a detail open, it reads: LO and HI listed without
+ * leading zeros, clock= listed after initial=, the clock's name free to
+ * be the model's, a state's or an event's.
+ *
  * usage: tlob-fuzz [-M] [-s SEED] [-n LINES] [-m MAX_BINDINGS] [-o FILE] DIR
  *   DIR holds the files bindings point at (made by the test script):
  *   t0..t3 (copies of a binary that is never run), data (a short text
  *   file), link (symlink to t0), dir (a directory).
  * Prints "fuzz: key=value ..." counts (accepted_alive/rejected_alive:
  * `a` lines in accepted writes, refused writes the model blames on an `a`
- * line; accepted_logic/rejected_logic the same for `l` lines) and exits 0
+ * line; accepted_logic/rejected_logic the same for `l` lines,
+ * accepted_timed/rejected_timed for timed `l` lines) and exits 0
  * if nothing failed; -o FILE gets the model's final monitor listing (the
  * accepted set).
  * -M: model only, no control file touched: the model plays the kernel
@@ -147,6 +164,13 @@ static unsigned long eexist_cross, kept;
  */
 static unsigned long logic_lines, accepted_logic, rejected_logic, removed_logic, logic_faulty;
 static unsigned long logic_errno_checked, logic_errno_unsure, fail_logic_errno, eexist_logic;
+/*
+ * Timed `l` lines (a clock=, or an edge's reset or guard, as written):
+ * the same counts (generated; in accepted writes; refused writes blamed
+ * on one; removed; with a structured fault; their errno checked).
+ */
+static unsigned long timed_lines, accepted_timed, rejected_timed, removed_timed, timed_faulty;
+static unsigned long timed_errno_checked;
 static unsigned long by_errno[256];
 static unsigned long fail_changed, fail_accepted_bad, fail_refused_good, fail_state;
 /* of fail_accepted_bad: writes with a NUL followed by more than blanks */
@@ -379,6 +403,7 @@ struct req {
 	uint64_t loff[L_EVENTS_MAX];
 	int nloff;
 	bool lunsure;
+	bool ltimed;	/* `l`: a clock= or an edge's timing written (well formed or not) */
 };
 
 static int offset_ref(const char *s, uint64_t *v)
@@ -453,7 +478,8 @@ static int tolerance_ref(const char *v, struct terms *t)
 /* The keys, and the verbs that take each: any other key, or one twice, is -EINVAL. */
 enum { VP = 1, VA = 2, VL = 4 };
 enum { K_THRESHOLD, K_MIN, K_PERIOD, K_EXPECT, K_MARGIN, K_PER, K_TOLERANCE, K_TAG,
-	K_PID, K_TGID, K_MODEL, K_STATES, K_EVENTS, K_EDGES, K_FINAL, K_INITIAL, NKEYS };
+	K_PID, K_TGID, K_MODEL, K_STATES, K_EVENTS, K_EDGES, K_FINAL, K_INITIAL, K_CLOCK,
+	NKEYS };
 static const struct {
 	const char *name;
 	unsigned int verbs;
@@ -474,6 +500,7 @@ static const struct {
 	[K_EDGES] = { "edges", VL },
 	[K_FINAL] = { "final", VL },
 	[K_INITIAL] = { "initial", VL },
+	[K_CLOCK] = { "clock", VL },
 };
 
 /* An `l` line's table keys' values (into the line), set by option_ref() */
@@ -534,7 +561,7 @@ static int option_ref(char *tok, struct terms *t, unsigned int *seen)
 	case K_TOLERANCE:
 		return tolerance_ref(v, t);
 	case K_MODEL: case K_STATES: case K_EVENTS: case K_EDGES: case K_FINAL:
-	case K_INITIAL:		/* read whole by parse_logic_ref() */
+	case K_INITIAL: case K_CLOCK:	/* read whole by parse_logic_ref() */
 		lval[k] = v;
 		return 0;
 	case K_TAG:
@@ -619,6 +646,23 @@ static int lsplit(char *v, char **item)
 	}
 }
 
+/*
+ * The elements of a list for its maxima: one more than its commas, empty
+ * ones too. The count is the list's size whatever its elements hold, so
+ * too many of them is ERANGE even when one is also empty (EINVAL): a line
+ * with both is one whose errno the model does not know.
+ */
+static uint64_t lcount(const char *v)
+{
+	uint64_t n = 1;
+
+	while ((v = strchr(v, ','))) {
+		v++;
+		n++;
+	}
+	return n;
+}
+
 /* An index: decimal digits only (leading zeros as kstrtou32 takes them); huge ones capped */
 static bool lindex(const char *s, unsigned int *x)
 {
@@ -637,7 +681,11 @@ static bool lindex(const char *s, unsigned int *x)
 	return true;
 }
 
-/* What parse_logic_ref() found; big enough for any list a line can hold. */
+/*
+ * What parse_logic_ref() found; big enough for any list a line can hold.
+ * Edge i: read whole (eok), its reset (er), its guard (eg: elo <= clock <
+ * ehi, ehi 0 when it has no upper bound).
+ */
 static struct {
 	bool einval, erange;
 	int ns, ne, nedges;
@@ -645,8 +693,48 @@ static struct {
 	char *state[L_ITEMS], *event[L_ITEMS];
 	uint64_t off[L_ITEMS];
 	unsigned int ef[L_ITEMS], ee[L_ITEMS], et[L_ITEMS];
+	bool eok[L_ITEMS], er[L_ITEMS], eg[L_ITEMS];
+	uint64_t elo[L_ITEMS], ehi[L_ITEMS];
 	bool reach[L_ITEMS], used[L_ITEMS], fin[L_ITEMS];
 } lp;
+
+/*
+ * An edge's timing: @part[0..@n), what follows F.E.T split at its dots.
+ * `r` (the edge resets the clock) then one guard `gLO-HI` or `gLO-`, each
+ * optional, in that order, nothing else: so a trailing '.' (an empty
+ * part), `r.r`, a guard before the reset or two guards are malformed.
+ * LO and HI are decimal_ref()'s u64 (digits first: no sign, no 0x; an
+ * overflow malformed too, not ERANGE: the number is no number); no HI
+ * is no upper bound, an HI of 0 malformed (clock < 0, as written, could
+ * never hold), and a guard that bounds nothing (LO 0, no HI) is
+ * malformed. An empty guard (LO >= HI) is
+ * well formed here; the table's rule refuses it. False when malformed.
+ */
+static bool ltiming_ref(char **part, int n, int i)
+{
+	char *dash;
+
+	lp.er[i] = lp.eg[i] = false;
+	lp.elo[i] = lp.ehi[i] = 0;
+	if (n && !strcmp(part[0], "r")) {
+		lp.er[i] = true;
+		part++;
+		n--;
+	}
+	if (!n)
+		return true;
+	if (n > 1 || part[0][0] != 'g')
+		return false;
+	dash = strchr(part[0] + 1, '-');
+	if (!dash)
+		return false;
+	*dash = '\0';
+	if (decimal_ref(part[0] + 1, &lp.elo[i]) ||
+	    (dash[1] && (decimal_ref(dash + 1, &lp.ehi[i]) || !lp.ehi[i])))
+		return false;
+	lp.eg[i] = true;
+	return lp.elo[i] || lp.ehi[i];
+}
 
 /*
  * An `l` line after its verb: PATH then KEY=VALUE tokens in any order.
@@ -660,10 +748,10 @@ static int parse_logic_ref(char *rest, struct req *r)
 {
 	static char *item[L_ITEMS];
 	static char canon[3 * PAGE + 1024];
-	unsigned int seen = 0, x, f, e, t, next[L_STATES_MAX][L_EVENTS_MAX];
-	bool lists_ok = true, changed;
-	char *tok, *q, *at, *d1, *d2;
-	int ret, i, j, n;
+	unsigned int seen = 0, x, f, e, t;
+	bool lists_ok = true, changed, timed;
+	char *tok, *q, *at, *d, *part[6];
+	int ret, i, j, n, np, eix[L_STATES_MAX][L_EVENTS_MAX];
 	size_t len;
 
 	memset(lval, 0, sizeof(lval));
@@ -694,14 +782,14 @@ static int parse_logic_ref(char *rest, struct req *r)
 	if (lval[K_MODEL] && !lname_ok(lval[K_MODEL]))
 		lp.einval = true;
 	if (lval[K_STATES]) {
+		if (lcount(lval[K_STATES]) > L_STATES_MAX)
+			lp.erange = true;
 		n = lsplit(lval[K_STATES], item);
 		if (n < 0) {
 			lp.einval = true;
 			lists_ok = false;
 		} else {
 			lp.ns = n;
-			if (n > L_STATES_MAX)
-				lp.erange = true;
 			for (i = 0; i < n; i++) {
 				lp.state[i] = item[i];
 				if (!lname_ok(item[i]))
@@ -713,14 +801,14 @@ static int parse_logic_ref(char *rest, struct req *r)
 		}
 	}
 	if (lval[K_EVENTS]) {
+		if (lcount(lval[K_EVENTS]) > L_EVENTS_MAX)
+			lp.erange = true;
 		n = lsplit(lval[K_EVENTS], item);
 		if (n < 0) {
 			lp.einval = true;
 			lists_ok = false;
 		} else {
 			lp.ne = n;
-			if (n > L_EVENTS_MAX)
-				lp.erange = true;
 			for (i = 0; i < n; i++) {
 				lp.event[i] = item[i];
 				lp.off[i] = UINT64_MAX - (uint64_t)i;	/* none alike when unparsed */
@@ -739,26 +827,30 @@ static int parse_logic_ref(char *rest, struct req *r)
 		}
 	}
 	if (lval[K_EDGES]) {
+		/* more than states * events (and a duplicate pair: EINVAL too) */
+		if (lp.ns && lp.ne && lcount(lval[K_EDGES]) > (uint64_t)lp.ns * lp.ne)
+			lp.erange = true;
 		n = lsplit(lval[K_EDGES], item);
 		if (n < 0) {
 			lp.einval = true;
 			lists_ok = false;
 		} else {
 			lp.nedges = n;
-			if (lp.ns && lp.ne && (uint64_t)n > (uint64_t)lp.ns * lp.ne)
-				lp.erange = true;	/* (and a duplicate pair: EINVAL too) */
 			for (i = 0; i < n; i++) {
-				d1 = strchr(item[i], '.');
-				d2 = d1 ? strchr(d1 + 1, '.') : NULL;
-				if (!d2 || strchr(d2 + 1, '.')) {
-					lp.einval = true;
-					lists_ok = false;
-					continue;
+				/* F.E.T and its timing: the element split at every '.' (6: too many) */
+				lp.eok[i] = false;
+				for (np = 0, d = item[i]; d && np < 6; np++) {
+					part[np] = d;
+					d = strchr(d, '.');
+					if (d)
+						*d++ = '\0';
 				}
-				*d1 = *d2 = '\0';
-				if (!lindex(item[i], &f) || !lindex(d1 + 1, &e) || !lindex(d2 + 1, &t) ||
-				    f >= (unsigned int)lp.ns || e >= (unsigned int)lp.ne ||
-				    t >= (unsigned int)lp.ns) {
+				if (np > 3)
+					r->ltimed = true;
+				if (np < 3 || np > 5 || !lindex(part[0], &f) || !lindex(part[1], &e) ||
+				    !lindex(part[2], &t) || f >= (unsigned int)lp.ns ||
+				    e >= (unsigned int)lp.ne || t >= (unsigned int)lp.ns ||
+				    !ltiming_ref(part + 3, np - 3, i)) {
 					lp.einval = true;
 					lists_ok = false;
 					continue;
@@ -766,6 +858,7 @@ static int parse_logic_ref(char *rest, struct req *r)
 				lp.ef[i] = f;
 				lp.ee[i] = e;
 				lp.et[i] = t;
+				lp.eok[i] = true;
 			}
 		}
 	}
@@ -812,15 +905,37 @@ static int parse_logic_ref(char *rest, struct req *r)
 			if (!lp.used[i])
 				lp.einval = true;	/* on no edge */
 	}
+	/*
+	 * The clock, on the edges read whole (an edge that was not has made
+	 * the line EINVAL already, so leaving it out adds no fault the module
+	 * would not find): every guard met by some clock value (LO < HI, or
+	 * no HI), a clock named exactly when an edge resets or guards it, and
+	 * its name a name, as model='s.
+	 */
+	timed = false;
+	for (i = 0; i < lp.nedges; i++) {
+		if (!lp.eok[i])
+			continue;
+		if (lp.eg[i] && lp.ehi[i] && lp.elo[i] >= lp.ehi[i])
+			lp.einval = true;	/* an empty guard */
+		timed |= lp.er[i] || lp.eg[i];
+	}
+	if (lval[K_CLOCK]) {
+		r->ltimed = true;
+		if (!lname_ok(lval[K_CLOCK]))
+			lp.einval = true;
+	}
+	if (timed != !!lval[K_CLOCK])
+		lp.einval = true;	/* time with no clock, or a clock with no time */
 	r->lunsure = lp.einval && lp.erange;
 	if (lp.einval)
 		return -EINVAL;
 	if (lp.erange)
 		return -ERANGE;
 	/* accepted: the canonical table */
-	memset(next, 0xff, sizeof(next));
+	memset(eix, 0xff, sizeof(eix));
 	for (i = 0; i < lp.nedges; i++)
-		next[lp.ef[i]][lp.ee[i]] = lp.et[i];
+		eix[lp.ef[i]][lp.ee[i]] = i;
 	q = canon;
 	q += sprintf(q, "model=%s states=", lval[K_MODEL]);
 	for (i = 0; i < lp.ns; i++)
@@ -831,15 +946,26 @@ static int parse_logic_ref(char *rest, struct req *r)
 	q += sprintf(q, " edges=");
 	len = 0;
 	for (i = 0; i < lp.ns; i++)
-		for (j = 0; j < lp.ne; j++)
-			if (next[i][j] != 0xffffffffu)
-				q += sprintf(q, "%s%d.%d.%u", len++ ? "," : "", i, j, next[i][j]);
+		for (j = 0; j < lp.ne; j++) {
+			n = eix[i][j];
+			if (n < 0)
+				continue;
+			q += sprintf(q, "%s%d.%d.%u", len++ ? "," : "", i, j, lp.et[n]);
+			if (lp.er[n])
+				q += sprintf(q, ".r");
+			if (lp.eg[n])
+				q += sprintf(q, ".g%" PRIu64 "-", lp.elo[n]);
+			if (lp.eg[n] && lp.ehi[n])
+				q += sprintf(q, "%" PRIu64, lp.ehi[n]);
+		}
 	q += sprintf(q, " final=");
 	len = 0;
 	for (i = 0; i < lp.ns; i++)
 		if (lp.fin[i])
 			q += sprintf(q, "%s%d", len++ ? "," : "", i);
-	sprintf(q, " initial=%u", lp.initial);
+	q += sprintf(q, " initial=%u", lp.initial);
+	if (lval[K_CLOCK])
+		sprintf(q, " clock=%s", lval[K_CLOCK]);
 	r->t.ltab = arena_dup(canon);
 	r->start = lp.off[0];
 	r->nloff = lp.ne;
@@ -923,12 +1049,15 @@ static struct {
 	bool blame_alive;	/* refused: the first bad line is an `a` line */
 	bool blame_logic;	/* refused: ... an `l` line */
 	bool lunsure;		/* refused: ... whose faults are of both classes */
+	bool blame_timed;	/* refused: ... a timed `l` line (req.ltimed) */
 	bool cross;		/* refused: a duplicate of a binding of another verb */
 	bool cross_logic;	/* refused: a duplicate, one side an `l` line */
 	int adds_alive;		/* accepted: `a` lines */
 	int removed_alive;	/* accepted: alive bindings removed */
 	int adds_logic;		/* accepted: `l` lines */
 	int removed_logic;	/* accepted: logical bindings removed */
+	int adds_timed;		/* accepted: timed `l` lines */
+	int removed_timed;	/* accepted: timed logical bindings removed */
 	int kept;		/* accepted: removed and re-added with the same terms */
 } judged;
 
@@ -945,6 +1074,9 @@ static bool verb_is(const char *line, char v)
 
 static bool alive_verb(const char *line) { return verb_is(line, 'a'); }
 static bool logic_verb(const char *line) { return verb_is(line, 'l'); }
+
+/* An accepted `l` binding's table is timed exactly when it has a clock (the rule) */
+static bool ltab_timed(const struct terms *t) { return t->logic && strstr(t->ltab, " clock="); }
 
 /* Two bindings on the same section: the same file (inode) and START. */
 static bool same_section(const struct bind *a, const struct bind *b)
@@ -1001,6 +1133,7 @@ static int model_monitor(const char *data, size_t n, struct bind *nb, int *nn)
 		judged.blame_alive = alive_verb(line);
 		judged.blame_logic = logic_verb(line);
 		ret = parse_ref(line, r);
+		judged.blame_timed = r->ltimed;
 		if (ret == 1)
 			continue;
 		if (ret) {
@@ -1034,6 +1167,7 @@ static int model_monitor(const char *data, size_t n, struct bind *nb, int *nn)
 	for (i = 0; i < nreq; i++) {
 		judged.blame_alive = !reqs[i].remove && reqs[i].t.alive;
 		judged.blame_logic = !reqs[i].remove && reqs[i].t.logic;
+		judged.blame_timed = judged.blame_logic && reqs[i].ltimed;
 		del[i] = -1;
 		if (reqs[i].remove) {
 			bool have = !stat(reqs[i].path, &st);
@@ -1092,10 +1226,12 @@ static int model_monitor(const char *data, size_t n, struct bind *nb, int *nn)
 		if (!reqs[i].remove && !strncmp(adds[i].path, "/proc/", 6) && model_enabled) {
 			judged.blame_alive = reqs[i].t.alive;
 			judged.blame_logic = reqs[i].t.logic;
+			judged.blame_timed = reqs[i].t.logic && reqs[i].ltimed;
 			return -EIO;
 		}
 	judged.blame_alive = false;
 	judged.blame_logic = false;
+	judged.blame_timed = false;
 	*nn = 0;
 	for (k = 0; k < nmodel; k++) {
 		bool gone = false;
@@ -1108,6 +1244,7 @@ static int model_monitor(const char *data, size_t n, struct bind *nb, int *nn)
 		else {
 			judged.removed_alive += model[k].t.alive;
 			judged.removed_logic += model[k].t.logic;
+			judged.removed_timed += ltab_timed(&model[k].t);
 		}
 	}
 	for (i = 0; i < nreq; i++)
@@ -1115,6 +1252,7 @@ static int model_monitor(const char *data, size_t n, struct bind *nb, int *nn)
 			nb[(*nn)++] = adds[i];
 			judged.adds_alive += adds[i].t.alive;
 			judged.adds_logic += adds[i].t.logic;
+			judged.adds_timed += ltab_timed(&adds[i].t);
 		}
 	return 0;
 }
@@ -1547,7 +1685,13 @@ static void gen_alive(char *p)
 #define G_EVENTS 24
 #define G_EDGES 900
 #define G_NAME 48
+#define G_SUFFIX 96
 
+/*
+ * A table as it will be written: esuf[i] is edge i's timing as text
+ * (".r", ".g5-10", ".r.g7-", or a malformed one; "" none), clock its
+ * clock= (written when has_clock, an empty name too).
+ */
 struct gtab {
 	int ns, ne, ned, nfin, initial;
 	char model[G_NAME];
@@ -1555,6 +1699,9 @@ struct gtab {
 	uint64_t off[G_EVENTS];
 	int ef[G_EDGES], ee[G_EDGES], et[G_EDGES];
 	int fin[G_STATES + 4];
+	bool has_clock;
+	char clock[G_NAME];
+	char esuf[G_EDGES][G_SUFFIX];
 };
 
 /* Set by gen_logic(): the line may have its errno checked (see checked_write()). */
@@ -1626,6 +1773,7 @@ static void g_edge(struct gtab *g, int f, int e, int t)
 	g->ef[g->ned] = f;
 	g->ee[g->ned] = e;
 	g->et[g->ned] = t;
+	g->esuf[g->ned][0] = '\0';
 	g->ned++;
 }
 
@@ -1858,12 +2006,190 @@ static void gtab_fault(struct gtab *g, int t)
 	}
 }
 
+/* --- timed tables: a clock, edges that reset it or are guarded by it */
+
+/* The clock's name: mostly its own, now and then the model's or a state's (names apart) */
+static void g_clock_name(struct gtab *g)
+{
+	g->has_clock = true;
+	if (chance(5))
+		strcpy(g->clock, g->model);
+	else if (chance(5))
+		strcpy(g->clock, g->st[below(g->ns)]);
+	else
+		gen_ident(g->clock, gen_name_len());
+}
+
+/*
+ * A guard some clock value meets, at @s: mostly LO < HI in the first
+ * second or two; from 0, with no HI, one ns wide, up to 2^64 - 1, with
+ * leading zeros (listed without).
+ */
+static void gen_guard(char *s)
+{
+	uint64_t lo, hi;
+
+	switch (below(16)) {
+	case 0:
+		sprintf(s, ".g0-%" PRIu64, 1 + below(1000000000));
+		break;
+	case 1: case 2:
+		sprintf(s, ".g%" PRIu64 "-", 1 + below(2000000000));
+		break;
+	case 3:
+		lo = 1 + below(1000000000);
+		sprintf(s, ".g%" PRIu64 "-%" PRIu64, lo, lo + 1);
+		break;
+	case 4:
+		sprintf(s, ".g%" PRIu64 "-18446744073709551615", below(UINT64_MAX));
+		break;
+	case 5:
+		strcpy(s, chance(50) ? ".g18446744073709551615-" : ".g18446744073709551614-18446744073709551615");
+		break;
+	case 6:
+		lo = below(1000);
+		sprintf(s, ".g%03" PRIu64 "-%06" PRIu64, lo, lo + 1 + below(1000));
+		break;
+	case 7:
+		sprintf(s, ".g0-%" PRIu64, 1 + below(1000));
+		break;
+	default:
+		lo = below(1000000000);
+		hi = lo + 1 + below(2000000000);
+		sprintf(s, ".g%" PRIu64 "-%" PRIu64, lo, hi);
+	}
+}
+
+/*
+ * Time on @g: a clock, and resets and guards on some edges (one at
+ * least), every guard met by some clock value; still valid if @g was.
+ */
+static void gtab_time(struct gtab *g)
+{
+	int i, n = 0;
+	char *s;
+
+	g_clock_name(g);
+	for (i = 0; i < g->ned; i++) {
+		s = g->esuf[i];
+		*s = '\0';
+		if (chance(30)) {
+			s += sprintf(s, ".r");
+			n++;
+		}
+		if (chance(35)) {
+			gen_guard(s);
+			n++;
+		}
+	}
+	if (!n) {
+		s = g->esuf[below(g->ned)];
+		if (chance(50))
+			strcpy(s, ".r");
+		else
+			gen_guard(s);
+	}
+}
+
+static bool g_timed(const struct gtab *g)
+{
+	for (int i = 0; i < g->ned; i++)
+		if (g->esuf[i][0])
+			return true;
+	return false;
+}
+
+/*
+ * One fault of the clock in a valid @g, timed or not (every one EINVAL):
+ * time with no clock=, a clock with no time, a malformed timing, an
+ * empty guard, a bad clock name, two guarded edges of one (FROM, EVENT)
+ * pair (the guards apart: still nondeterministic).
+ */
+static void gtab_clock_fault(struct gtab *g)
+{
+	static const char *const badsuf[] = { ".", "..", ".x", ".R", ".rr", ".r5", ".reset",
+		".r.", ".r.r", ".g", ".g5", ".g-5", ".g0-", ".g0-0", ".g00-000", ".g5-10x", ".g5-0",
+		".g5-10-", ".g5--10", ".g+5-10", ".g0x5-10", ".g5-0x10", ".G5-10", ".g5-10.",
+		".g5-10.r", ".g1-2.g3-4", ".g18446744073709551616-", ".g1-18446744073709551616",
+		".g99999999999999999999-", ".r.g", ".r.g0-", ".gr", ".g5-10.5", "..r", ".r..g5-",
+		"r", "g5-10", ".g5-10g" };
+	static const char bad[] = "-.!$%^&*+:/~@=\x80\xe9\xff";
+	int i = (int)below(g->ned), k;
+	uint64_t lo, hi;
+	char *s;
+
+	switch (below(8)) {
+	case 0:		/* time and no clock */
+		if (g_timed(g)) {
+			g->has_clock = false;
+		} else if (chance(50)) {
+			strcpy(g->esuf[i], ".r");
+		} else {
+			gen_guard(g->esuf[i]);
+		}
+		break;
+	case 1:		/* a clock and no time */
+		for (k = 0; k < g->ned; k++)
+			g->esuf[k][0] = '\0';
+		if (!g->has_clock)
+			g_clock_name(g);
+		break;
+	case 2:		/* a malformed timing, instead of an edge's or after it */
+	case 3:
+		s = g->esuf[i];
+		if (chance(50))
+			*s = '\0';
+		strcat(s, badsuf[below(sizeof(badsuf) / sizeof(badsuf[0]))]);
+		if (!g->has_clock && chance(80))
+			g_clock_name(g);
+		break;
+	case 4:		/* an empty guard: LO == HI or above it (HI not 0) */
+	case 5:
+		s = g->esuf[i];
+		s += sprintf(s, "%s", chance(30) ? ".r" : "");
+		lo = 1 + (chance(10) ? UINT64_MAX - 1 - below(3) : below(1000000000));
+		hi = chance(30) ? lo : 1 + below(lo);
+		sprintf(s, ".g%" PRIu64 "-%" PRIu64, lo, hi);
+		if (!g->has_clock)
+			g_clock_name(g);
+		break;
+	case 6:		/* a bad clock name: too long, a digit first, a bad byte, empty */
+		if (!g_timed(g))
+			strcpy(g->esuf[i], ".r");
+		g_clock_name(g);
+		switch (below(4)) {
+		case 0:
+			gen_ident(g->clock, L_NAME_MAX + 1 + (int)below(7));
+			break;
+		case 1:
+			g->clock[0] = (char)('0' + below(10));
+			break;
+		case 2:
+			g->clock[below(strlen(g->clock))] = bad[below(sizeof(bad) - 1)];
+			break;
+		default:
+			g->clock[0] = '\0';
+		}
+		break;
+	default:	/* an edge's pair twice, guarded [0, N) and [N, -) */
+		if (g->ned == G_EDGES)
+			break;
+		lo = 1 + below(1000000000);
+		sprintf(g->esuf[i], "%s.g0-%" PRIu64, chance(30) ? ".r" : "", lo);
+		g_edge(g, g->ef[i], g->ee[i], (int)below(g->ns));
+		sprintf(g->esuf[g->ned - 1], ".g%" PRIu64 "-", lo);
+		if (!g->has_clock)
+			g_clock_name(g);
+	}
+}
+
 /* Token faults (EINVAL): a truncated list, a wrong separator, a key missing, twice, unknown */
 static int tok_fault(char tk[][8192], int ntk)
 {
 	static const char *const unknown[] = { "foo=bar", "threshold=1000000", "period=1000000",
 		"expect=1", "margin=0", "min=5", "ret", "stop=1", "state=a", "event=a@1",
-		"edge=0.0.0", "finals=0", "Model=x", "model", "=", "states" };
+		"edge=0.0.0", "finals=0", "Model=x", "model", "=", "states", "clocks=c", "Clock=c",
+		"timer=t", "clock", "reset=0.0.0" };
 	int i = 0, k, n, tries;
 	char *v, *c;
 
@@ -1935,9 +2261,11 @@ static int tok_fault(char tk[][8192], int ntk)
 
 /*
  * An `l` line: PATH, the table (model= states= events= edges= final=
- * [initial=]) and [per=] [tolerance=] [tag=] [pid=|tgid=]; the keys in
- * the contract's order, or (a fifth of the time) any. A valid automaton,
- * one of too many states or events, or a valid one with a fault.
+ * [initial=] [clock=]) and [per=] [tolerance=] [tag=] [pid=|tgid=]; the
+ * keys in the contract's order, or (a fifth of the time) any. A valid
+ * automaton, one of too many states or events, or a valid one with a
+ * fault; a third of each timed (gtab_time()), and a fault in a timed
+ * one half the time of its clock, in an untimed one now and then too.
  */
 static void gen_logic(char *p)
 {
@@ -1947,7 +2275,7 @@ static void gen_logic(char *p)
 	const char *path;
 	uint64_t start;
 	int t, i, ntk = 0, kind = (int)below(100), ns, ne, idx[G_EDGES];
-	bool shuffle = chance(20), faulty = false;
+	bool shuffle = chance(20), faulty = false, timed = chance(33);
 	char v[64], *q;
 
 	logic_lines++;
@@ -1968,11 +2296,20 @@ static void gen_logic(char *p)
 		faulty = true;
 	} else {
 		gtab_valid(&g, t, start, ns, ne);
-		if (kind < 85)
-			gtab_fault(&g, t);
 		faulty = true;
 	}
+	if (timed)
+		gtab_time(&g);
+	if (kind >= 55 && kind < 85) {
+		if (chance(timed ? 50 : 15))
+			gtab_clock_fault(&g);
+		else
+			gtab_fault(&g, t);
+	}
+	timed = g.has_clock || g_timed(&g);
 	logic_faulty += faulty;
+	timed_lines += timed;
+	timed_faulty += timed && faulty;
 	q = tk[ntk++];
 	q += sprintf(q, "model=%s", g.model);
 	q = tk[ntk++];
@@ -1997,13 +2334,16 @@ static void gen_logic(char *p)
 			idx[j] = x;
 		}
 	for (i = 0; i < g.ned; i++)
-		q += sprintf(q, "%s%d.%d.%d", i ? "," : "", g.ef[idx[i]], g.ee[idx[i]], g.et[idx[i]]);
+		q += sprintf(q, "%s%d.%d.%d%s", i ? "," : "", g.ef[idx[i]], g.ee[idx[i]], g.et[idx[i]],
+			     g.esuf[idx[i]]);
 	q = tk[ntk++];
 	q += sprintf(q, "final=");
 	for (i = 0; i < g.nfin; i++)
 		q += sprintf(q, "%s%d", i ? "," : "", g.fin[i]);
 	if (g.initial || chance(30))
 		sprintf(tk[ntk++], "initial=%d", g.initial);
+	if (g.has_clock)
+		sprintf(tk[ntk++], "clock=%s", g.clock);
 	if (chance(40))
 		sprintf(tk[ntk++], "per=%s", !hostile(8) ? (chance(50) ? "process" : "task") :
 			pers[below(sizeof(pers) / sizeof(pers[0]))]);
@@ -2127,6 +2467,7 @@ static void mutate(char *s)
 			" margin=1000001", " period=100000 expect=1",
 			"l ", " model=", " states=", " events=", " edges=", " final=",
 			" initial=", " initial=0", ",", ".", "@", "@0x10", ".0.", " final=0",
+			".r", ".g", ".g1-", ".g0-", ".g5-5", ".r.g1-2", " clock=", " clock=c",
 		};
 		const char *b = bits[below(sizeof(bits) / sizeof(bits[0]))];
 		size_t bl = strlen(b);
@@ -2214,6 +2555,7 @@ static size_t gen_monitor(char *buf)
 			lines++;
 			alive_lines += c.t.alive;
 			logic_lines += c.t.logic;
+			timed_lines += ltab_timed(&c.t);
 		} else if (kind < 35) {
 			want_dup = batch && chance(2);
 			gen_add(line);
@@ -2477,6 +2819,7 @@ static void checked_write(int fd, int file, const char *data, size_t n)
 		} else if (file == F_MONITOR) {
 			rejected_alive += judged.blame_alive;
 			rejected_logic += judged.blame_logic;
+			rejected_timed += judged.blame_timed;
 			eexist_cross += mret == -EEXIST && judged.cross;
 			eexist_logic += mret == -EEXIST && judged.cross_logic;
 			/* a generated `l` line on its own: the contract's errno */
@@ -2484,6 +2827,7 @@ static void checked_write(int fd, int file, const char *data, size_t n)
 				logic_errno_unsure++;
 			} else if (cur_checkable && judged.blame_logic) {
 				logic_errno_checked++;
+				timed_errno_checked += judged.blame_timed;
 				if (err != -mret)
 					fail(&fail_logic_errno, "refused an l line with another errno than the model's",
 					     file, data, n, ret, err, mret);
@@ -2521,6 +2865,8 @@ static void checked_write(int fd, int file, const char *data, size_t n)
 		removed_alive += judged.removed_alive;
 		accepted_logic += judged.adds_logic;
 		removed_logic += judged.removed_logic;
+		accepted_timed += judged.adds_timed;
+		removed_timed += judged.removed_timed;
 		kept += judged.kept;
 	} else if (file == F_ENABLE && mret == 0) {
 		model_enabled = on;
@@ -2565,7 +2911,7 @@ int main(int argc, char **argv)
 {
 	unsigned long target = 100000, seed = 1, progress = 0;
 	const char *out = NULL;
-	int opt, i, n_alive, n_logic;
+	int opt, i, n_alive, n_logic, n_timed;
 
 	while ((opt = getopt(argc, argv, "s:n:m:o:M")) != -1) {
 		switch (opt) {
@@ -2623,16 +2969,20 @@ int main(int argc, char **argv)
 	       removed_logic, logic_faulty, eexist_logic);
 	printf("fuzz: logic_errno_checked=%lu logic_errno_unsure=%lu logic_errno_wrong=%lu\n",
 	       logic_errno_checked, logic_errno_unsure, fail_logic_errno);
+	printf("fuzz: timed_lines=%lu accepted_timed=%lu rejected_timed=%lu removed_timed=%lu"
+	       " timed_faulty=%lu timed_errno_checked=%lu\n", timed_lines, accepted_timed,
+	       rejected_timed, removed_timed, timed_faulty, timed_errno_checked);
 	printf("fuzz: rejected_by_errno");
 	for (i = 0; i < 256; i++)
 		if (by_errno[i])
 			printf(" %s=%lu", strerrorname_np(i) ?: "?", by_errno[i]);
-	for (i = 0, n_alive = 0, n_logic = 0; i < nmodel; i++) {
+	for (i = 0, n_alive = 0, n_logic = 0, n_timed = 0; i < nmodel; i++) {
 		n_alive += model[i].t.alive;
 		n_logic += model[i].t.logic;
+		n_timed += ltab_timed(&model[i].t);
 	}
-	printf("\nfuzz: final bindings=%d alive=%d logic=%d enable=%d reactor=%s\n", nmodel,
-	       n_alive, n_logic, model_enabled, model_reactor);
+	printf("\nfuzz: final bindings=%d alive=%d logic=%d timed=%d enable=%d reactor=%s\n",
+	       nmodel, n_alive, n_logic, n_timed, model_enabled, model_reactor);
 	if (out) {
 		FILE *f = fopen(out, "w");
 

@@ -374,7 +374,7 @@ void tlob_decode_alive(const struct tlob_decode *d, const struct tep_record *rec
 
 static const struct num_member logic_members[TLOB_DEC_LOGIC_MEMBERS] = {
 	LM(start_ns), LM(end_ns), LM(events), LM(pid), LM(tgid), LM(binding_id),
-	LM(verdict), LM(state), LM(event), LM(react), LM(abort_reason),
+	LM(verdict), LM(state), LM(event), LM(react), LM(abort_reason), LM(clock_ns),
 };
 /* What a record is judged by: verdict, binding_id, state, event. */
 static const unsigned int logic_needed[] = { 6, 5, 7, 8 };

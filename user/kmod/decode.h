@@ -39,7 +39,7 @@ enum tlob_decoder tlob_decoder_for(const char *event_name);
 /* The struct tlob_alive_record members alive_cycle carries as numbers (decode.c). */
 #define TLOB_DEC_ALIVE_MEMBERS	15
 /* The struct tlob_logic_record members logic carries as numbers (decode.c). */
-#define TLOB_DEC_LOGIC_MEMBERS	11
+#define TLOB_DEC_LOGIC_MEMBERS	12
 /* ... and the names it carries as strings: model, state, event (decode.c). */
 #define TLOB_DEC_LOGIC_NAMES	3
 

@@ -84,13 +84,15 @@ static const struct num_key alive_nums[] = {
 /*
  * A logical binding's (kind=logic: "id=.. kind=logic path=.. start=..
  * tag=.. model=NAME per=.. tolerance=K/W holders=.. instances=.. events=..
- * completed=.. order=.. incomplete=.. tolerated=.. aborted=.. dropped=..",
+ * completed=.. order=.. incomplete=.. timing=.. tolerated=.. aborted=..
+ * dropped=..",
  * in the alive line's style; any order).
  */
 static const struct num_key logic_nums[] = {
 	NUM("instances", logic.instances), NUM("events", logic.events),
 	NUM("completed", logic.completed), NUM("order", logic.order),
-	NUM("incomplete", logic.incomplete), NUM("tolerated", logic.tolerated),
+	NUM("incomplete", logic.incomplete), NUM("timing", logic.timing),
+	NUM("tolerated", logic.tolerated),
 	NUM("aborted", logic.aborted), NUM("dropped", logic.dropped),
 	NUM("start", spec.start), { NULL, 0 },
 };

@@ -11,8 +11,8 @@
  * windows are read in batches:
  * - "tlob_<pid>_now": violations, their details (violation_detail, the
  *   diagnosis), dropped STARTs (upstream's detail_env_tlob), alive cycles
- *   with too few or too many checkpoints, logical bindings' ORDER and
- *   INCOMPLETE records (tlob:logic):
+ *   with too few or too many checkpoints, logical bindings' ORDER,
+ *   INCOMPLETE and TIMING records (tlob:logic):
  *   buffer_percent 0, the first event wakes the reader, which then reads
  *   both instances.
  * - "tlob_<pid>": windows (and -t's transitions), and the alive cycles
@@ -169,12 +169,12 @@ static int enable_event(struct tlob_trace *t, const char *system, const char *na
 
 /*
  * tlob:alive_cycle and tlob:logic: one event for every verdict, but only
- * a violation (too few or too many checkpoints; an order or incomplete
- * instance) must wake the reader at once; an ok cycle or an instance's
- * end comes once per period or instance and is read in batches, like a
- * window. So the event is enabled in both instances, each with a filter
- * on the verdict that keeps its share: verdict @v1 or @v2 now, the rest
- * in the batch. A kernel that takes neither filter gets the event whole
+ * a violation (too few or too many checkpoints; an order, timing or
+ * incomplete instance) must wake the reader at once; an ok cycle or an
+ * instance's end comes once per period or instance and is read in
+ * batches, like a window. So the event is enabled in both instances, each
+ * with a filter on the verdict that keeps its share: verdicts @v1..@v2
+ * (the kind's violations, numbered in a row) now, the rest in the batch. A kernel that takes neither filter gets the event whole
  * in the instance that wakes the reader: nothing is late, only more
  * wakeups.
  */
@@ -189,8 +189,8 @@ static int enable_by_verdict(struct tlob_trace *t, const char *system, const cha
 		return -ENOENT;
 	if (ids_full(t))
 		return -ENOSPC;
-	snprintf(now, sizeof(now), "verdict == %d || verdict == %d", v1, v2);
-	snprintf(batch, sizeof(batch), "verdict != %d && verdict != %d", v1, v2);
+	snprintf(now, sizeof(now), "verdict >= %d && verdict <= %d", v1, v2);
+	snprintf(batch, sizeof(batch), "verdict < %d || verdict > %d", v1, v2);
 	ret = need_instance(t, TI_NOW, buffer_kb, err, len);
 	if (!ret)
 		ret = need_instance(t, TI_BATCH, buffer_kb, err, len);
@@ -231,7 +231,9 @@ static int enable_logic(struct tlob_trace *t, const char *system, unsigned int b
 		fprintf(stderr, "tlob: %s\n", why);
 	if (ret < 0)
 		return ret;
-	return enable_by_verdict(t, system, "logic", TLOB_VERDICT_ORDER, TLOB_VERDICT_INCOMPLETE,
+	static_assert(TLOB_VERDICT_INCOMPLETE == TLOB_VERDICT_ORDER + 1 &&
+		      TLOB_VERDICT_TIMING == TLOB_VERDICT_ORDER + 2, "logic's violations in a row");
+	return enable_by_verdict(t, system, "logic", TLOB_VERDICT_ORDER, TLOB_VERDICT_TIMING,
 				 buffer_kb, err, len);
 }
 

@@ -210,6 +210,9 @@ static void logic_tests(void)
 		"l /usr/bin/app model=flow states=idle,running events=begin@0x1139,end@0x1150 edges=0.0.1,1.1.0 final=0 per=task tolerance=2/5 tag=fl pid=4",
 		"l /opt/my:app/bin model=M_1 states=b,a,c events=y@7,x@9 edges=2.1.0,0.0.1,1.1.2,1.0.1 final=2,0 initial=0 tgid=12",
 		"l /a model=m states=s0,s1 events=e@1 edges=1.0.0,0.0.1 final=1 initial=1 per=process",
+		/* a clock: resets and guards on edges */
+		"l /a model=t states=r,f events=b@1,e@2 edges=0.0.1.r,1.1.0.g1000000-33000000 final=0 clock=clk",
+		"l /a model=t states=r,f events=b@1,e@2 edges=0.0.1.r.g5-,1.1.0.g0-18446744073709551615 final=0 clock=c per=task",
 	};
 	struct tlob_req r = { .table = NULL };
 	char buf[512], big[8192];
@@ -228,6 +231,13 @@ static void logic_tests(void)
 	/* a name of 23 characters, a state with no way out, a self loop */
 	good_logic("l /a model=abcdefghijklmnopqrstuvw states=s,t events=e@1,f@2 edges=0.0.1,0.1.0 final=1",
 		   "model=abcdefghijklmnopqrstuvw states=s,t events=e@0x1,f@0x2 edges=0.0.1,0.1.0 final=1 initial=0",
+		   1, TLOB_PER_PROCESS, 1, 1, TLOB_FILTER_NONE, 0);
+	/* the clock: reset, guard LO-HI, LO- (no upper bound), clock= anywhere */
+	good_logic("l /a clock=clk model=t states=r,f events=b@1,e@2 edges=1.1.0.g1000000-33000000,0.0.1.r final=0",
+		   "model=t states=r,f events=b@0x1,e@0x2 edges=0.0.1.r,1.1.0.g1000000-33000000 final=0 initial=0 clock=clk",
+		   1, TLOB_PER_PROCESS, 1, 1, TLOB_FILTER_NONE, 0);
+	good_logic("l /a model=t states=r,f events=b@1,e@2 edges=0.0.1.r.g5-,1.1.0.g0-7 final=0 clock=c",
+		   "model=t states=r,f events=b@0x1,e@0x2 edges=0.0.1.r.g5-,1.1.0.g0-7 final=0 initial=0 clock=c",
 		   1, TLOB_PER_PROCESS, 1, 1, TLOB_FILTER_NONE, 0);
 	for (i = 0; i < sizeof(roundtrips) / sizeof(roundtrips[0]); i++)
 		roundtrip_logic(roundtrips[i]);
@@ -334,6 +344,28 @@ static void logic_tests(void)
 	why_logic("l /a model=m states=s,s events=e@1 edges=0.0.1,1.0.0 final=0", -EINVAL, TLOB_WHY_LOGIC_TABLE, TLOB_LOGIC_RULE_STATE_DUP);
 	why_logic("l /a model=m states=s events=e@1,e@2 edges=0.0.0,0.1.0 final=0", -EINVAL, TLOB_WHY_LOGIC_TABLE, TLOB_LOGIC_RULE_EVENT_DUP);
 	why_logic("l /a model=m states=s events=e@1,f@0x1 edges=0.0.0,0.1.0 final=0", -EINVAL, TLOB_WHY_LOGIC_TABLE, TLOB_LOGIC_RULE_OFFSET_DUP);
+	/* the clock: each edge's timing malformed */
+	why_logic("l /a model=m states=s events=e@1 edges=0.0.0. final=0 clock=c", -EINVAL, TLOB_WHY_LOGIC_LIST, 0);
+	why_logic("l /a model=m states=s events=e@1 edges=0.0.0.x final=0 clock=c", -EINVAL, TLOB_WHY_LOGIC_LIST, 0);
+	why_logic("l /a model=m states=s events=e@1 edges=0.0.0.r.r final=0 clock=c", -EINVAL, TLOB_WHY_LOGIC_LIST, 0);
+	why_logic("l /a model=m states=s events=e@1 edges=0.0.0.r. final=0 clock=c", -EINVAL, TLOB_WHY_LOGIC_LIST, 0);
+	why_logic("l /a model=m states=s events=e@1 edges=0.0.0.g5-3.r final=0 clock=c", -EINVAL, TLOB_WHY_LOGIC_LIST, 0);
+	why_logic("l /a model=m states=s events=e@1 edges=0.0.0.g5 final=0 clock=c", -EINVAL, TLOB_WHY_LOGIC_LIST, 0);
+	why_logic("l /a model=m states=s events=e@1 edges=0.0.0.g-5 final=0 clock=c", -EINVAL, TLOB_WHY_LOGIC_LIST, 0);
+	why_logic("l /a model=m states=s events=e@1 edges=0.0.0.g0- final=0 clock=c", -EINVAL, TLOB_WHY_LOGIC_LIST, 0);
+	why_logic("l /a model=m states=s events=e@1 edges=0.0.0.g0-0 final=0 clock=c", -EINVAL, TLOB_WHY_LOGIC_LIST, 0);
+	why_logic("l /a model=m states=s events=e@1 edges=0.0.0.g5-0 final=0 clock=c", -EINVAL, TLOB_WHY_LOGIC_LIST, 0);
+	why_logic("l /a model=m states=s events=e@1 edges=0.0.0.g18446744073709551616- final=0 clock=c", -EINVAL, TLOB_WHY_LOGIC_LIST, 0);
+	why_logic("l /a model=m states=s events=e@1 edges=0.0.0.g1-x final=0 clock=c", -EINVAL, TLOB_WHY_LOGIC_LIST, 0);
+	why_logic("l /a model=m states=s events=e@1 edges=0.0.0.r final=0 clock=9c", -EINVAL, TLOB_WHY_LOGIC_NAME, 0);
+	why_logic("l /a model=m states=s events=e@1 edges=0.0.0.r final=0 clock=", -EINVAL, TLOB_WHY_LOGIC_NAME, 0);
+	/* ... and the table's rules for it */
+	why_logic("l /a model=m states=s events=e@1 edges=0.0.0.g5-5 final=0 clock=c", -EINVAL, TLOB_WHY_LOGIC_TABLE, TLOB_LOGIC_RULE_GUARD);
+	why_logic("l /a model=m states=s events=e@1 edges=0.0.0.g7-5 final=0 clock=c", -EINVAL, TLOB_WHY_LOGIC_TABLE, TLOB_LOGIC_RULE_GUARD);
+	why_logic("l /a model=m states=s events=e@1 edges=0.0.0.r final=0", -EINVAL, TLOB_WHY_LOGIC_TABLE, TLOB_LOGIC_RULE_CLOCK);
+	why_logic("l /a model=m states=s events=e@1 edges=0.0.0.g1- final=0", -EINVAL, TLOB_WHY_LOGIC_TABLE, TLOB_LOGIC_RULE_CLOCK);
+	why_logic("l /a model=m states=s events=e@1 edges=0.0.0 final=0 clock=c", -EINVAL, TLOB_WHY_LOGIC_TABLE, TLOB_LOGIC_RULE_CLOCK);
+	why_logic("l /a model=m states=s events=e@1 edges=0.0.0.r final=0 clock=c clock=c", -EINVAL, TLOB_WHY_OPTION, 0);
 }
 
 /* tlob_logic_check() on tables no line can make: what it must refuse. */
@@ -395,6 +427,27 @@ static void check_tests(void)
 	memset(t.model, 'x', sizeof(t.model));
 	ret = tlob_logic_check(&t, &rule, &at);
 	ok(ret == -EINVAL && rule == TLOB_LOGIC_RULE_NAME, "check: a name not NUL-terminated", "model");
+	strcpy(t.model, "m");
+	/* the clock's parts where the table has no edge, a clock not NUL-terminated */
+	strcpy(t.clock, "c");
+	t.reset[0] = 1;
+	ret = tlob_logic_check(&t, &rule, &at);
+	ok(!ret && rule == TLOB_LOGIC_RULE_NONE, "check: a clock reset on an edge", "s -e;reset-> t");
+	t.reset[0] = 2;
+	ret = tlob_logic_check(&t, &rule, &at);
+	ok(ret == -EINVAL && rule == TLOB_LOGIC_RULE_GUARD && at == 0, "check: a reset on no edge", "event 1");
+	t.reset[0] = 1;
+	t.hi[5][0] = 10;
+	ret = tlob_logic_check(&t, &rule, &at);
+	ok(ret == -EINVAL && rule == TLOB_LOGIC_RULE_GUARD && at == 5, "check: a guard beyond the states", "state 5");
+	t.hi[5][0] = 0;
+	t.lo[1][15] = 1;
+	ret = tlob_logic_check(&t, &rule, &at);
+	ok(ret == -EINVAL && rule == TLOB_LOGIC_RULE_GUARD && at == 1, "check: a guard beyond the events", "event 15");
+	t.lo[1][15] = 0;
+	memset(t.clock, 'c', sizeof(t.clock));
+	ret = tlob_logic_check(&t, &rule, &at);
+	ok(ret == -EINVAL && rule == TLOB_LOGIC_RULE_NAME, "check: a clock not NUL-terminated", "clock");
 }
 
 int main(void)

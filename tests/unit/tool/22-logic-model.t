@@ -59,13 +59,24 @@ done
 refused 2 "bind refuses it too" "$("$RVGEN" --kind check "$M/nondet.dot" 2>&1)" -- \
 	bind --model "$M/nondet.dot" -e frame_begin="$app:frame_begin" -e frame_end="$app:frame_end"
 
-no_clocks="(a model for --model has states, events and final states only; clocks, variables, guards, resets and invariants are deadline supervision's)"
-refused 2 "an invariant (and a reset): no clocks yet" \
-	"$M/clock.dot:7: logical supervision takes no clocks yet: state 'in_frame' has the invariant 'clk < 16000000' $no_clocks" -- \
-	mon --model "$M/clock.dot" -e frame_begin="$app:frame_begin" -e frame_end="$app:frame_end"
-refused 2 "a guard on a variable: no clocks yet" \
-	"$M/guard.dot:8: logical supervision takes no clocks yet: event 'frame_end' has the guard 'frames < 10' $no_clocks" -- \
-	mon --model "$M/guard.dot" -e frame_begin="$app:frame_begin" -e frame_end="$app:frame_end"
+# Time: one clock, reset on edges, guards of numbers joined by &&. What
+# the module cannot run yet is refused with its line and the reason.
+for m in clock guard guard-or guard-name two-clocks never; do
+	case $m in
+	clock) want="$M/clock.dot:7: state 'in_frame' has the invariant 'clk < 16000000': logical supervision reads its clock at events, not between them (no timer runs for it) yet; bound the edges that leave 'in_frame' with a guard instead (EVENT;clk < 16000000)" ;;
+	guard) want="$M/guard.dot:8: 'frames' is never reset: a logical model's guards compare its clock, which an edge starts (EVENT;reset(frames))" ;;
+	guard-or) want="$M/guard-or.dot:8: event 'frame_end' has the guard 'clk < 1ms || clk > 33ms', which joins comparisons with '||': a logical model's guard compares its clock with numbers with a unit (33ms, 500us), joined by &&" ;;
+	guard-name) want="$M/guard-name.dot:8: event 'frame_end' has the guard 'clk < BUDGET_NS()', which compares with something other than a number: a logical model's guard compares its clock with numbers with a unit (33ms, 500us), joined by &&" ;;
+	two-clocks) want="$M/two-clocks.dot:8: the model has 2 clocks or variables ('clk', 'frame'): logical supervision takes one clock" ;;
+	never) want="$M/never.dot:8: event 'frame_end' has the guard 'clk > 5ms && clk < 2ms', which no time meets" ;;
+	esac
+	refused 2 "$m.dot: refused with its line" "$want" -- \
+		mon --model "$M/$m.dot" -e frame_begin="$app:frame_begin" -e frame_end="$app:frame_end"
+done
+# ... and a model it runs: the reset and the guard [1ms, 33ms) on their edges.
+got=$("$DRV" line "$M/timed.dot" frame_begin="$app:frame_begin" frame_end="$app:frame_end")
+is "$got" "l $app model=timed states=ready,in_frame events=frame_begin@$fb,frame_end@$fe edges=0.0.1.r,1.1.0.g1000000-33000000 final=0 initial=0 clock=clk per=process" \
+	"timed.dot: the clock's reset and guard ('clk >= 1ms && clk < 33ms') in the 'l' line"
 refused 2 "a state name of 24 characters" \
 	"$M/long-name.dot:5: state 'in_frame_abcdefghijklmno' is longer than 23 characters (logical supervision's names are 1..23 characters)" -- \
 	mon --model "$M/long-name.dot" -e frame_begin="$app:frame_begin" -e frame_end="$app:frame_end"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Logical supervision as the tool prints it (logic_drv.c): a violation
-# (ORDER, INCOMPLETE) a line of its own, an instance's quiet end (ok,
+# (ORDER, INCOMPLETE, TIMING) a line of its own, an instance's quiet end (ok,
 # aborted) none in text; one JSON object per record with the contract's
 # fields, in its order; an object that does not fit fails at every
 # length short of it. The module's kind=logic stats lines read (in any
@@ -20,46 +20,49 @@ LOGIC ORDER      pid=812 comm=camd model=frame_flow state=ready event=frame_end 
 LOGIC ORDER      pid=813 comm=camd model=frame_flow tag=cam0 state=in_frame event=frame_begin (not allowed) (tolerated)
 LOGIC INCOMPLETE pid=814 comm=camd model=frame_flow state=in_frame (exit)
 LOGIC INCOMPLETE pid=815 comm=0123456789abcdef model=frame_flow state=ready (exec)
+LOGIC TIMING     pid=818 comm=camd model=frame_flow tag=cam0 state=in_frame event=frame_end clock=41.000ms (outside its guard)
 T
 diff -u "$tmp/want" "$tmp/text" | sed 's/^/# /'
 cmp -s "$tmp/want" "$tmp/text"
-ok $? "text: ORDER and INCOMPLETE lines (tag, tolerated, exit/exec); ok and aborted ends are quiet"
+ok $? "text: ORDER, INCOMPLETE and TIMING lines (tag, tolerated, exit/exec, the clock); ok and aborted ends are quiet"
 
 python3 - "$tmp/json" <<'PY'
 import json, sys
 keys = ["type", "binding_id", "pid", "tgid", "comm", "model", "verdict", "state", "event",
-        "events", "start_ns", "end_ns", "react", "abort", "tag"]
+        "events", "clock_ns", "start_ns", "end_ns", "react", "abort", "tag"]
 verdicts = []
 for line in open(sys.argv[1], encoding="utf-8"):
     o = json.loads(line)
     assert list(o) == keys, list(o)
     assert o["type"] == "logic" and o["model"] == "frame_flow", o
     assert isinstance(o["react"], bool), o
-    assert (o["event"] != "") == (o["verdict"] == "order"), o
+    assert (o["event"] != "") == (o["verdict"] in ("order", "timing")), o
+    assert (o["clock_ns"] != 0) == (o["verdict"] == "timing"), o
     verdicts.append((o["verdict"], o["abort"]))
 assert verdicts == [("order", "none"), ("order", "none"), ("incomplete", "exit"),
-                    ("incomplete", "exec"), ("ok", "exit"), ("aborted", "unbind")], verdicts
+                    ("incomplete", "exec"), ("ok", "exit"), ("aborted", "unbind"),
+                    ("timing", "none")], verdicts
 PY
-ok $? "JSON: 6 objects, valid, the contract's fields in order, verdict/abort/event names"
+ok $? "JSON: 7 objects, valid, the contract's fields in order, verdict/abort/event names, the clock"
 grep -aqF '"comm":"a\"b\\c"' "$tmp/json"
 ok $? "JSON: a comm with a quote and a backslash escaped"
 
 printf '%s\n' \
-	'id=4 kind=logic path=/opt/app dir/bin/camd start=0x1139 tag=cam0 model=frame_flow per=task tolerance=2/5 holders=monitor,812:tlob instances=5 events=120 completed=3 order=1 incomplete=1 tolerated=1 aborted=0 dropped=2' \
+	'id=4 kind=logic path=/opt/app dir/bin/camd start=0x1139 tag=cam0 model=frame_flow per=task tolerance=2/5 holders=monitor,812:tlob instances=5 events=120 completed=3 order=1 incomplete=1 timing=4 tolerated=1 aborted=0 dropped=2' \
 	'id=5 kind=logic path=/usr/bin/app start=0x1148 dropped=7 aborted=1 tolerated=0 incomplete=0 order=0 completed=9 events=40 instances=10 holders=monitor tolerance=1/1 per=process model=loop tag=-' \
 	'id=6 kind=logic path=/usr/bin/app start=0x1148 tag=- model=loop per=process tolerance=1/1 holders=monitor instances=1 events=2 completed=0 order=0 incomplete=0 tolerated=0 aborted=0 dropped=0 newer_field=3' \
 	'id=7 kind=logical path=/usr/bin/app start=0x1148 tag=- model=loop' \
 	| "$DRV" stats >"$tmp/stats"
 cat >"$tmp/want" <<'T'
 binding 4: logic /opt/app dir/bin/camd:0x1139 model=frame_flow per task tag=cam0
-  instances=5 events=120 completed=3 order=1 incomplete=1 aborted=0 dropped=2 tolerated=1 (tolerance 2/5)
-{"type":"stats","id":4,"path":"/opt/app dir/bin/camd","start":4409,"tag":"cam0","kind":"logic","model":"frame_flow","per":"task","tolerance_k":2,"tolerance_w":5,"instances":5,"events":120,"completed":3,"order":1,"incomplete":1,"tolerated":1,"aborted":0,"dropped":2}
+  instances=5 events=120 completed=3 order=1 incomplete=1 timing=4 aborted=0 dropped=2 tolerated=1 (tolerance 2/5)
+{"type":"stats","id":4,"path":"/opt/app dir/bin/camd","start":4409,"tag":"cam0","kind":"logic","model":"frame_flow","per":"task","tolerance_k":2,"tolerance_w":5,"instances":5,"events":120,"completed":3,"order":1,"incomplete":1,"timing":4,"tolerated":1,"aborted":0,"dropped":2}
 binding 5: logic /usr/bin/app:0x1148 model=loop per process
-  instances=10 events=40 completed=9 order=0 incomplete=0 aborted=1 dropped=7
-{"type":"stats","id":5,"path":"/usr/bin/app","start":4424,"tag":"","kind":"logic","model":"loop","per":"process","tolerance_k":1,"tolerance_w":1,"instances":10,"events":40,"completed":9,"order":0,"incomplete":0,"tolerated":0,"aborted":1,"dropped":7}
+  instances=10 events=40 completed=9 order=0 incomplete=0 timing=0 aborted=1 dropped=7
+{"type":"stats","id":5,"path":"/usr/bin/app","start":4424,"tag":"","kind":"logic","model":"loop","per":"process","tolerance_k":1,"tolerance_w":1,"instances":10,"events":40,"completed":9,"order":0,"incomplete":0,"timing":0,"tolerated":0,"aborted":1,"dropped":7}
 binding 6: logic /usr/bin/app:0x1148 model=loop per process
-  instances=1 events=2 completed=0 order=0 incomplete=0 aborted=0 dropped=0
-{"type":"stats","id":6,"path":"/usr/bin/app","start":4424,"tag":"","kind":"logic","model":"loop","per":"process","tolerance_k":1,"tolerance_w":1,"instances":1,"events":2,"completed":0,"order":0,"incomplete":0,"tolerated":0,"aborted":0,"dropped":0}
+  instances=1 events=2 completed=0 order=0 incomplete=0 timing=0 aborted=0 dropped=0
+{"type":"stats","id":6,"path":"/usr/bin/app","start":4424,"tag":"","kind":"logic","model":"loop","per":"process","tolerance_k":1,"tolerance_w":1,"instances":1,"events":2,"completed":0,"order":0,"incomplete":0,"timing":0,"tolerated":0,"aborted":0,"dropped":0}
 refused: id=7 kind=logical path=/usr/bin/app start=0x1148 tag=- model=loop
 T
 diff -u "$tmp/want" "$tmp/stats" | sed 's/^/# /'
@@ -81,16 +84,16 @@ p $app:0x1139 0x1148 threshold=5000 tag=ui
 EOT
 	cat >"$root/stats" <<EOT
 id=3 path=$app start=0x1139 stop=0x1148 tag=ui threshold=5000 min=0 tolerance=1/1 holders=monitor windows=4 violations=1 errors=0 aborted=0 dropped=0 min_ns=10 max_ns=20 mean_ns=15 sum_ns=60 hist=4:4
-id=4 kind=logic path=$app start=0x1139 tag=cam0 model=frame_flow per=task tolerance=2/5 holders=monitor instances=5 events=120 completed=3 order=1 incomplete=2 tolerated=1 aborted=4 dropped=6
+id=4 kind=logic path=$app start=0x1139 tag=cam0 model=frame_flow per=task tolerance=2/5 holders=monitor instances=5 events=120 completed=3 order=1 incomplete=2 timing=7 tolerated=1 aborted=4 dropped=6
 EOT
 	"$TLOB" stats --backend kmod --root "$root" --format prometheus >"$tmp/prom" 2>"$tmp/err"
 	ok $? "metrics: exit 0 with a logical binding" || sed 's/^/#   /' "$tmp/err"
 	L="{path=\"$app\",model=\"frame_flow\",tag=\"cam0\"}"
 	got=""
-	for f in instances events completed order_violations incomplete tolerated aborted dropped; do
+	for f in instances events completed order_violations incomplete timing_violations tolerated aborted dropped; do
 		got="$got $f=$(sed -n "s/^tlob_logic_${f}_total$(printf '%s' "$L" | sed 's/[][\\.*^$/]/\\&/g') //p" "$tmp/prom")"
 	done
-	is "$got" " instances=5 events=120 completed=3 order_violations=1 incomplete=2 tolerated=1 aborted=4 dropped=6" \
+	is "$got" " instances=5 events=120 completed=3 order_violations=1 incomplete=2 timing_violations=7 tolerated=1 aborted=4 dropped=6" \
 		"metrics: every tlob_logic_* counter, labelled path, model and tag" || sed 's/^/#   /' "$tmp/prom"
 	! grep -q "^tlob_logic_[a-z_]*{[^}]*start=" "$tmp/prom" && ! grep -q "^tlob_windows_total{[^}]*model=" "$tmp/prom" &&
 		grep -q "^tlob_windows_total{[^}]*tag=\"ui\"} 4$" "$tmp/prom" && grep -qxF "tlob_bindings 2" "$tmp/prom"

@@ -105,6 +105,7 @@ static int records(void)
 		{ TLOB_VERDICT_OK, 3, TLOB_LOGIC_NONE, 1, TLOB_ABORT_EXIT, "camd", "", "done", "" },
 		{ TLOB_VERDICT_ABORTED, 1, TLOB_LOGIC_NONE, 1, TLOB_ABORT_UNBIND, "a\"b\\c", "",
 		  "ready", "" },
+		{ TLOB_VERDICT_TIMING, 2, 1, 1, 0, "camd", "cam0", "in_frame", "frame_end" },
 	};
 	char buf[1024];
 
@@ -116,6 +117,8 @@ static int records(void)
 				.binding_id = 3, .verdict = (__u8)v[i].verdict,
 				.state = (__u8)v[i].state, .event = (__u8)v[i].event,
 				.react = (__u8)v[i].react, .abort_reason = (__u8)v[i].abort,
+				/* a model with a clock: its reading at the event */
+				.clock_ns = v[i].verdict == TLOB_VERDICT_TIMING ? 41000000 : 0,
 			};
 			struct tlob_logic_names n;
 			int len;
