@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include "tlob_abi.h"
@@ -252,6 +253,64 @@ static void timer_refusal(char *buf, size_t len)
 	snprintf(buf, len, "loading the bpf_timer programs failed");
 }
 
+/* Whether the running kernel's BTF has the kfunc @name. */
+static bool has_kfunc(const char *name)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	bool ret;
+
+	if (!btf)
+		return false;
+	ret = btf__find_by_name_kind(btf, name, BTF_KIND_FUNC) > 0;
+	btf__free(btf);
+	return ret;
+}
+
+/*
+ * Open the object, size its maps and load it, with one of its two START/
+ * STOP programs: tlob_uprobe_np (not preemptible) where m->preempt_off,
+ * else tlob_uprobe (tlob.bpf.c says why).
+ */
+static int open_and_load(struct bpf_mon *m, char *err, size_t len)
+{
+	int ret;
+
+	lb_reset();
+	m->skel = tlob_bpf__open();
+	if (!m->skel) {
+		ret = -errno;
+		lb_fail("opening the BPF object", ret, err, len);
+		return ret;
+	}
+	bpf_program__set_autoload(m->skel->progs.tlob_uprobe_np, m->preempt_off);
+	bpf_program__set_autoload(m->skel->progs.tlob_uprobe, !m->preempt_off);
+	/* One entry of waiters per CPU (tlob_diag.bpf.h). */
+	ret = libbpf_num_possible_cpus();
+	if (ret > 0)
+		ret = bpf_map__set_max_entries(m->skel->maps.tlob_cpu_waits, ret);
+	if (ret) {
+		lb_fail("sizing the per-CPU waiters map", ret, err, len);
+		goto fail;
+	}
+	if (m->tasks) {
+		ret = bpf_map__set_max_entries(m->skel->maps.tlob_windows, m->tasks);
+		if (ret) {
+			lb_fail("sizing the windows map", ret, err, len);
+			goto fail;
+		}
+	}
+	ret = tlob_bpf__load(m->skel);
+	if (ret) {
+		lb_fail("loading the BPF programs", ret, err, len);
+		goto fail;
+	}
+	return 0;
+fail:
+	tlob_bpf__destroy(m->skel);
+	m->skel = NULL;
+	return ret;
+}
+
 int tb_load(struct bpf_mon *m, char *err, size_t len)
 {
 	const char *force = getenv("TLOB_BPF_DETECTOR");
@@ -275,34 +334,17 @@ int tb_load(struct bpf_mon *m, char *err, size_t len)
 			return -EINVAL;
 		}
 	}
-	lb_reset();
-	m->skel = tlob_bpf__open();
-	if (!m->skel) {
-		ret = -errno;
-		lb_fail("opening the BPF object", ret, err, len);
+	m->preempt_off = has_kfunc("bpf_preempt_disable") && has_kfunc("bpf_preempt_enable");
+	ret = open_and_load(m, err, len);
+	if (ret && m->preempt_off) {
+		/* A verifier that takes the kfuncs but no global call inside them. */
+		m->preempt_off = false;
+		ret = open_and_load(m, err, len);
+	}
+	if (ret)
 		return ret;
-	}
-	/* One entry of waiters per CPU (tlob_diag.bpf.h). */
-	ret = libbpf_num_possible_cpus();
-	if (ret > 0)
-		ret = bpf_map__set_max_entries(m->skel->maps.tlob_cpu_waits, ret);
-	if (ret) {
-		lb_fail("sizing the per-CPU waiters map", ret, err, len);
-		goto fail;
-	}
-	if (m->tasks) {
-		ret = bpf_map__set_max_entries(m->skel->maps.tlob_windows, m->tasks);
-		if (ret) {
-			lb_fail("sizing the windows map", ret, err, len);
-			goto fail;
-		}
-	}
-	ret = tlob_bpf__load(m->skel);
-	if (ret) {
-		lb_fail("loading the BPF programs", ret, err, len);
-		goto fail;
-	}
-	m->prog_fd = bpf_program__fd(m->skel->progs.tlob_uprobe);
+	m->prog_fd = bpf_program__fd(m->preempt_off ? m->skel->progs.tlob_uprobe_np :
+				     m->skel->progs.tlob_uprobe);
 	m->abort_fd = bpf_program__fd(m->skel->progs.tlob_abort);
 	for (i = 0; i < TB_NR_MAPS; i++)
 		m->fd[i] = bpf_map__fd(bpf_object__find_map_by_name(m->skel->obj,

@@ -46,6 +46,8 @@ struct bpf_mon {
 	int prog_fd;			/* the uprobe program */
 	int abort_fd;			/* tlob_abort (tb_abort()), -1: none */
 	unsigned int tasks;		/* windows map size to load with; 0: default */
+	/* START/STOP by tlob_uprobe_np, not preemptible (tlob.bpf.c) */
+	bool preempt_off;
 	bool pinned;			/* lives under TLOB_BPF_PIN_DIR */
 	bool attached;			/* scheduler hooks and detector on */
 	unsigned int detector;		/* TLOB_DETECT_BPF_TIMER or _SAMPLE */

@@ -347,8 +347,8 @@ struct {
 	__type(value, __u32);
 } tlob_no_private_stack SEC(".maps");
 
-SEC("uprobe")
-int tlob_uprobe(struct pt_regs *ctx)
+/* START or STOP: the uprobe programs below. */
+static __always_inline int tlob_uprobe_run(struct pt_regs *ctx)
 {
 	__u64 cookie = bpf_get_attach_cookie(ctx);
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
@@ -358,7 +358,6 @@ int tlob_uprobe(struct pt_regs *ctx)
 	struct tlob_task *t;
 	int i;
 
-	bpf_tail_call(ctx, &tlob_no_private_stack, 0);
 	b = bpf_map_lookup_elem(&tlob_bindings, &id);
 	if (!b || (b->pid && b->pid != tid) || (b->tgid && b->tgid != tgid))
 		return 0;
@@ -377,6 +376,39 @@ int tlob_uprobe(struct pt_regs *ctx)
 			tlob_feed(&t->win[i], stop_tlob, 0, TLOB_DETECT_STOP,
 				  TLOB_ABORT_NONE);
 	return 0;
+}
+
+SEC("uprobe")
+int tlob_uprobe(struct pt_regs *ctx)
+{
+	bpf_tail_call(ctx, &tlob_no_private_stack, 0);
+	return tlob_uprobe_run(ctx);
+}
+
+/*
+ * The same, not preemptible (bpf_preempt_disable(), 6.10): the loader
+ * takes it where the kernel has the kfunc and the verifier takes it
+ * (kernel/bpf/load.c), tlob_uprobe elsewhere. Preempted inside the
+ * uprobe program, a task also holds the timer's fexit programs
+ * (tlob_timer.bpf.c) that run inside it, and the kernel skips the next
+ * task's run of them on that CPU as a recursion: on 7.3.4 (stock, its
+ * kernel code preemptible) 32 threads at START/STOP lost half their
+ * timers' arms that way (38-bpf-preemptible-uprobes.t: recursion_misses
+ * 16633 of 32000). Its frame is no private stack's either: nothing else
+ * runs it on this CPU until it ends.
+ */
+extern void bpf_preempt_disable(void) __weak __ksym;
+extern void bpf_preempt_enable(void) __weak __ksym;
+
+SEC("uprobe")
+int tlob_uprobe_np(struct pt_regs *ctx)
+{
+	int ret;
+
+	bpf_preempt_disable();
+	ret = tlob_uprobe_run(ctx);
+	bpf_preempt_enable();
+	return ret;
 }
 
 static long tlob_scan_one(struct bpf_map *map, __u32 *tid, struct tlob_task *t,

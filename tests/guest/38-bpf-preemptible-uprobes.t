@@ -8,12 +8,14 @@
 # preempted inside the program and another task running it on the same
 # CPU share that stack. CI's bench on newest-rt (7.3.4, 2026-12-05) oopsed
 # so: a NULL pointer read in tlob_feed() from tlob_uprobe, 64 tasks at
-# their STOP at once. tlob_uprobe opts out of the private stack
-# (kernel/bpf/tlob.bpf.c: a program with a tail call gets none).
-# Here: 8 processes of 4 threads each open and close windows as fast as
-# they can on 2 CPUs, so that the scheduler's tick preempts them inside
-# the program and the next one runs it on the same CPU; the kernel must
-# report nothing, and every window must be recorded, ok.
+# their STOP at once. The loader takes tlob_uprobe_np (preemption off)
+# where the kernel has bpf_preempt_disable(), else tlob_uprobe, which opts
+# out of the private stack (kernel/bpf/tlob.bpf.c: a program with a tail
+# call gets none). Here: 8 processes of 4 threads each open and close
+# windows as fast as they can on 2 CPUs, so that the scheduler's tick
+# preempts them inside the program and the next one runs it on the same
+# CPU; the kernel must report nothing, the timer's fexit programs must
+# miss (almost) no run, and every window must be recorded, ok.
 . /opt/tlob/tests/lib/tap.sh
 . /opt/tlob/tests/lib/procs.sh
 
@@ -50,6 +52,24 @@ is "$bad" 0 "$PROCS processes x $THREADS threads x $N windows ended within 600 s
 made=$(cat $OUT/w*.out | sed -n 's/^windows=\([0-9]*\).*/\1/p' | awk '{ s += $1 } END { print s + 0 }')
 is "$made" $((PROCS * THREADS * N)) "each thread made its $N windows" ||
 	cat $OUT/w*.out | sed 's/^/# /'
+
+# Where the deadline detector is bpf_timer (stock kernels), its fexit
+# programs on tlob_arm()/tlob_cancel() run inside the uprobe program; the
+# kernel skips a run that finds the program already running on its CPU
+# (a preempted task's), counted as a recursion miss, which leaves a
+# window without its timer or a timer without its cancel. Preemptible
+# uprobe programs lost half (7.3.4: 16 633 arms and 8 912 cancels of
+# 32 000). With tlob_uprobe_np two runs here saw 0 and 3: a residue whose
+# cause is not known (not a preemption inside the program, which is off
+# there); bounded at 0.1 % of the windows so that a return of the old
+# loss fails.
+bpftool prog show >$OUT/progs 2>&1
+diag "START/STOP program: $(grep -o 'name tlob_uprobe[_a-z]*' $OUT/progs | head -n 1)"
+misses=$(grep -E -A4 'name tlob_(arm|cancel)_exit' $OUT/progs |
+	sed -n 's/.*recursion_misses \([0-9]*\).*/\1/p' | awk '{ s += $1 } END { print s + 0 }')
+cmp_ok "$misses" -le $((PROCS * THREADS * N / 1000)) \
+	"the timer's fexit programs missed at most 0.1 % of the windows' runs ($misses; $(grep -c -E 'name tlob_(arm|cancel)_exit' $OUT/progs) loaded)" ||
+	grep -E -A4 'name tlob_' $OUT/progs | sed 's/^/# /'
 
 kill -INT $mon
 proc_wait_gone $mon 120
