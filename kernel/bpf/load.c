@@ -253,15 +253,16 @@ static void timer_refusal(char *buf, size_t len)
 	snprintf(buf, len, "loading the bpf_timer programs failed");
 }
 
-/* Whether the running kernel's BTF has the kfunc @name. */
-static bool has_kfunc(const char *name)
+/* Whether the running kernel's BTF has bpf_preempt_disable() and _enable(). */
+static bool has_preempt_kfuncs(void)
 {
 	struct btf *btf = btf__load_vmlinux_btf();
 	bool ret;
 
 	if (!btf)
 		return false;
-	ret = btf__find_by_name_kind(btf, name, BTF_KIND_FUNC) > 0;
+	ret = btf__find_by_name_kind(btf, "bpf_preempt_disable", BTF_KIND_FUNC) > 0 &&
+	      btf__find_by_name_kind(btf, "bpf_preempt_enable", BTF_KIND_FUNC) > 0;
 	btf__free(btf);
 	return ret;
 }
@@ -334,7 +335,7 @@ int tb_load(struct bpf_mon *m, char *err, size_t len)
 			return -EINVAL;
 		}
 	}
-	m->preempt_off = has_kfunc("bpf_preempt_disable") && has_kfunc("bpf_preempt_enable");
+	m->preempt_off = has_preempt_kfuncs();
 	ret = open_and_load(m, err, len);
 	if (ret && m->preempt_off) {
 		/* A verifier that takes the kfuncs but no global call inside them. */
