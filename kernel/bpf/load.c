@@ -253,15 +253,23 @@ static void timer_refusal(char *buf, size_t len)
 	snprintf(buf, len, "loading the bpf_timer programs failed");
 }
 
-/* Whether the running kernel's BTF has bpf_preempt_disable() and _enable(). */
-static bool has_preempt_kfuncs(void)
+/*
+ * Whether START/STOP should run with preemption off (tlob_uprobe_np): on
+ * a kernel with private stacks (6.13: bpf_jit_supports_private_stack()
+ * in its BTF) that has bpf_preempt_disable() and _enable(). 6.12 has the
+ * kfuncs but its verifier refused tlob_uprobe_np, and a refused load
+ * costs a second verification of the whole object (about 5 s a load on
+ * the emulated 6.12 lane); without private stacks tlob_uprobe is safe.
+ */
+static bool wants_preempt_off(void)
 {
 	struct btf *btf = btf__load_vmlinux_btf();
 	bool ret;
 
 	if (!btf)
 		return false;
-	ret = btf__find_by_name_kind(btf, "bpf_preempt_disable", BTF_KIND_FUNC) > 0 &&
+	ret = btf__find_by_name_kind(btf, "bpf_jit_supports_private_stack", BTF_KIND_FUNC) > 0 &&
+	      btf__find_by_name_kind(btf, "bpf_preempt_disable", BTF_KIND_FUNC) > 0 &&
 	      btf__find_by_name_kind(btf, "bpf_preempt_enable", BTF_KIND_FUNC) > 0;
 	btf__free(btf);
 	return ret;
@@ -335,7 +343,7 @@ int tb_load(struct bpf_mon *m, char *err, size_t len)
 			return -EINVAL;
 		}
 	}
-	m->preempt_off = has_preempt_kfuncs();
+	m->preempt_off = wants_preempt_off();
 	ret = open_and_load(m, err, len);
 	if (ret && m->preempt_off) {
 		/* A verifier that takes the kfuncs but no global call inside them. */
