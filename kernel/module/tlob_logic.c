@@ -14,9 +14,9 @@
  * restarts it, and an edge with a guard is taken only while the clock
  * reads within it; outside, the event is a violation (TIMING, the record
  * gives the clock's reading) and ends the instance. Guards are read at
- * the event: no timer runs for them. When the process (its last thread) or the task exits,
- * or execs, the instance ends: OK in a final state, else INCOMPLETE, a
- * violation too. Unbind, disable and module unload end instances
+ * the event: no timer runs for them. When the process (its last
+ * thread) or the task exits, or execs, the instance ends: OK in a final
+ * state, else INCOMPLETE, a violation too. Unbind, disable and module unload end instances
  * ABORTED, which judges nothing.
  *
  * A violation reacts (the reactor, through tlob_react_logic()) when the
