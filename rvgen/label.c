@@ -294,6 +294,8 @@ int label_state(const char *node, const char *label, int line,
 	inv->env_name = c.env;
 	inv->le = c.op == RV_LE;
 	inv->bound = c.value;
+	inv->number = c.number;
+	inv->ns = c.ns;
 	inv->env = -1;
 	c.env = NULL;
 	c.value = NULL;

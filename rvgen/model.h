@@ -43,6 +43,8 @@ struct rv_invariant {
 	char *env_name;
 	bool le;		/* '<=' (else '<') */
 	char *bound;		/* the bound as C: "BUDGET_NS()", "1000000ull" */
+	bool number;		/* the bound is a number, of ns ns */
+	unsigned long long ns;
 	char *text;		/* as written, for documents and messages */
 	int line;		/* of the label */
 };

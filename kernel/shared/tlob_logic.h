@@ -13,10 +13,10 @@
  * probe two events, one on no edge could only ever report), and a state
  * no event reaches could never be left nor entered. A guard no clock
  * value meets would make its edge a violation whenever taken, a reset or
- * guard where there is no edge would never be read (a table that says
- * one thing and does another), and a clock that nothing resets nor
- * guards, or time with no clock to name, would leave a record's clock
- * reading meaningless.
+ * guard where there is no edge, or an invariant where there is no state,
+ * would never be read (a table that says one thing and does another),
+ * and a clock that nothing resets, guards nor bounds, or time with no
+ * clock to name, would leave a record's clock reading meaningless.
  */
 #ifndef TLOB_LOGIC_H
 #define TLOB_LOGIC_H
@@ -47,7 +47,8 @@ enum tlob_logic_rule {
 	TLOB_LOGIC_RULE_UNREACHABLE,	/* at: a state initial does not lead to */
 	TLOB_LOGIC_RULE_UNUSED_EVENT,	/* at: an event on no edge */
 	TLOB_LOGIC_RULE_GUARD,		/* at: a state with an empty guard, or one on no edge */
-	TLOB_LOGIC_RULE_CLOCK,		/* resets or guards and no clock=, or the reverse */
+	TLOB_LOGIC_RULE_CLOCK,		/* resets, guards or invariants and no clock=, or the reverse */
+	TLOB_LOGIC_RULE_INVARIANT,	/* at: a state the model does not have, with an invariant */
 };
 
 /* @rule in words, for the tool's message (the index is the caller's). */
@@ -83,7 +84,9 @@ static inline const char *tlob_logic_rule_text(enum tlob_logic_rule rule)
 	case TLOB_LOGIC_RULE_GUARD:
 		return "a guard no clock value meets, or a guard or reset on no edge";
 	case TLOB_LOGIC_RULE_CLOCK:
-		return "resets and guards need a clock, and a clock a reset or guard";
+		return "resets, guards and invariants need a clock, and a clock one of them";
+	case TLOB_LOGIC_RULE_INVARIANT:
+		return "an invariant on a state the model does not have";
 	default:
 		return "no rule broken";
 	}
@@ -234,9 +237,9 @@ tlob_logic_check_reach(const struct tlob_logic_table *t, unsigned int *at)
 
 /*
  * The clock: resets and guards only on edges the table has, every guard
- * met by some clock value (lo below hi, or no hi), and a clock named
- * exactly when something resets or guards it. Returns the rule broken,
- * @at the state.
+ * met by some clock value (lo below hi, or no hi), invariants only on
+ * states it has, and a clock named exactly when something resets, guards
+ * or bounds it. Returns the rule broken, @at the state.
  */
 static inline enum tlob_logic_rule
 tlob_logic_check_clock(const struct tlob_logic_table *t, unsigned int *at)
@@ -246,6 +249,10 @@ tlob_logic_check_clock(const struct tlob_logic_table *t, unsigned int *at)
 
 	for (s = 0; s < TLOB_LOGIC_STATES_MAX; s++) {
 		*at = s;
+		if (t->inv[s] && s >= t->nstates)
+			return TLOB_LOGIC_RULE_INVARIANT;
+		if (t->inv[s])
+			timed = true;
 		for (e = 0; e < TLOB_LOGIC_EVENTS_MAX; e++) {
 			bool edge = s < t->nstates && e < t->nevents &&
 				    t->next[s][e] != TLOB_LOGIC_NONE;

@@ -229,6 +229,7 @@ enum tlob_opt {
 	TLOB_OPT_FINAL,
 	TLOB_OPT_INITIAL,
 	TLOB_OPT_CLOCK,
+	TLOB_OPT_INV,
 	TLOB_OPT_MAX,
 };
 
@@ -255,6 +256,7 @@ static const struct {
 	[TLOB_OPT_FINAL] = { "final", false, false, true },
 	[TLOB_OPT_INITIAL] = { "initial", false, false, true },
 	[TLOB_OPT_CLOCK] = { "clock", false, false, true },
+	[TLOB_OPT_INV] = { "inv", false, false, true },
 };
 
 /* Which option @key is on this line's verb; TLOB_OPT_MAX: none. */
@@ -308,6 +310,7 @@ static int tlob_option(enum tlob_opt opt, char *v, struct tlob_req *req)
 	case TLOB_OPT_FINAL:
 	case TLOB_OPT_INITIAL:
 	case TLOB_OPT_CLOCK:
+	case TLOB_OPT_INV:
 		/* edges= needs states= and events=: tlob_logic_opts() */
 		return 0;
 	default:
@@ -540,6 +543,35 @@ static int tlob_logic_final(char *v, struct tlob_req *req)
 	return 0;
 }
 
+/*
+ * inv=S.HI,..: state S may be held while the clock reads less than HI ns
+ * (HI > 0: clock < 0 could never hold), once per state.
+ */
+static int tlob_logic_inv(char *v, struct tlob_req *req)
+{
+	struct tlob_logic_table *t = req->table;
+	unsigned int s;
+	const char *p;
+	char *e;
+	u64 hi;
+
+	if (tlob_list_len(v) > t->nstates)
+		return tlob_refuse(req, -ERANGE, TLOB_WHY_LOGIC_RANGE, v);
+	while ((e = tlob_list_next(&v))) {
+		p = e;
+		if (!tlob_logic_num(&p, '.', &s) ||
+		    !tlob_logic_ns(&p, '\0', &hi) || !hi)
+			return tlob_refuse(req, -EINVAL, TLOB_WHY_LOGIC_LIST, e);
+		if (s >= t->nstates)
+			return tlob_logic_refuse(req, -EINVAL,
+						 TLOB_LOGIC_RULE_INVARIANT, 0, e);
+		if (t->inv[s])
+			return tlob_refuse(req, -EINVAL, TLOB_WHY_LOGIC_LIST, e);
+		t->inv[s] = hi;
+	}
+	return 0;
+}
+
 /* initial=I (default 0). */
 static int tlob_logic_initial(const char *v, struct tlob_req *req)
 {
@@ -587,6 +619,8 @@ static int tlob_logic_opts(char **vals, struct tlob_req *req)
 	if (!ret && vals[TLOB_OPT_CLOCK])
 		ret = tlob_logic_name(vals[TLOB_OPT_CLOCK],
 				      strlen(vals[TLOB_OPT_CLOCK]), t->clock, req);
+	if (!ret && vals[TLOB_OPT_INV])
+		ret = tlob_logic_inv(vals[TLOB_OPT_INV], req);
 	if (ret)
 		return ret;
 	ret = tlob_logic_check(t, &rule, &at);
@@ -776,5 +810,12 @@ int tlob_logic_format(const struct tlob_logic_table *t, char *buf,
 	tlob_fmt(&f, " initial=%u", t->initial);
 	if (t->clock[0])
 		tlob_fmt(&f, " clock=%s", t->clock);
+	sep = " inv=";
+	for (s = 0; s < t->nstates; s++) {
+		if (!t->inv[s])
+			continue;
+		tlob_fmt(&f, "%s%u.%llu", sep, s, (unsigned long long)t->inv[s]);
+		sep = ",";
+	}
 	return f.n;
 }

@@ -8,7 +8,7 @@
  *     [tolerance=K/W] [tag=NAME] [pid=N | tgid=N]
  *   l PATH model=NAME states=S0,S1,.. events=E0@OFF,E1@OFF,..
  *     edges=F.E.T[.r][.gLO-[HI]],.. final=I[,J..] [initial=I] [clock=NAME]
- *     [per=process|task] [tolerance=K/W] [tag=NAME] [pid=N | tgid=N]
+ *     [inv=S.HI,..] [per=process|task] [tolerance=K/W] [tag=NAME] [pid=N | tgid=N]
  *   -PATH:START
  *
  * `p` binds a section (deadline supervision, models/tlob.dot); `a` binds a
@@ -21,7 +21,8 @@
  * the table). A model may have one clock (clock=): an edge's `.r` resets
  * it, its `.gLO-HI` takes the edge only while the clock reads LO ns or
  * more and less than HI ns (no HI: no upper bound); an allowed event
- * outside its guard is a violation too. A removal names any of them by its PATH:START (a
+ * outside its guard is a violation too, and so is a state held until
+ * the clock reads its inv= HI ns or more (the module's timer). A removal names any of them by its PATH:START (a
  * checkpoint's offset is its START, an `l` binding's its event 0's).
  *
  * START and STOP are ELF file offsets (decimal or 0x); STOP may be `ret`
@@ -109,13 +110,16 @@ struct tlob_logic_table {
 	 * The model's one clock, clock[0] '\0' when it has none. It starts
 	 * at an instance's first event; the edge (s,e) resets it when bit e
 	 * of reset[s] is set, and is taken only while it reads lo[s][e] ns
-	 * or more and less than hi[s][e] ns (0: no bound). All zero: no
-	 * clock, no reset, no guard; a table with none is the table of a
-	 * model without time, byte for byte.
+	 * or more and less than hi[s][e] ns (0: no bound). State s may be
+	 * held only while the clock reads less than inv[s] ns (0: no
+	 * invariant): the module arms a timer for it. All zero: no clock,
+	 * no reset, no guard, no invariant; a table with none is the table
+	 * of a model without time, byte for byte.
 	 */
 	u16 reset[TLOB_LOGIC_STATES_MAX];
 	u64 lo[TLOB_LOGIC_STATES_MAX][TLOB_LOGIC_EVENTS_MAX];
 	u64 hi[TLOB_LOGIC_STATES_MAX][TLOB_LOGIC_EVENTS_MAX];
+	u64 inv[TLOB_LOGIC_STATES_MAX];
 	char clock[TLOB_LOGIC_NAME_MAX + 1];
 	u64 offset[TLOB_LOGIC_EVENTS_MAX];	/* event e's ELF file offset in PATH */
 	char model[TLOB_LOGIC_NAME_MAX + 1];

@@ -213,6 +213,9 @@ static void logic_tests(void)
 		/* a clock: resets and guards on edges */
 		"l /a model=t states=r,f events=b@1,e@2 edges=0.0.1.r,1.1.0.g1000000-33000000 final=0 clock=clk",
 		"l /a model=t states=r,f events=b@1,e@2 edges=0.0.1.r.g5-,1.1.0.g0-18446744073709551615 final=0 clock=c per=task",
+		/* invariants on states */
+		"l /a model=t states=r,f events=b@1,e@2 edges=0.0.1.r,1.1.0 final=0 clock=clk inv=1.33000000",
+		"l /a model=t states=r,f,g events=b@1,e@2 edges=0.0.1,1.1.2,2.0.1.r final=0 clock=c inv=2.1,0.18446744073709551615,1.5",
 	};
 	struct tlob_req r = { .table = NULL };
 	char buf[512], big[8192];
@@ -238,6 +241,10 @@ static void logic_tests(void)
 		   1, TLOB_PER_PROCESS, 1, 1, TLOB_FILTER_NONE, 0);
 	good_logic("l /a model=t states=r,f events=b@1,e@2 edges=0.0.1.r.g5-,1.1.0.g0-7 final=0 clock=c",
 		   "model=t states=r,f events=b@0x1,e@0x2 edges=0.0.1.r.g5-,1.1.0.g0-7 final=0 initial=0 clock=c",
+		   1, TLOB_PER_PROCESS, 1, 1, TLOB_FILTER_NONE, 0);
+	/* invariants: in any order, listed by state; one alone makes a model timed */
+	good_logic("l /a inv=1.7,0.9 model=t states=r,f events=b@1,e@2 edges=0.0.1,1.1.0 final=0 clock=c",
+		   "model=t states=r,f events=b@0x1,e@0x2 edges=0.0.1,1.1.0 final=0 initial=0 clock=c inv=0.9,1.7",
 		   1, TLOB_PER_PROCESS, 1, 1, TLOB_FILTER_NONE, 0);
 	for (i = 0; i < sizeof(roundtrips) / sizeof(roundtrips[0]); i++)
 		roundtrip_logic(roundtrips[i]);
@@ -366,6 +373,18 @@ static void logic_tests(void)
 	why_logic("l /a model=m states=s events=e@1 edges=0.0.0.g1- final=0", -EINVAL, TLOB_WHY_LOGIC_TABLE, TLOB_LOGIC_RULE_CLOCK);
 	why_logic("l /a model=m states=s events=e@1 edges=0.0.0 final=0 clock=c", -EINVAL, TLOB_WHY_LOGIC_TABLE, TLOB_LOGIC_RULE_CLOCK);
 	why_logic("l /a model=m states=s events=e@1 edges=0.0.0.r final=0 clock=c clock=c", -EINVAL, TLOB_WHY_OPTION, 0);
+	/* invariants: malformed, repeated, on no state, with no clock */
+	why_logic("l /a model=m states=s events=e@1 edges=0.0.0 final=0 clock=c inv=", -EINVAL, TLOB_WHY_LOGIC_LIST, 0);
+	why_logic("l /a model=m states=s events=e@1 edges=0.0.0 final=0 clock=c inv=0", -EINVAL, TLOB_WHY_LOGIC_LIST, 0);
+	why_logic("l /a model=m states=s events=e@1 edges=0.0.0 final=0 clock=c inv=0.", -EINVAL, TLOB_WHY_LOGIC_LIST, 0);
+	why_logic("l /a model=m states=s events=e@1 edges=0.0.0 final=0 clock=c inv=0.0", -EINVAL, TLOB_WHY_LOGIC_LIST, 0);
+	why_logic("l /a model=m states=s events=e@1 edges=0.0.0 final=0 clock=c inv=0.5x", -EINVAL, TLOB_WHY_LOGIC_LIST, 0);
+	why_logic("l /a model=m states=s events=e@1 edges=0.0.0 final=0 clock=c inv=0.18446744073709551616", -EINVAL, TLOB_WHY_LOGIC_LIST, 0);
+	why_logic("l /a model=m states=s,t events=e@1 edges=0.0.1,1.0.0 final=0 clock=c inv=0.5,0.6", -EINVAL, TLOB_WHY_LOGIC_LIST, 0);
+	why_logic("l /a model=m states=s events=e@1 edges=0.0.0 final=0 clock=c inv=0.5,0.6", -ERANGE, TLOB_WHY_LOGIC_RANGE, 0);
+	why_logic("l /a model=m states=s,t events=e@1 edges=0.0.1,1.0.0 final=0 clock=c inv=2.5", -EINVAL, TLOB_WHY_LOGIC_TABLE, TLOB_LOGIC_RULE_INVARIANT);
+	why_logic("l /a model=m states=s events=e@1 edges=0.0.0 final=0 inv=0.5", -EINVAL, TLOB_WHY_LOGIC_TABLE, TLOB_LOGIC_RULE_CLOCK);
+	why_logic("l /a model=m states=s events=e@1 edges=0.0.0 final=0 clock=c inv=0.5 inv=0.5", -EINVAL, TLOB_WHY_OPTION, 0);
 }
 
 /* tlob_logic_check() on tables no line can make: what it must refuse. */
@@ -445,6 +464,19 @@ static void check_tests(void)
 	ret = tlob_logic_check(&t, &rule, &at);
 	ok(ret == -EINVAL && rule == TLOB_LOGIC_RULE_GUARD && at == 1, "check: a guard beyond the events", "event 15");
 	t.lo[1][15] = 0;
+	t.reset[0] = 0;
+	t.inv[1] = 5;
+	ret = tlob_logic_check(&t, &rule, &at);
+	ok(!ret && rule == TLOB_LOGIC_RULE_NONE, "check: an invariant alone times the model", "t: c < 5");
+	t.inv[31] = 5;
+	ret = tlob_logic_check(&t, &rule, &at);
+	ok(ret == -EINVAL && rule == TLOB_LOGIC_RULE_INVARIANT && at == 31, "check: an invariant beyond the states", "state 31");
+	t.inv[31] = 0;
+	t.clock[0] = '\0';
+	ret = tlob_logic_check(&t, &rule, &at);
+	ok(ret == -EINVAL && rule == TLOB_LOGIC_RULE_CLOCK, "check: an invariant and no clock", "t: < 5");
+	t.inv[1] = 0;
+	t.reset[0] = 1;
 	memset(t.clock, 'c', sizeof(t.clock));
 	ret = tlob_logic_check(&t, &rule, &at);
 	ok(ret == -EINVAL && rule == TLOB_LOGIC_RULE_NAME, "check: a clock not NUL-terminated", "clock");
