@@ -415,10 +415,16 @@ void tlob_exec_logic(struct tlob_exec *x, const struct tlob_logic_record *r,
 	env_u64(&e, "TLOB_EVENTS", r->events);
 	env_chars(&e, "TLOB_MODEL", n->model, sizeof(n->model));
 	env_chars(&e, "TLOB_MODEL_STATE", n->state, sizeof(n->state));
-	/* ORDER, TIMING: the event the model refused; INCOMPLETE has none. */
+	/*
+	 * ORDER, TIMING at an event: the event the model refused; INCOMPLETE
+	 * and TIMING past a state's invariant (the module's timer) have none.
+	 */
 	if (n->event[0])
 		env_chars(&e, "TLOB_MODEL_EVENT", n->event, sizeof(n->event));
-	/* TIMING: the model's clock at the event, which its guard refused. */
+	/*
+	 * TIMING: the model's clock at the event its guard refused, or when
+	 * the module found the state held past its invariant.
+	 */
 	if (r->verdict == TLOB_VERDICT_TIMING)
 		env_u64(&e, "TLOB_MODEL_CLOCK_NS", r->clock_ns);
 	run_env(x, &e);

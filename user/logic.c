@@ -80,12 +80,13 @@ static int model_name(const char *file, char *name, size_t size, char *err, size
 }
 
 /*
- * Time in a model for --model: one clock, reset on edges (reset(clk)) and
+ * Time in a model for --model: one clock, reset on edges (reset(clk)),
  * compared with numbers in guards joined by && ("clk >= 5ms && clk <
- * 33ms"), which the module reads at the event. Not yet: invariants on
- * states (the module would need a timer per instance), guards joined by
- * ||, != and bounds that are no numbers. The first such thing in the file
- * is named.
+ * 33ms"), which the module reads at the event, and bounded by numbers in
+ * states' invariants ("in_frame\nclk < 40ms"), for which it arms a timer
+ * per instance. Not yet: guards joined by ||, != and bounds that are no
+ * numbers (the module has no parameters to evaluate BUDGET_NS() with).
+ * The first such thing in the file is named.
  */
 static int time_refused(const struct model *m, char *err, size_t len)
 {
@@ -95,13 +96,13 @@ static int time_refused(const struct model *m, char *err, size_t len)
 	for (int i = 0; i < m->nstates; i++) {
 		const struct rv_state *s = &m->states[i];
 
-		if (s->inv.present && (!line || s->inv.line < line)) {
-			line = s->inv.line;
-			snprintf(what, sizeof(what), "state '%s' has the invariant '%s': logical "
-				 "supervision reads its clock at events, not between them (no timer "
-				 "runs for it) yet; bound the edges that leave '%s' with a guard "
-				 "instead (EVENT;%s)", s->name, s->inv.text, s->name, s->inv.text);
-		}
+		if (!s->inv.present || s->inv.number || (line && s->inv.line >= line))
+			continue;
+		line = s->inv.line;
+		snprintf(what, sizeof(what), "state '%s' has the invariant '%s', which bounds "
+			 "its clock with something other than a number: a logical model's "
+			 "invariant bounds its clock with a number with a unit (40ms, 500us)",
+			 s->name, s->inv.text);
 	}
 	for (int i = 0; i < m->ntrans; i++) {
 		const struct rv_transition *t = &m->trans[i];
@@ -141,7 +142,13 @@ static int env_line(const struct model *m, const char *env)
 	return 1;
 }
 
-/* After rvgen's validation: at most one clock, which some edge resets. */
+/*
+ * After rvgen's validation: at most one clock, which some edge resets.
+ * rvgen counts an env as a clock when an edge resets it or an invariant
+ * bounds it, and refuses an invariant whose clock no edge resets (its
+ * own "FILE:LINE: ... invariant clock 'clk' is never reset"): an env
+ * that is no clock here is one only guards read.
+ */
 static int one_clock(const struct model *m, char *err, size_t len)
 {
 	if (m->nenvs > 1)
@@ -397,14 +404,27 @@ static void guard_interval(const struct rv_transition *t, u64 *lo, u64 *hi)
 }
 
 /*
- * The clock's part of the table: its name, each edge's reset and guard.
- * A guard no clock value meets is refused here, with its line.
+ * The clock's part of the table: its name, each edge's reset and guard,
+ * each state's invariant. A guard no clock value meets is refused here,
+ * with its line.
  */
 static int fill_clock(const struct model *m, struct tlob_logic_table *t, char *err, size_t len)
 {
 	if (!m->nenvs)
 		return TLOB_SECTION_OK;
 	strcpy(t->clock, m->envs[0].name);
+	/*
+	 * The table holds "clock < inv": '<=' N is '<' N + 1 (rvgen bounds an
+	 * invariant's number to 2^62 - 1 ns, so no overflow; 'clk < 0' it
+	 * refuses, so inv is never 0, which would read as none). Numbers
+	 * only: time_refused().
+	 */
+	for (int s = 0; s < m->nstates; s++) {
+		const struct rv_invariant *inv = &m->states[s].inv;
+
+		if (inv->present)
+			t->inv[s] = inv->ns + (inv->le ? 1 : 0);
+	}
 	for (int s = 0; s < m->nstates; s++)
 		for (int e = 0; e < m->nevents; e++) {
 			const struct rv_cell *c = model_cell(m, s, e);
@@ -579,6 +599,14 @@ int tlob_logic_text(const struct tlob_logic_record *r, const struct tlob_logic_n
 		text_key(&j, "event");
 		text_raw(&j, n->event, sizeof(n->event), "?");
 		jstr(&j, " (not allowed)");
+	} else if (r->verdict == TLOB_VERDICT_TIMING && r->event == TLOB_LOGIC_NONE) {
+		/*
+		 * No event: the state held past its invariant, found by the
+		 * module's timer (or by the next event, when that came first).
+		 */
+		text_key(&j, "clock");
+		text_ns(&j, r->clock_ns);
+		jstr(&j, " (past the state's invariant)");
 	} else if (r->verdict == TLOB_VERDICT_TIMING) {
 		text_key(&j, "event");
 		text_raw(&j, n->event, sizeof(n->event), "?");

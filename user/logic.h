@@ -49,21 +49,24 @@ int tlob_logic_build(const struct tlob_logic_args *args, unsigned int flags,
 		     struct tlob_binding_spec *spec, char *err, size_t len);
 
 /*
- * One record, a line with a newline:
- *   LOGIC ORDER      app-812 tgid=812 binding=3 model=flow state=idle event=end (not allowed)
- *   LOGIC INCOMPLETE app-812 tgid=812 binding=3 model=flow state=running events=41 (exit)
- *   logic ok         app-812 tgid=812 binding=3 model=flow state=done events=42 (exit)
- *   logic aborted    app-812 tgid=812 binding=3 model=flow state=ready events=7 (unbind)
- * (tag=NAME after binding= when there is one; (tolerated) after a
- * violation tolerance= held back). Or {"type":"logic",...}. No
- * printf-family call (jbuf.h). The length, or -ENOSPC.
+ * One record, a line with a newline, for a violation only:
+ *   LOGIC ORDER      pid=8 comm=a model=flow state=s event=end (not allowed)
+ *   LOGIC TIMING     pid=8 comm=a model=flow state=s event=end clock=41.000ms (outside its guard)
+ *   LOGIC TIMING     pid=8 comm=a model=flow state=s clock=40.012ms (past the state's invariant)
+ *   LOGIC INCOMPLETE pid=8 comm=a model=flow state=run (exit)
+ * (tag=NAME before state= when there is one; (tolerated) after a
+ * violation tolerance= held back; a TIMING record without an event is the
+ * module's timer finding a state held past its invariant). An instance's
+ * quiet end (ok, aborted) is "" in text. Or {"type":"logic",...} for
+ * every record, "event":"" where there is none. No printf-family call
+ * (jbuf.h). The length, or -ENOSPC.
  */
 int tlob_logic_text(const struct tlob_logic_record *r, const struct tlob_logic_names *n,
 		    char *buf, size_t len);
 int tlob_logic_json(const struct tlob_logic_record *r, const struct tlob_logic_names *n,
 		    char *buf, size_t len);
 
-/* A violation: ORDER or INCOMPLETE (not OK, not ABORTED). */
+/* A violation: ORDER, INCOMPLETE or TIMING (not OK, not ABORTED). */
 bool tlob_logic_violation(const struct tlob_logic_record *r);
 
 /*

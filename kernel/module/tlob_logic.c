@@ -14,9 +14,17 @@
  * restarts it, and an edge with a guard is taken only while the clock
  * reads within it; outside, the event is a violation (TIMING, the record
  * gives the clock's reading) and ends the instance. Guards are read at
- * the event: no timer runs for them. When the process (its last
- * thread) or the task exits, or execs, the instance ends: OK in a final
- * state, else INCOMPLETE, a violation too. Unbind, disable and module unload end instances
+ * the event. A state with an invariant (inv[]) may be held only while
+ * the clock reads below it: while an instance is in such a state its
+ * hard hrtimer (tlob_timer.c) is armed for the moment the clock reaches
+ * the bound, and re-armed when an edge resets the clock or enters
+ * another such state. At that moment the instance ends TIMING with no
+ * event (the record names the state held and the clock's reading). An
+ * event that comes after that moment before the timer ran (a late timer)
+ * first ends the instance so, then begins a new one, as if the timer had
+ * been on time. When the process (its last thread) or the task exits,
+ * or execs, the instance ends: OK in a final state, else INCOMPLETE, a
+ * violation too. Unbind, disable and module unload end instances
  * ABORTED, which judges nothing.
  *
  * A violation reacts (the reactor, through tlob_react_logic()) when the
@@ -34,18 +42,26 @@
  * pool, the hash, every instance and every logical binding's statistics;
  * events are rare next to scheduler events (a program's own calls), so
  * one lock is enough. Callers: the event uprobes (task context),
- * sched_process_exit/exec (task context) and control writes and reads
- * (process context); none holds another tlob lock when it takes this
- * one, and it is taken irqsave. Under it: the tlob:logic trace event and
- * tlob_react_logic(), which only queues (irq_work). Nothing here
- * allocates, sleeps or prints, so the lock stays raw on PREEMPT_RT.
+ * sched_process_exit/exec (task context), the invariant timer (hard IRQ,
+ * also on PREEMPT_RT) and control writes and reads (process context);
+ * none holds another tlob lock when it takes this one, and it is taken
+ * irqsave. Under it: the tlob:logic trace event, hrtimer_start() and
+ * hrtimer_try_to_cancel() (never hrtimer_cancel(), which would wait for
+ * a callback that waits for this lock) and tlob_react_logic(), which
+ * only queues (irq_work). Nothing here allocates, sleeps or prints, so
+ * the lock stays raw on PREEMPT_RT.
  *
  * Lifetime: a binding's table and probes are allocated with it in
  * process context (tlob_binding.c) and never change. It is freed only
  * after its uprobes are gone (one sync: no handler of it runs any more)
  * and tlob_logic_abort_binding() ended its instances, so neither a
- * handler nor an instance can reach a freed table.
+ * handler nor an instance can reach a freed table. A timer that fires
+ * for an instance that ended, or for its slot's next instance, finds no
+ * instance or one whose own invariant it checks: it judges nothing
+ * else; the timers are synced before the pool is freed.
  */
+#include <linux/hrtimer.h>
+#include <linux/ktime.h>
 #include <linux/moduleparam.h>
 #include <linux/sched.h>
 #include <linux/spinlock.h>
@@ -66,6 +82,7 @@ struct tlob_logic {
 	u64 start_ns;			/* its first event */
 	u64 clock_ns;			/* when the model's clock last started */
 	u64 events;			/* allowed events taken */
+	struct hrtimer timer;		/* the invariant of its state, if any */
 	u8 state;			/* index into in.b->table */
 };
 
@@ -147,8 +164,38 @@ static void tlob_logic_emit(const struct tlob_logic *l,
 		    r->event == TLOB_LOGIC_NONE ? "" : t->event[r->event]);
 }
 
+/* The invariant of @l's state, clock < the bound; 0: none. */
+static u64 tlob_logic_inv(const struct tlob_logic *l)
+{
+	return l->in.b->table->inv[l->state];
+}
+
+/* Whether @l, at @now, has held its state as long as its invariant allows. */
+static bool tlob_logic_overdue(const struct tlob_logic *l, u64 now)
+{
+	u64 inv = tlob_logic_inv(l);
+
+	return inv && now - l->clock_ns >= inv;
+}
+
 /*
- * A judged end of @l (@r: OK, ORDER or INCOMPLETE): the binding's
+ * After @l took an edge (its state or clock may have changed): the timer
+ * set for its state's invariant, or cancelled when it has none. A bound
+ * past KTIME_MAX (a table may say up to 2^64 - 1 ns) is never reached:
+ * no timer.
+ */
+static void tlob_logic_arm(struct tlob_logic *l)
+{
+	u64 inv = tlob_logic_inv(l);
+
+	if (inv && inv <= (u64)KTIME_MAX - l->clock_ns)
+		tlob_timer_arm(&l->timer, l->clock_ns + inv);
+	else
+		tlob_timer_try_cancel(&l->timer);
+}
+
+/*
+ * A judged end of @l (@r: OK, ORDER, TIMING or INCOMPLETE): the binding's
  * statistics and history; a violation that passes the tolerance reacts.
  * Then the instance is free.
  */
@@ -176,6 +223,7 @@ static void tlob_logic_judged(struct tlob_logic *l,
 	}
 	/* Under tlob_logic_lock: the one writer of a logical binding's. */
 	atomic64_set(&b->history, (history << 1) | bad);
+	tlob_timer_try_cancel(&l->timer);
 	tlob_logic_emit(l, r);
 	if (r->react)
 		tlob_react_logic(r, t->model, t->state[r->state],
@@ -198,11 +246,41 @@ static bool tlob_logic_guard_ok(const struct tlob_logic *l,
 	       (!t->hi[l->state][event] || clock < t->hi[l->state][event]);
 }
 
+/* @l held its state past its invariant (@now): TIMING, no event; it ends. */
+static void tlob_logic_expire(struct tlob_logic *l, u64 now)
+{
+	struct tlob_logic_record r;
+
+	tlob_logic_fill(l, &r, now, TLOB_VERDICT_TIMING, TLOB_LOGIC_NONE,
+			TLOB_ABORT_NONE);
+	tlob_logic_judged(l, &r);
+}
+
+/* The invariant timer (hard IRQ, also on PREEMPT_RT). */
+static enum hrtimer_restart tlob_logic_expired(struct hrtimer *timer)
+{
+	struct tlob_logic *l = container_of(timer, struct tlob_logic, timer);
+	u64 now;
+
+	raw_spin_lock(&tlob_logic_lock);
+	now = ktime_get_ns();
+	/*
+	 * The instance may have ended, or its slot begun another, while this
+	 * callback waited for the lock: only the invariant of the instance
+	 * there now, if it no longer holds.
+	 */
+	if (l->in.b && tlob_logic_overdue(l, now))
+		tlob_logic_expire(l, now);
+	raw_spin_unlock(&tlob_logic_lock);
+	return HRTIMER_NORESTART;
+}
+
 /*
  * Event @event of logical binding @b was hit by @t (current). Its
  * instance, or a new one, takes the edge of its state; with none there
  * it is an ORDER violation, outside the edge's guard a TIMING one, and
- * the instance ends.
+ * the instance ends. An instance past its state's invariant (its timer
+ * late) ends first, and the event begins a new one.
  */
 void tlob_logic_event(struct tlob_binding *b, unsigned int event,
 		      struct task_struct *t)
@@ -218,6 +296,10 @@ void tlob_logic_event(struct tlob_binding *b, unsigned int event,
 	raw_spin_lock_irqsave(&tlob_logic_lock, flags);
 	now = ktime_get_ns();
 	l = tlob_logic_get(b, t, now);
+	if (l && tlob_logic_overdue(l, now)) {
+		tlob_logic_expire(l, now);
+		l = tlob_logic_get(b, t, now);
+	}
 	if (!l) {
 		b->lstats.dropped++;
 		goto out;
@@ -235,6 +317,7 @@ void tlob_logic_event(struct tlob_binding *b, unsigned int event,
 		l->state = next;
 		l->events++;
 		b->lstats.events++;
+		tlob_logic_arm(l);
 		goto out;
 	}
 	tlob_logic_fill(l, &r, now, verdict, event, TLOB_ABORT_NONE);
@@ -272,6 +355,7 @@ static void tlob_logic_end(struct tlob_inst *in, enum tlob_abort_reason why,
 
 	tlob_logic_fill(l, &r, now, TLOB_VERDICT_ABORTED, TLOB_LOGIC_NONE, why);
 	l->in.b->lstats.aborted++;
+	tlob_timer_try_cancel(&l->timer);
 	tlob_logic_emit(l, &r);
 	tlob_inst_give(&tlob_logic_pool, &l->in);
 }
@@ -303,16 +387,32 @@ int tlob_logic_pool_show(char *buf, size_t size)
 	return tlob_inst_pool_show(&tlob_logic_pool, buf, size);
 }
 
-/* Module load: the instances, all free. */
+/* Module load: the instances, each with its hard timer, all free. */
 int tlob_logic_init(void)
 {
+	unsigned int i;
+	int ret;
+
 	BUILD_BUG_ON(offsetof(struct tlob_logic, in));
-	return tlob_inst_pool_init(&tlob_logic_pool, logic_instances,
-				   sizeof(struct tlob_logic));
+	ret = tlob_inst_pool_init(&tlob_logic_pool, logic_instances,
+				  sizeof(struct tlob_logic));
+	if (ret)
+		return ret;
+	for (i = 0; i < tlob_logic_pool.size; i++)
+		tlob_timer_init(&logic_of(tlob_inst_at(&tlob_logic_pool, i))->timer,
+				tlob_logic_expired);
+	return 0;
 }
 
-/* Module exit, after every instance ended and no probe is left. */
+/*
+ * Module exit, after every instance ended and no probe is left: no timer
+ * callback may still run when the pool goes.
+ */
 void tlob_logic_exit(void)
 {
+	unsigned int i;
+
+	for (i = 0; i < tlob_logic_pool.size; i++)
+		tlob_timer_sync(&logic_of(tlob_inst_at(&tlob_logic_pool, i))->timer);
 	tlob_inst_pool_exit(&tlob_logic_pool);
 }

@@ -130,11 +130,18 @@ static void tlob_react_logic_one(struct tlob_reaction *re)
 	const struct tlob_logic_reaction *l = &re->lrec;
 	const struct tlob_logic_record *r = &l->rec;
 	bool timing = r->verdict == TLOB_VERDICT_TIMING;
-	bool order = r->verdict == TLOB_VERDICT_ORDER || timing;
+	/* TIMING with no event: a state held past its invariant (the timer). */
+	bool held = timing && r->event == TLOB_LOGIC_NONE;
+	bool order = r->verdict == TLOB_VERDICT_ORDER || (timing && !held);
 
 	switch (re->reactor) {
 	case TLOB_REACT_PRINTK:
-		if (timing)
+		if (held)
+			pr_warn("logical supervision: %s-%u binding %u%s%s model %s: state %s held until clock %llu ns, past its invariant\n",
+				r->comm, r->pid, r->binding_id,
+				r->tag[0] ? " tag " : "", r->tag, l->model,
+				l->state, r->clock_ns);
+		else if (timing)
 			pr_warn("logical supervision: %s-%u binding %u%s%s model %s: event %s in state %s at clock %llu ns, outside its guard\n",
 				r->comm, r->pid, r->binding_id,
 				r->tag[0] ? " tag " : "", r->tag, l->model,
@@ -154,8 +161,10 @@ static void tlob_react_logic_one(struct tlob_reaction *re)
 	case TLOB_REACT_PANIC:
 		panic("tlob: logical supervision: %s-%u binding %u model %s: %s%s in state %s%s\n",
 		      r->comm, r->pid, r->binding_id, l->model,
-		      order ? "event " : "incomplete", order ? l->event : "",
-		      l->state, timing ? ", outside its guard" : "");
+		      order ? "event " : held ? "held too long" : "incomplete",
+		      order ? l->event : "", l->state,
+		      held ? ", past its invariant" : timing ?
+		      ", outside its guard" : "");
 		break;
 	case TLOB_REACT_SIGNAL:
 		if (re->pid)

@@ -47,8 +47,8 @@ enum tlob_logic_rule {
 	TLOB_LOGIC_RULE_UNREACHABLE,	/* at: a state initial does not lead to */
 	TLOB_LOGIC_RULE_UNUSED_EVENT,	/* at: an event on no edge */
 	TLOB_LOGIC_RULE_GUARD,		/* at: a state with an empty guard, or one on no edge */
-	TLOB_LOGIC_RULE_CLOCK,		/* resets, guards or invariants and no clock=, or the reverse */
-	TLOB_LOGIC_RULE_INVARIANT,	/* at: a state the model does not have, with an invariant */
+	TLOB_LOGIC_RULE_CLOCK,		/* time and no clock=, or the reverse */
+	TLOB_LOGIC_RULE_INVARIANT,	/* at: a state beyond the model's, with an invariant */
 };
 
 /* @rule in words, for the tool's message (the index is the caller's). */

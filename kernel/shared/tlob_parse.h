@@ -22,8 +22,9 @@
  * it, its `.gLO-HI` takes the edge only while the clock reads LO ns or
  * more and less than HI ns (no HI: no upper bound); an allowed event
  * outside its guard is a violation too, and so is a state held until
- * the clock reads its inv= HI ns or more (the module's timer). A removal names any of them by its PATH:START (a
- * checkpoint's offset is its START, an `l` binding's its event 0's).
+ * the clock reads its inv= HI ns or more (the module's timer). A
+ * removal names any of them by its PATH:START (a checkpoint's offset is
+ * its START, an `l` binding's its event 0's).
  *
  * START and STOP are ELF file offsets (decimal or 0x); STOP may be `ret`
  * (the return of the START function). PATH is absolute and may contain
@@ -89,8 +90,8 @@ enum tlob_parse_why {
 	TLOB_WHY_NO_EXPECT,	/* an `a` line without expect= */
 	/* `l` lines (the table: tlob_logic_check() says which rule broke) */
 	TLOB_WHY_LOGIC_NAME,	/* model=, a state or an event name malformed */
-	TLOB_WHY_LOGIC_LIST,	/* states=/events=/edges=/final= malformed */
-	TLOB_WHY_LOGIC_RANGE,	/* more states, events or edges than allowed */
+	TLOB_WHY_LOGIC_LIST,	/* states=/events=/edges=/final=/inv= malformed */
+	TLOB_WHY_LOGIC_RANGE,	/* more states, events, edges or invariants than allowed */
 	TLOB_WHY_LOGIC_TABLE,	/* a table rule: tlob_logic_check() */
 	TLOB_WHY_LOGIC_MISSING,	/* an `l` line without model=, states=, events=, edges= or final= */
 };
@@ -177,8 +178,8 @@ struct tlob_req {
  * -EINVAL when malformed, -ERANGE for a threshold outside
  * TLOB_BUDGET_MIN_NS..TLOB_BUDGET_MAX_NS or a min= that is 0 or not below
  * the threshold, a period= outside TLOB_PERIOD_MIN_NS..TLOB_BUDGET_MAX_NS,
- * or more states, events or edges than an `l` line may have. An `l` line
- * is accepted only with a table tlob_logic_check() accepts.
+ * or more states, events, edges or invariants than an `l` line may have.
+ * An `l` line is accepted only with a table tlob_logic_check() accepts.
  */
 int tlob_parse_line(char *line, struct tlob_req *req);
 

@@ -14,7 +14,10 @@
 # (ABORTED); a pool of 2 drops the third task's events and counts them;
 # the stats line counts what the records say; the listing is canonical
 # and writes back; the table checks refuse malformed tables with their
-# errno; rmmod with a live instance leaves no splat.
+# errno; a clock's guard makes an end too early or too late TIMING, and
+# an invariant's timer makes a state held too long TIMING with no event
+# (cancelled with the instance at unbind); rmmod with a live instance, its
+# timer armed, leaves no splat.
 . /opt/tlob/tests/lib/tap.sh
 . /opt/tlob/tests/lib/kmod.sh
 
@@ -315,6 +318,9 @@ einval "model=flow $STATES $EVENTS $EDGES $EDGES final=3" "a repeated key (edges
 einval "model=flow $STATES $EVENTS edges=0.0.1,1.1.2,1.3.3,2.2.1, final=3" "an edge list with a trailing comma"
 einval "model=flow $STATES $EVENTS edges=0.0.1;1.1.2;1.3.3;2.2.1 final=3" "edges separated by ;"
 einval "model=flow $STATES $EVENTS edges=0.0,1.1.2,1.3.3,2.2.1 final=3" "an edge of two indices"
+einval "model=flow $STATES $EVENTS $EDGES final=3 clock=c inv=4.1000" "an invariant on a state out of range"
+einval "model=flow $STATES $EVENTS $EDGES final=3 inv=2.1000" "an invariant and no clock="
+einval "model=flow $STATES $EVENTS $EDGES final=3 clock=c inv=2.0" "an invariant of 0 ns"
 einval "model=flow $STATES events=init,begin@$B,end@$E,shutdown@$S $EDGES final=3" "an event without its offset"
 is "$(errno_of "l $FLOW:$I $TABLE")" "No such file or directory" "PATH:OFFSET: no such file (an l line takes no :OFFSET)"
 # 33 states (a chain on one event) and 17 events (each from state 0 to 1)
@@ -370,6 +376,44 @@ is "$(lstat $id timing) $(lstat $id order) $(lstat $id completed)" "2 2 1" \
 	"clock: stats: 2 TIMING, the 2 ORDERs after them, the one legal run completed"
 unlogic
 
+# --- an invariant: busy may be held while clk < 200 ms (begin resets
+#     it). The instance's timer reports a frame that does not end in
+#     time at 200 ms, TIMING in busy with no event, and ends the
+#     instance: the end that comes at 1 s begins a new one in idle
+#     (ORDER), and so does the shutdown after it
+ITABLE="model=flow $STATES $EVENTS edges=0.0.1,1.1.2.r,1.3.3,2.2.1 final=3 clock=clk inv=2.200000000"
+monitor "l $FLOW $ITABLE" || bail_out "cannot bind the flow model with an invariant ($(errno_of "l $FLOW $ITABLE"))"
+id=$(lid)
+is "$(grep "^l $FLOW " $TLOB/monitor)" \
+	"l $FLOW model=flow $STATES $EVENTS edges=0.0.1,1.1.2.r,1.3.3,2.2.1 final=3 initial=0 clock=clk inv=2.200000000 per=process" \
+	"invariant: the listing carries inv="
+run -n 2 -s 50 legal
+is "$(nverdict $TIMING) $(one verdict)" "0 $OK" "invariant: frames of 50 ms: no TIMING, the exit OK"
+run hold 1
+is "$(one verdict state_name event)" "$TIMING busy $NONE" \
+	"invariant: a frame held 1 s is TIMING in busy, no event"
+c=$(one clock_ns)
+cmp_ok "${c:-0}" -ge 200000000 "invariant: ... its clock at or past the 200 ms bound ($c ns)"
+cmp_ok "${c:-0}" -lt 1000000000 "invariant: ... and below the 1 s the frame lasted: the timer saw it, not the end"
+is "$(recs | rf verdict | tr '\n' ' ')" "$TIMING $ORDER $ORDER " \
+	"invariant: ... the instance ended: the end and the shutdown each begin one in idle (ORDER)"
+is "$(lstat $id timing) $(lstat $id order) $(lstat $id completed)" "1 2 1" \
+	"invariant: stats: 1 TIMING, 2 ORDERs, the legal run completed"
+unlogic
+# an unbind while the timer is armed (busy may be held 1.5 s, the frame
+# holds it 2 s) ends the instance ABORTED, and no TIMING comes after
+LTABLE="${ITABLE%.200000000}.1500000000"
+monitor "l $FLOW $LTABLE" || bail_out "cannot bind the flow model with a 1.5 s invariant"
+$FLOW hold 2 >/dev/null &
+fpid=$!
+wait_used 1
+ok $? "invariant: an instance is in busy, its timer armed"
+trace_start $LOGIC_EVENT
+unlogic
+wait $fpid
+trace_stop
+is "$(recs | rf verdict | tr '\n' ' ')" "$ABORTED " "invariant: unbind: one ABORTED record, no TIMING after it"
+
 # --- no free instance: the third task's events are dropped, counted
 kmod_load $POOL_PARAM=2 || bail_out "insmod $POOL_PARAM=2 failed"
 echo 1 >$TLOB/enable
@@ -382,8 +426,8 @@ is "$(lstat $id instances) $(nverdict $OK) $(nrec)" "2 2 2" "... two instances, 
 is "$(lpool peak) $(lpool used)" "2 0" "... the peak is the pool, none left in use"
 unlogic
 
-# --- rmmod while an instance is live: no splat
-logic || bail_out "cannot bind"
+# --- rmmod while an instance is live, its invariant's timer armed: no splat
+monitor "l $FLOW $LTABLE" || bail_out "cannot bind"
 $FLOW hold 2 >/dev/null &
 fpid=$!
 wait_used 1

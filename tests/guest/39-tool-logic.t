@@ -11,8 +11,10 @@
 # violations; tlob bind/stats/status show a logical binding and unbind
 # removes it; the BPF backend refuses --model, saying why; a model with a
 # clock (flow_timed.dot: end 40 ms .. 400 ms after begin) reports an end
-# outside it as TIMING with the clock's reading; malformed models
-# (nondeterministic, an unreachable state, an invariant) and -e lists
+# outside it as TIMING with the clock's reading, and one with an invariant
+# (flow_held.dot: busy while clk < 200 ms) a frame held too long, with no
+# event; malformed models (nondeterministic, an unreachable state, an
+# invariant bounded by no number) and -e lists
 # that do not match the model are refused with FILE:LINE or the name, and
 # bind nothing.
 . /opt/tlob/tests/lib/tap.sh
@@ -50,8 +52,8 @@ text_incomplete_re() { echo "^LOGIC INCOMPLETE .*tlob-flow.*model=flow .*state=$
 STATS_TEXT_RE="logic.*model=flow"
 # the BPF backend's refusal of --model
 BPF_REFUSAL="logical supervision (--model) needs the module backend"
-# the refusal of a model with an invariant (a clock read between events)
-CLOCK_REFUSAL="state 'busy' has the invariant 'clk < LIMIT_NS\(\)': logical supervision reads its clock at events"
+# the refusal of an invariant whose bound is no number
+CLOCK_REFUSAL="state 'busy' has the invariant 'clk < LIMIT_NS\(\)', which bounds its clock with something other than a number"
 # whether this tool takes models at all (its usage names --model)
 tool_has_model() { tlob mon -h 2>&1 | grep -q -- "--model"; }
 # -------------------------------------------------------------------------
@@ -127,6 +129,21 @@ ok $? "timed: text: a LOGIC TIMING line with the clock" || diag "$(head -n 5 "$T
 mon_run timed_ok --json --backend $B $(model_args flow_timed.dot) -- -n 2 -s 100 legal
 is "$(lrecs "$T/timed_ok" $J_VERDICT timing | nl_) $(lrecs "$T/timed_ok" | nl_)" "0 1" \
 	"timed: frames of 100 ms: no TIMING, one record (OK)" || diag "$(head -n 5 "$T/timed_ok")"
+
+# --- an invariant (flow_held.dot: busy while clk < 200 ms): a frame held
+#     1 s is TIMING in busy with no event, reported by the module's timer
+# shellcheck disable=SC2046
+mon_run held --json --backend $B $(model_args flow_held.dot) -- hold 1
+r=$(lrecs "$T/held" $J_VERDICT timing | head -n 1)
+is "$(lrecs "$T/held" $J_VERDICT timing | nl_)" 1 "held: one TIMING" || diag "$(head -n 5 "$T/held")"
+is "$(jget "$r" state)/$(jget "$r" event)" "busy/" "held: in busy, no event"
+c=$(jget "$r" clock_ns)
+cmp_ok "${c:-0}" -ge 200000000 "held: the clock at or past the invariant's 200 ms ($c ns)"
+cmp_ok "${c:-0}" -lt 1000000000 "held: ... below the 1 s the frame lasted (the timer, not the end)"
+# shellcheck disable=SC2046
+mon_run held_text --backend $B $(model_args flow_held.dot) -- hold 1
+grep -qE "^LOGIC TIMING .*tlob-flow.*model=flow_held .*state=busy clock=[0-9.]+(ns|us|ms|s) \(past the state's invariant\)" "$T/held_text"
+ok $? "held: text: a LOGIC TIMING line with the clock, no event" || diag "$(head -n 5 "$T/held_text")"
 
 # --- the same as text: the LOGIC ORDER line
 # shellcheck disable=SC2046
@@ -234,7 +251,7 @@ grep -q "flow_unreach.dot:7: state 'orphan' is unreachable" "$T/unreach.err"
 ok $? "unreachable: FILE:LINE: the state named ($(head -n 1 "$T/unreach.err"))"
 refused clock flow_clock.dot
 grep -qE "flow_clock.dot:[0-9]+: $CLOCK_REFUSAL" "$T/clock.err"
-ok $? "invariant: FILE:LINE: not yet, with the reason ($(head -n 1 "$T/clock.err"))"
+ok $? "invariant: FILE:LINE: a bound that is no number, with the reason ($(head -n 1 "$T/clock.err"))"
 # an event of the model without -e; an -e the model does not have
 timeout 60 tlob bind --backend $B --model "$MODELS/flow.dot" -e init=$FLOW:flow_init \
 	-e begin=$FLOW:frame_begin -e end=$FLOW:frame_end >"$T/unmapped" 2>"$T/unmapped.err"

@@ -62,6 +62,21 @@
  * leading zeros, clock= listed after initial=, the clock's name free to
  * be the model's, a state's or an event's.
  *
+ * Invariants (inv=S.HI,..: state S held only while the clock reads less
+ * than HI ns) on two fifths of the timed tables, a fifth of those their
+ * only time; mutated into invariants with no clock, more elements than
+ * states, a malformed element (no '.', no S or HI, a sign, 0x, junk
+ * after HI, an HI of 0 or one that overflows), a state out of range or
+ * twice, an empty element or value, a wrong separator, the key twice,
+ * random bytes of its alphabet. The model reads an element S '.' HI, S
+ * an index and HI a decimal u64 as a guard's, not 0 (clock < 0 could
+ * never hold); each state once; every fault EINVAL but a list longer
+ * than the states, ERANGE whatever its elements hold (the list's size is
+ * read first, empty elements counted); an inv= written, well formed or
+ * not, times the model for the clock rule. Where the contract leaves a
+ * detail open, it reads: inv= listed after clock=, by state index, HI
+ * without leading zeros.
+ *
  * usage: tlob-fuzz [-M] [-s SEED] [-n LINES] [-m MAX_BINDINGS] [-o FILE] DIR
  *   DIR holds the files bindings point at (made by the test script):
  *   t0..t3 (copies of a binary that is never run), data (a short text
@@ -69,7 +84,8 @@
  * Prints "fuzz: key=value ..." counts (accepted_alive/rejected_alive:
  * `a` lines in accepted writes, refused writes the model blames on an `a`
  * line; accepted_logic/rejected_logic the same for `l` lines,
- * accepted_timed/rejected_timed for timed `l` lines) and exits 0
+ * accepted_timed/rejected_timed for timed `l` lines, inv_lines/
+ * accepted_inv for `l` lines with an inv=) and exits 0
  * if nothing failed; -o FILE gets the model's final monitor listing (the
  * accepted set).
  * -M: model only, no control file touched: the model plays the kernel
@@ -171,6 +187,8 @@ static unsigned long logic_errno_checked, logic_errno_unsure, fail_logic_errno, 
  */
 static unsigned long timed_lines, accepted_timed, rejected_timed, removed_timed, timed_faulty;
 static unsigned long timed_errno_checked;
+/* `l` lines with an inv= (as written); in accepted writes */
+static unsigned long inv_lines, accepted_inv;
 static unsigned long by_errno[256];
 static unsigned long fail_changed, fail_accepted_bad, fail_refused_good, fail_state;
 /* of fail_accepted_bad: writes with a NUL followed by more than blanks */
@@ -403,7 +421,8 @@ struct req {
 	uint64_t loff[L_EVENTS_MAX];
 	int nloff;
 	bool lunsure;
-	bool ltimed;	/* `l`: a clock= or an edge's timing written (well formed or not) */
+	bool ltimed;	/* `l`: a clock=, an edge's timing or an inv= written (well formed or not) */
+	bool linv;	/* `l`: an inv= written (well formed or not) */
 };
 
 static int offset_ref(const char *s, uint64_t *v)
@@ -479,7 +498,7 @@ static int tolerance_ref(const char *v, struct terms *t)
 enum { VP = 1, VA = 2, VL = 4 };
 enum { K_THRESHOLD, K_MIN, K_PERIOD, K_EXPECT, K_MARGIN, K_PER, K_TOLERANCE, K_TAG,
 	K_PID, K_TGID, K_MODEL, K_STATES, K_EVENTS, K_EDGES, K_FINAL, K_INITIAL, K_CLOCK,
-	NKEYS };
+	K_INV, NKEYS };
 static const struct {
 	const char *name;
 	unsigned int verbs;
@@ -501,6 +520,7 @@ static const struct {
 	[K_FINAL] = { "final", VL },
 	[K_INITIAL] = { "initial", VL },
 	[K_CLOCK] = { "clock", VL },
+	[K_INV] = { "inv", VL },
 };
 
 /* An `l` line's table keys' values (into the line), set by option_ref() */
@@ -561,7 +581,7 @@ static int option_ref(char *tok, struct terms *t, unsigned int *seen)
 	case K_TOLERANCE:
 		return tolerance_ref(v, t);
 	case K_MODEL: case K_STATES: case K_EVENTS: case K_EDGES: case K_FINAL:
-	case K_INITIAL: case K_CLOCK:	/* read whole by parse_logic_ref() */
+	case K_INITIAL: case K_CLOCK: case K_INV:	/* read whole by parse_logic_ref() */
 		lval[k] = v;
 		return 0;
 	case K_TAG:
@@ -696,6 +716,7 @@ static struct {
 	bool eok[L_ITEMS], er[L_ITEMS], eg[L_ITEMS];
 	uint64_t elo[L_ITEMS], ehi[L_ITEMS];
 	bool reach[L_ITEMS], used[L_ITEMS], fin[L_ITEMS];
+	uint64_t inv[L_ITEMS];		/* state s's invariant (0: none) */
 } lp;
 
 /*
@@ -737,6 +758,37 @@ static bool ltiming_ref(char **part, int n, int i)
 }
 
 /*
+ * inv=S.HI,..'s elements, in place, on a model of lp.ns states (its
+ * size already known to be within them): each S '.' HI, S an index
+ * (lindex()), HI decimal_ref()'s u64 (an overflow malformed, as a
+ * guard's) and not 0 (clock < 0 could never hold); S one of the states,
+ * and each state bounded once. Every fault EINVAL; lp.inv[] filled.
+ */
+static void linv_ref(char *v)
+{
+	char *c, *dot;
+	unsigned int s;
+	uint64_t hi;
+
+	for (;;) {
+		c = strchr(v, ',');
+		if (c)
+			*c = '\0';
+		dot = strchr(v, '.');
+		if (dot)
+			*dot = '\0';
+		if (!dot || !lindex(v, &s) || decimal_ref(dot + 1, &hi) || !hi ||
+		    s >= (unsigned int)lp.ns || lp.inv[s])
+			lp.einval = true;
+		else
+			lp.inv[s] = hi;
+		if (!c)
+			return;
+		v = c + 1;
+	}
+}
+
+/*
  * An `l` line after its verb: PATH then KEY=VALUE tokens in any order.
  * Every fault is noted (lp.einval: malformed or a table rule broken;
  * lp.erange: more states or events than the maxima, more edges than
@@ -749,7 +801,7 @@ static int parse_logic_ref(char *rest, struct req *r)
 	static char *item[L_ITEMS];
 	static char canon[3 * PAGE + 1024];
 	unsigned int seen = 0, x, f, e, t;
-	bool lists_ok = true, changed, timed;
+	bool lists_ok = true, states_read = false, changed, timed;
 	char *tok, *q, *at, *d, *part[6];
 	int ret, i, j, n, np, eix[L_STATES_MAX][L_EVENTS_MAX];
 	size_t len;
@@ -790,6 +842,7 @@ static int parse_logic_ref(char *rest, struct req *r)
 			lists_ok = false;
 		} else {
 			lp.ns = n;
+			states_read = true;
 			for (i = 0; i < n; i++) {
 				lp.state[i] = item[i];
 				if (!lname_ok(item[i]))
@@ -925,6 +978,23 @@ static int parse_logic_ref(char *rest, struct req *r)
 		if (!lname_ok(lval[K_CLOCK]))
 			lp.einval = true;
 	}
+	/*
+	 * inv=: more elements than the model has states (empty ones
+	 * counted) is ERANGE whatever they hold; else each read. Where the
+	 * states could not be read the line is EINVAL already. Written at
+	 * all, it times the model (well formed or not: a malformed one is
+	 * EINVAL anyway).
+	 */
+	for (i = 0; i < lp.ns; i++)
+		lp.inv[i] = 0;
+	if (lval[K_INV]) {
+		r->ltimed = r->linv = true;
+		timed = true;
+		if (states_read && lcount(lval[K_INV]) > (uint64_t)lp.ns)
+			lp.erange = true;
+		else if (states_read)
+			linv_ref(lval[K_INV]);
+	}
 	if (timed != !!lval[K_CLOCK])
 		lp.einval = true;	/* time with no clock, or a clock with no time */
 	r->lunsure = lp.einval && lp.erange;
@@ -965,7 +1035,11 @@ static int parse_logic_ref(char *rest, struct req *r)
 			q += sprintf(q, "%s%d", len++ ? "," : "", i);
 	q += sprintf(q, " initial=%u", lp.initial);
 	if (lval[K_CLOCK])
-		sprintf(q, " clock=%s", lval[K_CLOCK]);
+		q += sprintf(q, " clock=%s", lval[K_CLOCK]);
+	len = 0;
+	for (i = 0; i < lp.ns; i++)
+		if (lp.inv[i])
+			q += sprintf(q, "%s%d.%" PRIu64, len++ ? "," : " inv=", i, lp.inv[i]);
 	r->t.ltab = arena_dup(canon);
 	r->start = lp.off[0];
 	r->nloff = lp.ne;
@@ -1057,6 +1131,7 @@ static struct {
 	int adds_logic;		/* accepted: `l` lines */
 	int removed_logic;	/* accepted: logical bindings removed */
 	int adds_timed;		/* accepted: timed `l` lines */
+	int adds_inv;		/* accepted: `l` lines with invariants */
 	int removed_timed;	/* accepted: timed logical bindings removed */
 	int kept;		/* accepted: removed and re-added with the same terms */
 } judged;
@@ -1077,6 +1152,7 @@ static bool logic_verb(const char *line) { return verb_is(line, 'l'); }
 
 /* An accepted `l` binding's table is timed exactly when it has a clock (the rule) */
 static bool ltab_timed(const struct terms *t) { return t->logic && strstr(t->ltab, " clock="); }
+static bool ltab_inv(const struct terms *t) { return t->logic && strstr(t->ltab, " inv="); }
 
 /* Two bindings on the same section: the same file (inode) and START. */
 static bool same_section(const struct bind *a, const struct bind *b)
@@ -1253,6 +1329,7 @@ static int model_monitor(const char *data, size_t n, struct bind *nb, int *nn)
 			judged.adds_alive += adds[i].t.alive;
 			judged.adds_logic += adds[i].t.logic;
 			judged.adds_timed += ltab_timed(&adds[i].t);
+			judged.adds_inv += ltab_inv(&adds[i].t);
 		}
 	return 0;
 }
@@ -1686,11 +1763,14 @@ static void gen_alive(char *p)
 #define G_EDGES 900
 #define G_NAME 48
 #define G_SUFFIX 96
+#define G_INV 2048
 
 /*
  * A table as it will be written: esuf[i] is edge i's timing as text
  * (".r", ".g5-10", ".r.g7-", or a malformed one; "" none), clock its
- * clock= (written when has_clock, an empty name too).
+ * clock= (written when has_clock, an empty name too), inv its inv=
+ * (written when has_inv, an empty value too) and inv2 a second inv=
+ * (written when not "").
  */
 struct gtab {
 	int ns, ne, ned, nfin, initial;
@@ -1699,9 +1779,10 @@ struct gtab {
 	uint64_t off[G_EVENTS];
 	int ef[G_EDGES], ee[G_EDGES], et[G_EDGES];
 	int fin[G_STATES + 4];
-	bool has_clock;
+	bool has_clock, has_inv;
 	char clock[G_NAME];
 	char esuf[G_EDGES][G_SUFFIX];
+	char inv[G_INV], inv2[G_INV];
 };
 
 /* Set by gen_logic(): the line may have its errno checked (see checked_write()). */
@@ -2091,8 +2172,11 @@ static void gtab_time(struct gtab *g)
 	}
 }
 
+/* Whether @g has time: an inv=, or an edge's timing */
 static bool g_timed(const struct gtab *g)
 {
+	if (g->has_inv)
+		return true;
 	for (int i = 0; i < g->ned; i++)
 		if (g->esuf[i][0])
 			return true;
@@ -2131,6 +2215,7 @@ static void gtab_clock_fault(struct gtab *g)
 	case 1:		/* a clock and no time */
 		for (k = 0; k < g->ned; k++)
 			g->esuf[k][0] = '\0';
+		g->has_inv = false;
 		if (!g->has_clock)
 			g_clock_name(g);
 		break;
@@ -2183,13 +2268,202 @@ static void gtab_clock_fault(struct gtab *g)
 	}
 }
 
+/* An invariant's HI: mostly under a second or two; 1, 2^64 - 1, with leading zeros */
+static void gen_inv_hi(char *s)
+{
+	switch (below(12)) {
+	case 0:
+		strcpy(s, "1");
+		break;
+	case 1:
+		strcpy(s, "18446744073709551615");
+		break;
+	case 2:
+		sprintf(s, "%" PRIu64, 1 + below(UINT64_MAX));
+		break;
+	case 3:
+		sprintf(s, "%06" PRIu64, 1 + below(100000));
+		break;
+	case 4:
+		sprintf(s, "%" PRIu64, 1 + below(1000));
+		break;
+	default:
+		sprintf(s, "%" PRIu64, 1 + below(2000000000));
+	}
+}
+
+/*
+ * Invariants on @g's states into @out: one state most often, else any
+ * number of them up to all, each once, in any order or by index, now and
+ * then an index with a leading zero (listed without).
+ */
+static void g_inv_list(const struct gtab *g, char *out)
+{
+	int order[G_STATES], i, j, k, n;
+	char hi[32];
+
+	for (i = 0; i < g->ns; i++)
+		order[i] = i;
+	for (i = g->ns - 1; i > 0; i--) {
+		j = (int)below(i + 1);
+		k = order[i];
+		order[i] = order[j];
+		order[j] = k;
+	}
+	n = chance(55) ? 1 : 1 + (int)below(g->ns);
+	if (chance(50))		/* by index */
+		for (i = 1; i < n; i++)
+			for (j = i; j > 0 && order[j - 1] > order[j]; j--) {
+				k = order[j];
+				order[j] = order[j - 1];
+				order[j - 1] = k;
+			}
+	for (i = 0; i < n; i++) {
+		gen_inv_hi(hi);
+		out += sprintf(out, "%s%s%d.%s", i ? "," : "", chance(4) ? "0" : "", order[i], hi);
+	}
+}
+
+/* Valid invariants on @g (a clock too); a fifth of the time its only time */
+static void g_inv(struct gtab *g)
+{
+	int k;
+
+	g->has_inv = true;
+	g_inv_list(g, g->inv);
+	if (!g->has_clock)
+		g_clock_name(g);
+	if (chance(20))
+		for (k = 0; k < g->ned; k++)
+			g->esuf[k][0] = '\0';
+}
+
+/*
+ * One fault of an inv= on @g (a clock given, but for the first): an
+ * invariant and no clock (EINVAL), more elements than states (ERANGE,
+ * whatever they hold), or EINVAL: a malformed element (no '.', no S, no
+ * HI, a sign, 0x, junk after HI, an HI that overflows or is 0), a state
+ * out of range, a state twice, an empty element, a wrong separator, the
+ * key twice, random bytes of its alphabet.
+ */
+static void gtab_inv_fault(struct gtab *g)
+{
+	static const char *const badel[] = { "", "0", "0.", ".5", "0.0", "0.000", "0.5x", "0.5.",
+		"0.5.6", "0..5", "+0.5", "0.+5", "0.-5", "-0.5", "0.0x5", "0x0.5", "a.5", "0.5-",
+		"0.5-10", "0.g5", "0.g5-10", "0.r", "0.18446744073709551616",
+		"0.99999999999999999999", "0.184467440737095516150", "0:5", "0-5", "0@5", "0.5e3",
+		"0.5=", "00", ".", "..", "0.5.r", "r.5", "0.\x80", "0.5\xe9" };
+	static const char *const al[] = { "0", "1", "5", "9", ".", ",", "00", "31", "32", "x", "+",
+		"-", "g", "18446744073709551615", "18446744073709551616", "0.1", ".5" };
+	const char *bad;
+	char *s, *c, st[24];
+	size_t len;
+	int i, n, k;
+
+	if (!g->has_inv)
+		g_inv_list(g, g->inv);
+	g->has_inv = true;
+	if (!g->has_clock)
+		g_clock_name(g);
+	s = g->inv + strlen(g->inv);
+	switch (below(11)) {
+	case 0:		/* an invariant and no clock, the only fault half the time */
+		g->has_clock = false;
+		if (chance(50))
+			for (k = 0; k < g->ned; k++)
+				g->esuf[k][0] = '\0';
+		break;
+	case 1:		/* a malformed element: alone, last or first */
+	case 2:
+		bad = badel[below(sizeof(badel) / sizeof(badel[0]))];
+		len = strlen(bad);
+		k = (int)below(3);
+		if (k == 0) {
+			strcpy(g->inv, bad);
+		} else if (k == 1) {
+			sprintf(s, ",%s", bad);
+		} else {
+			memmove(g->inv + len + 1, g->inv, strlen(g->inv) + 1);
+			memcpy(g->inv, bad, len);
+			g->inv[len] = ',';
+		}
+		break;
+	case 3:		/* a state the model does not have: alone or last */
+		k = (int)below(5);
+		if (k < 3)
+			sprintf(st, "%d", g->ns + k);
+		else
+			strcpy(st, k == 3 ? "4294967296" : "99999999999999999999");
+		if (chance(50))
+			sprintf(g->inv, "%s.5", st);
+		else
+			sprintf(s, ",%s.%" PRIu64, st, 1 + below(1000000));
+		break;
+	case 4:		/* a state twice (too many elements, with one state) */
+		k = (int)below(g->ns);
+		n = chance(30);
+		s = g->inv + sprintf(g->inv, "%d.%" PRIu64, k, 1 + below(1000000));
+		sprintf(s, ",%s%d.%" PRIu64, n ? "0" : "", k, 1 + below(1000000));
+		break;
+	case 5:		/* an HI of 0: alone or last */
+		k = (int)below(g->ns);
+		n = chance(70);
+		if (chance(50))
+			sprintf(g->inv, "%d.%s", k, n ? "0" : "000");
+		else
+			sprintf(s, ",%d.%s", k, n ? "0" : "000");
+		break;
+	case 6:		/* more elements than states, whatever they hold; all and an empty one */
+		n = chance(30) ? g->ns : g->ns + 1 + (int)below(3);
+		s = g->inv;
+		for (i = 0; i < n; i++) {
+			k = chance(80) ? i % g->ns : (int)below(g->ns + 3);
+			s += sprintf(s, "%s%d.%" PRIu64, i ? "," : "", k, 1 + below(1000000));
+		}
+		if (n == g->ns)
+			strcpy(s, ",");
+		break;
+	case 7:		/* an empty value, an empty element */
+		k = (int)below(4);
+		c = strchr(g->inv, ',');
+		if (k == 0) {
+			g->inv[0] = '\0';
+		} else if (k == 1) {
+			strcpy(s, ",");
+		} else if (k == 2) {
+			memmove(g->inv + 1, g->inv, strlen(g->inv) + 1);
+			g->inv[0] = ',';
+		} else if (c) {
+			memmove(c + 1, c, strlen(c) + 1);
+		} else {
+			strcpy(s, ",,");
+		}
+		break;
+	case 8:		/* a wrong separator: between elements, or in one */
+		c = strchr(g->inv, ',');
+		if (c && chance(50))
+			*c = ";:| /"[below(5)];
+		else if ((c = strchr(g->inv, '.')))
+			*c = ",:-/@_"[below(6)];
+		break;
+	case 9:		/* the key twice */
+		g_inv_list(g, g->inv2);
+		break;
+	default:	/* random bytes of its alphabet */
+		s = g->inv;
+		for (n = 1 + (int)below(10); n > 0; n--)
+			s += sprintf(s, "%s", al[below(sizeof(al) / sizeof(al[0]))]);
+	}
+}
+
 /* Token faults (EINVAL): a truncated list, a wrong separator, a key missing, twice, unknown */
 static int tok_fault(char tk[][8192], int ntk)
 {
 	static const char *const unknown[] = { "foo=bar", "threshold=1000000", "period=1000000",
 		"expect=1", "margin=0", "min=5", "ret", "stop=1", "state=a", "event=a@1",
 		"edge=0.0.0", "finals=0", "Model=x", "model", "=", "states", "clocks=c", "Clock=c",
-		"timer=t", "clock", "reset=0.0.0" };
+		"timer=t", "clock", "reset=0.0.0", "Inv=0.5", "invariant=0.5", "inv", "invs=0.5",
+		"inv 0.5" };
 	int i = 0, k, n, tries;
 	char *v, *c;
 
@@ -2261,11 +2535,13 @@ static int tok_fault(char tk[][8192], int ntk)
 
 /*
  * An `l` line: PATH, the table (model= states= events= edges= final=
- * [initial=] [clock=]) and [per=] [tolerance=] [tag=] [pid=|tgid=]; the
- * keys in the contract's order, or (a fifth of the time) any. A valid
- * automaton, one of too many states or events, or a valid one with a
- * fault; a third of each timed (gtab_time()), and a fault in a timed
- * one half the time of its clock, in an untimed one now and then too.
+ * [initial=] [clock=] [inv=]) and [per=] [tolerance=] [tag=] [pid=|tgid=];
+ * the keys in the contract's order, or (a fifth of the time) any. A
+ * valid automaton, one of too many states or events, or a valid one with
+ * a fault; a third of each timed (gtab_time()), two fifths of those with
+ * invariants (g_inv()); a fault in a timed one three times in ten of its
+ * clock, twice in ten of its invariants, in an untimed one now and then
+ * too.
  */
 static void gen_logic(char *p)
 {
@@ -2300,13 +2576,19 @@ static void gen_logic(char *p)
 	}
 	if (timed)
 		gtab_time(&g);
+	if (timed && chance(40))
+		g_inv(&g);
 	if (kind >= 55 && kind < 85) {
-		if (chance(timed ? 50 : 15))
+		i = (int)below(100);
+		if (i < (timed ? 30 : 10))
 			gtab_clock_fault(&g);
+		else if (i < (timed ? 50 : 15))
+			gtab_inv_fault(&g);
 		else
 			gtab_fault(&g, t);
 	}
 	timed = g.has_clock || g_timed(&g);
+	inv_lines += g.has_inv;
 	logic_faulty += faulty;
 	timed_lines += timed;
 	timed_faulty += timed && faulty;
@@ -2344,6 +2626,8 @@ static void gen_logic(char *p)
 		sprintf(tk[ntk++], "initial=%d", g.initial);
 	if (g.has_clock)
 		sprintf(tk[ntk++], "clock=%s", g.clock);
+	if (g.has_inv)
+		sprintf(tk[ntk++], "inv=%s", g.inv);
 	if (chance(40))
 		sprintf(tk[ntk++], "per=%s", !hostile(8) ? (chance(50) ? "process" : "task") :
 			pers[below(sizeof(pers) / sizeof(pers[0]))]);
@@ -2363,6 +2647,8 @@ static void gen_logic(char *p)
 		memmove(tk[ntk], tk[ntk] + 1, strlen(tk[ntk]));
 		ntk++;
 	}
+	if (g.inv2[0])
+		sprintf(tk[ntk++], "inv=%s", g.inv2);
 	if (kind >= 85)
 		ntk = tok_fault(tk, ntk);
 	if (shuffle)
@@ -2468,6 +2754,7 @@ static void mutate(char *s)
 			"l ", " model=", " states=", " events=", " edges=", " final=",
 			" initial=", " initial=0", ",", ".", "@", "@0x10", ".0.", " final=0",
 			".r", ".g", ".g1-", ".g0-", ".g5-5", ".r.g1-2", " clock=", " clock=c",
+			" inv=", " inv=0.1", " inv=0.18446744073709551615", ",1.5", ".0",
 		};
 		const char *b = bits[below(sizeof(bits) / sizeof(bits[0]))];
 		size_t bl = strlen(b);
@@ -2556,6 +2843,7 @@ static size_t gen_monitor(char *buf)
 			alive_lines += c.t.alive;
 			logic_lines += c.t.logic;
 			timed_lines += ltab_timed(&c.t);
+			inv_lines += ltab_inv(&c.t);
 		} else if (kind < 35) {
 			want_dup = batch && chance(2);
 			gen_add(line);
@@ -2866,6 +3154,7 @@ static void checked_write(int fd, int file, const char *data, size_t n)
 		accepted_logic += judged.adds_logic;
 		removed_logic += judged.removed_logic;
 		accepted_timed += judged.adds_timed;
+		accepted_inv += judged.adds_inv;
 		removed_timed += judged.removed_timed;
 		kept += judged.kept;
 	} else if (file == F_ENABLE && mret == 0) {
@@ -2972,6 +3261,7 @@ int main(int argc, char **argv)
 	printf("fuzz: timed_lines=%lu accepted_timed=%lu rejected_timed=%lu removed_timed=%lu"
 	       " timed_faulty=%lu timed_errno_checked=%lu\n", timed_lines, accepted_timed,
 	       rejected_timed, removed_timed, timed_faulty, timed_errno_checked);
+	printf("fuzz: inv_lines=%lu accepted_inv=%lu\n", inv_lines, accepted_inv);
 	printf("fuzz: rejected_by_errno");
 	for (i = 0; i < 256; i++)
 		if (by_errno[i])

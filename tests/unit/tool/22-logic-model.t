@@ -51,7 +51,8 @@ refused() {
 }
 
 # rvgen's own refusals, as rvgen itself prints them (rvgen --kind check).
-for m in nondet unreachable syntax; do
+# noreset.dot: an invariant on a clock no edge resets (rvgen's clock rule).
+for m in nondet unreachable syntax noreset; do
 	want=$("$RVGEN" --kind check "$M/$m.dot" 2>&1)
 	refused 2 "$m.dot: rvgen's message, byte for byte ($want)" "$want" -- \
 		mon --model "$M/$m.dot" -e frame_begin="$app:frame_begin" -e frame_end="$app:frame_end"
@@ -59,11 +60,12 @@ done
 refused 2 "bind refuses it too" "$("$RVGEN" --kind check "$M/nondet.dot" 2>&1)" -- \
 	bind --model "$M/nondet.dot" -e frame_begin="$app:frame_begin" -e frame_end="$app:frame_end"
 
-# Time: one clock, reset on edges, guards of numbers joined by &&. What
-# the module cannot run yet is refused with its line and the reason.
-for m in clock guard guard-or guard-name two-clocks never; do
+# Time: one clock, reset on edges, guards of numbers joined by &&,
+# invariants of numbers on states. What the module cannot run yet is
+# refused with its line and the reason.
+for m in inv-name guard guard-or guard-name two-clocks never; do
 	case $m in
-	clock) want="$M/clock.dot:7: state 'in_frame' has the invariant 'clk < 16000000': logical supervision reads its clock at events, not between them (no timer runs for it) yet; bound the edges that leave 'in_frame' with a guard instead (EVENT;clk < 16000000)" ;;
+	inv-name) want="$M/inv-name.dot:7: state 'in_frame' has the invariant 'clk < BUDGET_NS()', which bounds its clock with something other than a number: a logical model's invariant bounds its clock with a number with a unit (40ms, 500us)" ;;
 	guard) want="$M/guard.dot:8: 'frames' is never reset: a logical model's guards compare its clock, which an edge starts (EVENT;reset(frames))" ;;
 	guard-or) want="$M/guard-or.dot:8: event 'frame_end' has the guard 'clk < 1ms || clk > 33ms', which joins comparisons with '||': a logical model's guard compares its clock with numbers with a unit (33ms, 500us), joined by &&" ;;
 	guard-name) want="$M/guard-name.dot:8: event 'frame_end' has the guard 'clk < BUDGET_NS()', which compares with something other than a number: a logical model's guard compares its clock with numbers with a unit (33ms, 500us), joined by &&" ;;
@@ -77,6 +79,18 @@ done
 got=$("$DRV" line "$M/timed.dot" frame_begin="$app:frame_begin" frame_end="$app:frame_end")
 is "$got" "l $app model=timed states=ready,in_frame events=frame_begin@$fb,frame_end@$fe edges=0.0.1.r,1.1.0.g1000000-33000000 final=0 initial=0 clock=clk per=process" \
 	"timed.dot: the clock's reset and guard ('clk >= 1ms && clk < 33ms') in the 'l' line"
+# Invariants: state S held only while the clock reads less than HI ns,
+# inv=S.HI after clock= ('<=' N is HI = N + 1; a number without a unit is ns).
+got=$("$DRV" line "$M/clock.dot" frame_begin="$app:frame_begin" frame_end="$app:frame_end")
+is "$got" "l $app model=clock states=ready,in_frame events=frame_begin@$fb,frame_end@$fe edges=0.0.1.r,1.1.0 final=0 initial=0 clock=clk inv=1.16000000 per=process" \
+	"clock.dot: the invariant 'clk < 16000000' as inv=1.16000000"
+got=$("$DRV" line "$M/inv-le.dot" frame_begin="$app:frame_begin" frame_end="$app:frame_end")
+is "$got" "l $app model=inv_le states=ready,in_frame events=frame_begin@$fb,frame_end@$fe edges=0.0.1.r,1.1.0.r.g1000000- final=0 initial=0 clock=clk inv=0.1000000001,1.40000001 per=process" \
+	"inv-le.dot: '<=' is one ns more (1s: 1000000001, 40ms: 40000001), on the initial state too, beside a guard"
+got=$("$DRV" line "$top/models/examples/frame-timing.dot" init="$app:main" frame_begin="$app:frame_begin" \
+	frame_end="$app:frame_end" shutdown="$app:process_frame")
+is "$got" "l $app model=frame_timing states=idle,done,in_frame,ready events=frame_begin@$fb,frame_end@$fe,init@$mn,shutdown@$pf edges=0.2.3,2.1.3.g1000000-33000000,3.0.2.r,3.3.1 final=1 initial=0 clock=clk inv=2.50000000 per=process" \
+	"frame-timing.dot (the example): its reset, guard and in_frame's invariant"
 refused 2 "a state name of 24 characters" \
 	"$M/long-name.dot:5: state 'in_frame_abcdefghijklmno' is longer than 23 characters (logical supervision's names are 1..23 characters)" -- \
 	mon --model "$M/long-name.dot" -e frame_begin="$app:frame_begin" -e frame_end="$app:frame_end"

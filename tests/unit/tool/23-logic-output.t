@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Logical supervision as the tool prints it (logic_drv.c): a violation
-# (ORDER, INCOMPLETE, TIMING) a line of its own, an instance's quiet end (ok,
-# aborted) none in text; one JSON object per record with the contract's
+# (ORDER, INCOMPLETE, TIMING at an event or past a state's invariant) a
+# line of its own, an instance's quiet end (ok, aborted) none in text;
+# one JSON object per record with the contract's
 # fields, in its order; an object that does not fit fails at every
 # length short of it. The module's kind=logic stats lines read (in any
 # order of their keys), printed as tlob stats prints them, text and JSON;
@@ -21,10 +22,12 @@ LOGIC ORDER      pid=813 comm=camd model=frame_flow tag=cam0 state=in_frame even
 LOGIC INCOMPLETE pid=814 comm=camd model=frame_flow state=in_frame (exit)
 LOGIC INCOMPLETE pid=815 comm=0123456789abcdef model=frame_flow state=ready (exec)
 LOGIC TIMING     pid=818 comm=camd model=frame_flow tag=cam0 state=in_frame event=frame_end clock=41.000ms (outside its guard)
+LOGIC TIMING     pid=819 comm=camd model=frame_flow state=in_frame clock=50.012ms (past the state's invariant)
+LOGIC TIMING     pid=820 comm=camd model=frame_flow tag=cam0 state=in_frame clock=50.012ms (past the state's invariant) (tolerated)
 T
 diff -u "$tmp/want" "$tmp/text" | sed 's/^/# /'
 cmp -s "$tmp/want" "$tmp/text"
-ok $? "text: ORDER, INCOMPLETE and TIMING lines (tag, tolerated, exit/exec, the clock); ok and aborted ends are quiet"
+ok $? "text: ORDER, INCOMPLETE and TIMING lines (tag, tolerated, exit/exec, the clock; TIMING with no event: past the state's invariant, no event key); ok and aborted ends are quiet"
 
 python3 - "$tmp/json" <<'PY'
 import json, sys
@@ -36,14 +39,18 @@ for line in open(sys.argv[1], encoding="utf-8"):
     assert list(o) == keys, list(o)
     assert o["type"] == "logic" and o["model"] == "frame_flow", o
     assert isinstance(o["react"], bool), o
-    assert (o["event"] != "") == (o["verdict"] in ("order", "timing")), o
     assert (o["clock_ns"] != 0) == (o["verdict"] == "timing"), o
-    verdicts.append((o["verdict"], o["abort"]))
-assert verdicts == [("order", "none"), ("order", "none"), ("incomplete", "exit"),
-                    ("incomplete", "exec"), ("ok", "exit"), ("aborted", "unbind"),
-                    ("timing", "none")], verdicts
+    verdicts.append((o["verdict"], o["abort"], o["event"], o["clock_ns"]))
+# A TIMING with no event (the invariant's) has "event":"" as INCOMPLETE
+# and the ends have, and the clock's reading at detection.
+assert verdicts == [("order", "none", "frame_end", 0), ("order", "none", "frame_begin", 0),
+                    ("incomplete", "exit", "", 0), ("incomplete", "exec", "", 0),
+                    ("ok", "exit", "", 0), ("aborted", "unbind", "", 0),
+                    ("timing", "none", "frame_end", 41000000),
+                    ("timing", "none", "", 50012345),
+                    ("timing", "none", "", 50012345)], verdicts
 PY
-ok $? "JSON: 7 objects, valid, the contract's fields in order, verdict/abort/event names, the clock"
+ok $? "JSON: 9 objects, valid, the contract's fields in order, verdict/abort/event names, the clock; TIMING with no event: event \"\""
 grep -aqF '"comm":"a\"b\\c"' "$tmp/json"
 ok $? "JSON: a comm with a quote and a backslash escaped"
 

@@ -10,6 +10,7 @@
  *       the BPF backend's answer to binding it (refused by name, before any
  *       BPF state is looked at)
  *   logic_drv records    text, then JSON, of fake records of every verdict
+ *                        (TIMING at an event and with none: an invariant)
  *   logic_drv stats      stats lines on stdin (the module's kind=logic),
  *                        each printed as tlob stats does, text and JSON,
  *                        or "refused: LINE"
@@ -106,6 +107,9 @@ static int records(void)
 		{ TLOB_VERDICT_ABORTED, 1, TLOB_LOGIC_NONE, 1, TLOB_ABORT_UNBIND, "a\"b\\c", "",
 		  "ready", "" },
 		{ TLOB_VERDICT_TIMING, 2, 1, 1, 0, "camd", "cam0", "in_frame", "frame_end" },
+		/* No event: the module's timer, in_frame held past its invariant. */
+		{ TLOB_VERDICT_TIMING, 2, TLOB_LOGIC_NONE, 1, 0, "camd", "", "in_frame", "" },
+		{ TLOB_VERDICT_TIMING, 2, TLOB_LOGIC_NONE, 0, 0, "camd", "cam0", "in_frame", "" },
 	};
 	char buf[1024];
 
@@ -117,8 +121,12 @@ static int records(void)
 				.binding_id = 3, .verdict = (__u8)v[i].verdict,
 				.state = (__u8)v[i].state, .event = (__u8)v[i].event,
 				.react = (__u8)v[i].react, .abort_reason = (__u8)v[i].abort,
-				/* a model with a clock: its reading at the event */
-				.clock_ns = v[i].verdict == TLOB_VERDICT_TIMING ? 41000000 : 0,
+				/*
+				 * A model with a clock: its reading at the event, or
+				 * when the timer found the invariant (50ms) missed.
+				 */
+				.clock_ns = v[i].verdict != TLOB_VERDICT_TIMING ? 0 :
+					    v[i].event == TLOB_LOGIC_NONE ? 50012345 : 41000000,
 			};
 			struct tlob_logic_names n;
 			int len;
