@@ -61,14 +61,14 @@ static inline void jc(struct jbuf *j, char c)
 	jmem(j, &c, 1);
 }
 
-/* Decimal digits of v at the end of d[20], two at a time; returns where they start. */
-static inline char *u64_digits(uint64_t v, char d[20])
+/* Decimal digits of v ending at @end, two at a time; returns where they start. */
+static inline char *u64_digits_to(uint64_t v, char *end)
 {
 	static const char pairs[] =
 		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
 		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 		"8081828384858687888990919293949596979899";
-	char *p = d + 20;
+	char *p = end;
 
 	while (v >= 100) {
 		unsigned int k = (unsigned int)(v % 100) * 2;
@@ -86,10 +86,48 @@ static inline char *u64_digits(uint64_t v, char d[20])
 	return p;
 }
 
+/* Decimal digits of v at the end of d[20]; returns where they start. */
+static inline char *u64_digits(uint64_t v, char d[20])
+{
+	return u64_digits_to(v, d + 20);
+}
+
+/*
+ * Decimal digits of v, 1..20: from its bit length (log10(2) ~ 1233/4096,
+ * one short or exact), then one compare.
+ */
+static inline size_t u64_len(uint64_t v)
+{
+	static const uint64_t pow10[20] = {
+		1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
+		100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL,
+		1000000000000ULL, 10000000000000ULL, 100000000000000ULL,
+		1000000000000000ULL, 10000000000000000ULL, 100000000000000000ULL,
+		1000000000000000000ULL, 10000000000000000000ULL,
+	};
+	size_t n = ((size_t)(64 - __builtin_clzll(v | 1)) * 1233) >> 12;	/* 0..19 */
+
+	/* v | 1: 0 has one digit; no power of ten above 1 is odd */
+	return n + ((v | 1) >= pow10[n]);
+}
+
+/*
+ * With room for any number (20 digits and the NUL), the digits go in
+ * place, written back from their end: a number is most of a record's
+ * members, and a copy of each through a d[20] was a memcpy() call apiece.
+ */
 static inline void ju64(struct jbuf *j, uint64_t v)
 {
-	char d[20], *p = u64_digits(v, d);
+	char d[20], *p;
 
+	if (!j->overflow && j->len - j->used > 20) {
+		size_t n = u64_len(v);
+
+		u64_digits_to(v, j->buf + j->used + n);
+		j->used += n;
+		return;
+	}
+	p = u64_digits(v, d);
 	jmem(j, p, (size_t)(d + 20 - p));
 }
 
@@ -195,6 +233,14 @@ static inline void json_chars(struct jbuf *j, const char *str, size_t max)
 /* "key":"escaped", at most max bytes of s. */
 #define json_str(j, key, s, max) do { jmem(j, JSON_KEY(key) "\"", sizeof(JSON_KEY(key))); \
 				     json_chars(j, s, max); jc(j, '"'); } while (0)
+
+/*
+ * "key":"name" for a name from the tool's own tables (names.c: the
+ * model's and the ABI's identifiers, or "?"), which needs no escaping:
+ * a record carries six, and escaping them was a quarter of its cost.
+ */
+#define json_name(j, key, s)	do { jmem(j, JSON_KEY(key) "\"", sizeof(JSON_KEY(key))); \
+				     jstr(j, s); jc(j, '"'); } while (0)
 
 static inline void json_begin(struct jbuf *j, const char *type)
 {

@@ -99,17 +99,17 @@ int tlob_record_json(const struct tlob_record *r, char *buf, size_t len)
 			ju64(&j, r->count[e]);
 		}
 	json_u64(&j, "kind", r->kind);
-	json_str(&j, "kind_name", tlob_kind_name(r->kind), 32);
+	json_name(&j, "kind_name", tlob_kind_name(r->kind));
 	json_u64(&j, "verdict", r->verdict);
-	json_str(&j, "verdict_name", tlob_verdict_name(r->verdict), 32);
+	json_name(&j, "verdict_name", tlob_verdict_name(r->verdict));
 	json_u64(&j, "abort_reason", r->abort_reason);
-	json_str(&j, "abort_reason_name", tlob_abort_name(r->abort_reason), 32);
+	json_name(&j, "abort_reason_name", tlob_abort_name(r->abort_reason));
 	json_u64(&j, "detector", r->detector);
-	json_str(&j, "detector_name", tlob_detector_name(r->detector), 32);
+	json_name(&j, "detector_name", tlob_detector_name(r->detector));
 	json_u64(&j, "state", r->state);
-	json_str(&j, "state_name", tlob_state_name(r->state), 32);
+	json_name(&j, "state_name", tlob_state_name(r->state));
 	json_u64(&j, "event", r->event);
-	json_str(&j, "event_name", tlob_event_name(r->event), 32);
+	json_name(&j, "event_name", tlob_event_name(r->event));
 	json_bool(&j, "react", r->react);
 	json_str(&j, "comm", r->comm, sizeof(r->comm));
 	json_str(&j, "tag", r->tag, sizeof(r->tag));
