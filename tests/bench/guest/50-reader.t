@@ -3,9 +3,8 @@
 # Reader cost: CPU used by `tlob mon -j` (module backend, records to
 # /dev/null... a file, counted) while windows stream at a given rate,
 # against `trace-cmd stream -e tlob:window` on the same events; and the
-# records each lost. Also `tlob mon` as it runs by default (text: it
-# reads, decodes and counts every window, prints violations and the
-# summary), its records counted from the summary's "records: N". A reader's cost is the busy time of all CPUs
+# records each lost. Also `tlob mon` as it runs by default (a text line
+# per window), its records counted from the summary's "records: N". A reader's cost is the busy time of all CPUs
 # (/proc/stat: the reader and whatever the kernel does for it, children
 # included) minus that of the same interval with the same workload and no
 # reader, measured in the same round. Target (issue 16): at 1000 windows/s
@@ -57,7 +56,17 @@ measure() {
 		sleep 1	# let the reader catch up before it is told to stop
 		stop_proc $pid INT "$1"
 	fi
+	# trace-cmd stream's recorders (one process per CPU) outlived their
+	# parent when it had to be killed, and went on spinning through the
+	# measurements after it (the next "no reader" at 113 %): none may be
+	# left before the next measurement.
+	if [ "$1" = tracecmd ] && pidof trace-cmd >/dev/null; then
+		echo "# trace-cmd processes left after its stop: $(pidof trace-cmd) (killed)"
+		kill -KILL $(pidof trace-cmd) 2>/dev/null
+		wait_for 10 "! pidof trace-cmd >/dev/null"
+	fi
 	sample cpu "$1_$2" "$3" "$(((b - a) * 10000 / $(hz) / SECS))"
+	progress "round $3: $1 at $2/s: cpu $(((b - a) * 10000 / $(hz) / SECS))"
 	case $1 in
 	tlob) got=$(grep -c '"type":"record"' "$DATA/rd.out") ;;
 	tlobtext) got=$(sed -n 's/^records: \([0-9]*\).*/\1/p' "$DATA/rd.out" | head -n 1) ;;
