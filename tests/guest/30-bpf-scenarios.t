@@ -199,10 +199,17 @@ is "$(printf '%s' "$bad" | grep -c .)" 0 \
 # saw its sleep, or at least its wakeup: on a slow kernel the 1 ms timer
 # can fire before schedule() takes the task off the CPU, and the task is
 # woken without having slept (seen on the debug lane: sleeps 0, wakeups
-# 1); a window that missed the hooks sees neither. (A guard: on a quiet
-# host the attach gap is short, and with the gate disabled one run of
-# 1384 windows did not hit it.)
-"$W" -c 0 -n 1000000 sleep 1 >/dev/null 2>&1 &
+# 1). A window with neither is a window that missed the hooks, unless
+# the kernel itself never switched the task out nor woke it: a vCPU that
+# the host stalls for longer than the sleep finds its timer expired
+# before the task could sleep, and nanosleep returns with no scheduler
+# event at all (CI's run on the newest lane, and the module backend too,
+# under host load: 4 of 73 000 windows). The workload (sleepsw) names
+# each sleep with no context switch of its own, as the kernel counts
+# them (getrusage), with its times: every window with neither must
+# hold one of those. (A guard: on a quiet host the attach gap is short,
+# and with the gate disabled one run of 1384 windows did not hit it.)
+"$W" -c 0 -n 1000000 sleepsw 1 >$OUT/midrun.sw 2>&1 &
 wp=$!
 sleep 0.3
 tlob mon --backend bpf --json -b "$S1,1s,tag=m" >$OUT/midrun.json 2>$OUT/midrun.err &
@@ -223,9 +230,20 @@ cmp_ok "$n" -gt 0 "midrun: windows recorded once monitoring started ($n)" ||
 cmp_ok "$(($(wc -l <$OUT/midrun.win) - n))" -le 1 "midrun: at most the last window aborted by the kill"
 is "$(grep -c -v '"verdict_name":"ok"' $OUT/midrun.ok)" 0 "midrun: every other window ok" ||
 	grep -v '"verdict_name":"ok"' $OUT/midrun.ok | sed 's/^/# /'
-is "$(grep '"sleeps":0,' $OUT/midrun.ok | grep -c '"wakeups":0,')" 0 \
-	"midrun: every one of them saw its task sleep or be woken" ||
-	grep '"sleeps":0,' $OUT/midrun.ok | grep '"wakeups":0,' | sed 's/^/# /'
+grep '"sleeps":0,' $OUT/midrun.ok | grep '"wakeups":0,' >$OUT/midrun.none
+# those of them whose window holds no sleep the kernel ended unswitched
+unexplained=$(awk "$AWK_FIELD"'
+	FILENAME == ARGV[1] { if ($1 == "noswitch") { t0[++n] = $2; t1[n] = $3 }; next }
+	{
+		s = f("start_ns"); e = f("end_ns")
+		for (i = 1; i <= n; i++)
+			if (t0[i] + 0 >= s + 0 && t1[i] + 0 <= e + 0)
+				next
+		print
+	}' $OUT/midrun.sw $OUT/midrun.none)
+is "$(printf '%s' "$unexplained" | grep -c .)" 0 \
+	"midrun: every one of them saw its task sleep or be woken ($(wc -l <$OUT/midrun.none) did not: the kernel never switched them out)" ||
+	echo "$unexplained" | sed 's/^/# /'
 
 grep -h "tlob: bpf:" $OUT/bpf-spin.err | sed 's/^/# /'
 done_testing

@@ -18,6 +18,11 @@
  *   -c CPU         pin to CPU;  -f PRIO  run at SCHED_FIFO PRIO
  *   spin MS        busy-loop MS ms inside each window
  *   sleep MS       sleep MS ms inside each window
+ *   sleepsw MS     as sleep, and print "noswitch T0 T1" (CLOCK_MONOTONIC
+ *                  ns around the sleep) for each sleep the kernel ended
+ *                  with no context switch of the task: a timer that had
+ *                  expired before the task could sleep (a vCPU stalled
+ *                  longer than the sleep), so no scheduler event at all
  *   naps K MS      K sleeps of MS ms inside each window
  *   ret MS         spin MS ms inside tlob_section_ret()
  *   two MS1 MS2    section 1 spins MS1 ms, then section 2 spins MS2 ms
@@ -55,6 +60,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -93,6 +99,16 @@ static void sleep_ms(long ms)
 
 	while (nanosleep(&ts, &ts) && errno == EINTR)
 		;
+}
+
+/* Context switches of this thread so far, voluntary or not. */
+static long switches(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_THREAD, &ru))
+		return -1;
+	return ru.ru_nvcsw + ru.ru_nivcsw;
 }
 
 NOINLINE int tlob_section_ret(long ms)
@@ -257,6 +273,23 @@ static void one_window(const char *mode, char **argv, int i, int argc)
 		tlob_section_begin();
 		sleep_ms(arg(argv, i, argc));
 		tlob_section_end();
+	} else if (!strcmp(mode, "sleepsw")) {
+		unsigned long long t0, t1;
+		long sw;
+
+		tlob_section_begin();
+		t0 = now_ns();
+		sw = switches();
+		sleep_ms(arg(argv, i, argc));
+		if (switches() == sw) {
+			t1 = now_ns();
+			tlob_section_end();
+			printf("noswitch %llu %llu\n", t0, t1);
+			/* A kill ends this process: nothing may wait in a buffer. */
+			fflush(stdout);
+		} else {
+			tlob_section_end();
+		}
 	} else if (!strcmp(mode, "naps")) {
 		long k, naps = arg(argv, i, argc);
 
