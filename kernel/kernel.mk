@@ -72,6 +72,16 @@ $(BUILD)/unit/kmod/parse-test: tests/unit/kmod/parse-test.c kernel/shared/tlob_p
 		-o $@ tests/unit/kmod/parse-test.c kernel/shared/tlob_parse.c
 CHECK_DEPS += $(BUILD)/unit/kmod/parse-test
 
+# A logical instance's step (kernel/shared/tlob_logic_step.h) on tables
+# that parser makes: edges, guards, resets, invariants, a late timer.
+$(BUILD)/unit/kmod/logic-step-test: tests/unit/kmod/logic-step-test.c kernel/shared/tlob_parse.c \
+		kernel/shared/tlob_parse.h kernel/shared/tlob_logic.h kernel/shared/tlob_logic_step.h \
+		kernel/shared/tlob_abi.h kernel/shared/tlob_host_shim.h
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -Ikernel/shared -Iuser \
+		-o $@ tests/unit/kmod/logic-step-test.c kernel/shared/tlob_parse.c
+CHECK_DEPS += $(BUILD)/unit/kmod/logic-step-test
+
 # Round trip: the tool's monitor lines (user/monline.c) through that parser.
 $(BUILD)/unit/kmod/roundtrip-test: tests/unit/kmod/roundtrip-test.c kernel/shared/tlob_parse.c \
 		kernel/shared/tlob_parse.h kernel/shared/tlob_logic.h kernel/shared/tlob_abi.h \

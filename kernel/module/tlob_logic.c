@@ -22,10 +22,13 @@
  * event (the record names the state held and the clock's reading). An
  * event that comes after that moment before the timer ran (a late timer)
  * first ends the instance so, then begins a new one, as if the timer had
- * been on time. When the process (its last thread) or the task exits,
- * or execs, the instance ends: OK in a final state, else INCOMPLETE, a
- * violation too. Unbind, disable and module unload end instances
- * ABORTED, which judges nothing.
+ * been on time. The step itself (edge, guard, reset, the invariant's
+ * end) is the table's alone, in kernel/shared/tlob_logic_step.h, which
+ * the host tests run too; this file keeps the instances, the lock, the
+ * timers and the records. When the process (its last thread) or the
+ * task exits, or execs, the instance ends: OK in a final state, else
+ * INCOMPLETE, a violation too. Unbind, disable and module unload end
+ * instances ABORTED, which judges nothing.
  *
  * A violation reacts (the reactor, through tlob_react_logic()) when the
  * binding's tolerance=K/W says so: every judged end of an instance (OK,
@@ -69,6 +72,7 @@
 #include <linux/timekeeping.h>
 
 #include "tlob.h"
+#include "tlob_logic_step.h"
 #include "tlob_tolerance.h"
 #include "tlob_trace.h"
 
@@ -80,10 +84,9 @@ MODULE_PARM_DESC(logic_instances,
 struct tlob_logic {
 	struct tlob_inst in;		/* first: the pool's (tlob_instances.c) */
 	u64 start_ns;			/* its first event */
-	u64 clock_ns;			/* when the model's clock last started */
+	struct tlob_logic_pos pos;	/* its state and clock (tlob_logic_step.h) */
 	u64 events;			/* allowed events taken */
 	struct hrtimer timer;		/* the invariant of its state, if any */
-	u8 state;			/* index into in.b->table */
 };
 
 static DEFINE_RAW_SPINLOCK(tlob_logic_lock);
@@ -122,9 +125,9 @@ static struct tlob_logic *tlob_logic_get(struct tlob_binding *b,
 		return NULL;
 	l = logic_of(in);
 	l->start_ns = now;
-	l->clock_ns = now;
+	l->pos.clock_ns = now;
 	l->events = 0;
-	l->state = b->table->initial;
+	l->pos.state = b->table->initial;
 	b->lstats.instances++;
 	return l;
 }
@@ -142,12 +145,12 @@ static void tlob_logic_fill(const struct tlob_logic *l,
 	r->end_ns = now;
 	r->events = l->events;
 	if (b->table->clock[0])
-		r->clock_ns = now - l->clock_ns;
+		r->clock_ns = now - l->pos.clock_ns;
 	r->pid = l->in.key;
 	r->tgid = l->in.tgid;
 	r->binding_id = b->id;
 	r->verdict = verdict;
-	r->state = l->state;
+	r->state = l->pos.state;
 	r->event = event;
 	r->abort_reason = why;
 	memcpy(r->comm, l->in.comm, TLOB_COMM_LEN);
@@ -164,32 +167,23 @@ static void tlob_logic_emit(const struct tlob_logic *l,
 		    r->event == TLOB_LOGIC_NONE ? "" : t->event[r->event]);
 }
 
-/* The invariant of @l's state, clock < the bound; 0: none. */
-static u64 tlob_logic_inv(const struct tlob_logic *l)
-{
-	return l->in.b->table->inv[l->state];
-}
-
 /* Whether @l, at @now, has held its state as long as its invariant allows. */
-static bool tlob_logic_overdue(const struct tlob_logic *l, u64 now)
+static bool tlob_logic_late(const struct tlob_logic *l, u64 now)
 {
-	u64 inv = tlob_logic_inv(l);
-
-	return inv && now - l->clock_ns >= inv;
+	return tlob_logic_overdue(l->in.b->table, &l->pos, now);
 }
 
 /*
  * After @l took an edge (its state or clock may have changed): the timer
- * set for its state's invariant, or cancelled when it has none. A bound
- * past KTIME_MAX (a table may say up to 2^64 - 1 ns) is never reached:
- * no timer.
+ * set for its state's invariant, or cancelled when it has none or it is
+ * past KTIME_MAX (a table may say up to 2^64 - 1 ns): never reached.
  */
 static void tlob_logic_arm(struct tlob_logic *l)
 {
-	u64 inv = tlob_logic_inv(l);
+	u64 due = tlob_logic_due(l->in.b->table, &l->pos, KTIME_MAX);
 
-	if (inv && inv <= (u64)KTIME_MAX - l->clock_ns)
-		tlob_timer_arm(&l->timer, l->clock_ns + inv);
+	if (due)
+		tlob_timer_arm(&l->timer, due);
 	else
 		tlob_timer_try_cancel(&l->timer);
 }
@@ -232,20 +226,6 @@ static void tlob_logic_judged(struct tlob_logic *l,
 	tlob_inst_give(&tlob_logic_pool, &l->in);
 }
 
-/*
- * Whether the clock of @l, read at @now, meets the guard of the edge
- * (@l's state, @event): lo <= clock < hi, hi 0 for none (no guard: 0, 0).
- */
-static bool tlob_logic_guard_ok(const struct tlob_logic *l,
-				unsigned int event, u64 now)
-{
-	const struct tlob_logic_table *t = l->in.b->table;
-	u64 clock = now - l->clock_ns;
-
-	return clock >= t->lo[l->state][event] &&
-	       (!t->hi[l->state][event] || clock < t->hi[l->state][event]);
-}
-
 /* @l held its state past its invariant (@now): TIMING, no event; it ends. */
 static void tlob_logic_expire(struct tlob_logic *l, u64 now)
 {
@@ -269,7 +249,7 @@ static enum hrtimer_restart tlob_logic_expired(struct hrtimer *timer)
 	 * callback waited for the lock: only the invariant of the instance
 	 * there now, if it no longer holds.
 	 */
-	if (l->in.b && tlob_logic_overdue(l, now))
+	if (l->in.b && tlob_logic_late(l, now))
 		tlob_logic_expire(l, now);
 	raw_spin_unlock(&tlob_logic_lock);
 	return HRTIMER_NORESTART;
@@ -285,18 +265,16 @@ static enum hrtimer_restart tlob_logic_expired(struct hrtimer *timer)
 void tlob_logic_event(struct tlob_binding *b, unsigned int event,
 		      struct task_struct *t)
 {
-	const struct tlob_logic_table *table = b->table;
 	struct tlob_logic_record r;
 	struct tlob_logic *l;
 	unsigned int verdict;
 	unsigned long flags;
 	u64 now;
-	u8 next;
 
 	raw_spin_lock_irqsave(&tlob_logic_lock, flags);
 	now = ktime_get_ns();
 	l = tlob_logic_get(b, t, now);
-	if (l && tlob_logic_overdue(l, now)) {
+	if (l && tlob_logic_late(l, now)) {
 		tlob_logic_expire(l, now);
 		l = tlob_logic_get(b, t, now);
 	}
@@ -304,21 +282,18 @@ void tlob_logic_event(struct tlob_binding *b, unsigned int event,
 		b->lstats.dropped++;
 		goto out;
 	}
-	next = table->next[l->state][event];
-	if (next == TLOB_LOGIC_NONE)
-		verdict = TLOB_VERDICT_ORDER;
-	else if (!tlob_logic_guard_ok(l, event, now))
-		verdict = TLOB_VERDICT_TIMING;
-	else
-		verdict = TLOB_VERDICT_OK;
-	if (verdict == TLOB_VERDICT_OK) {
-		if (table->reset[l->state] & (1U << event))
-			l->clock_ns = now;
-		l->state = next;
+	switch (tlob_logic_step(b->table, &l->pos, event, now)) {
+	case TLOB_LOGIC_TOOK:
 		l->events++;
 		b->lstats.events++;
 		tlob_logic_arm(l);
 		goto out;
+	case TLOB_LOGIC_NO_EDGE:
+		verdict = TLOB_VERDICT_ORDER;
+		break;
+	default:
+		verdict = TLOB_VERDICT_TIMING;
+		break;
 	}
 	tlob_logic_fill(l, &r, now, verdict, event, TLOB_ABORT_NONE);
 	tlob_logic_judged(l, &r);
@@ -331,7 +306,7 @@ static void tlob_logic_gone(struct tlob_inst *in, enum tlob_abort_reason why,
 			    u64 now)
 {
 	struct tlob_logic *l = logic_of(in);
-	bool done = l->in.b->table->final & (1U << l->state);
+	bool done = l->in.b->table->final & (1U << l->pos.state);
 	struct tlob_logic_record r;
 
 	tlob_logic_fill(l, &r, now, done ? TLOB_VERDICT_OK :
