@@ -1536,8 +1536,16 @@ static void gen_tag(char **p)
 
 static void gen_filter(char **p)
 {
-	*p += sprintf(*p, " %s=%" PRIu64, chance(50) ? "pid" : "tgid",
-		      chance(90) ? 1 + below(100000) : rnd() >> below(64));
+	const char *key = chance(50) ? "pid" : "tgid";
+	uint64_t id;
+
+	if (chance(90)) {
+		id = 1 + below(100000);
+	} else {
+		id = rnd();
+		id >>= below(64);
+	}
+	*p += sprintf(*p, " %s=%" PRIu64, key, id);
 }
 
 /* tolerance=K/W's value: mostly 1 <= K <= W <= 64 */
@@ -1940,8 +1948,11 @@ static void gtab_valid(struct gtab *g, int t, uint64_t start, int ns, int ne)
 	for (e = 0; e < ne; e++) {
 		for (k = 0; k < g->ned && g->ee[k] != e; k++)
 			;
-		if (k == g->ned)
-			g_edge(g, (int)below(ns), e, (int)below(ns));
+		if (k == g->ned) {
+			int from = (int)below(ns);
+
+			g_edge(g, from, e, (int)below(ns));
+		}
 	}
 	for (k = (int)below(ns + 1); k > 0; k--) {
 		i = (int)below(ns);
@@ -2008,8 +2019,11 @@ static void gtab_fault(struct gtab *g, int t)
 	case 2:		/* a state no edge enters */
 		if (g->ns < L_STATES_MAX) {
 			gen_unique(g->st, g->ns, g->st[g->ns], 0);
-			if (chance(60))
-				g_edge(g, g->ns, (int)below(g->ne), (int)below(g->ns));
+			if (chance(60)) {
+				int ev = (int)below(g->ne);
+
+				g_edge(g, g->ns, ev, (int)below(g->ns));
+			}
 			g->ns++;
 			break;
 		}
@@ -2038,7 +2052,8 @@ static void gtab_fault(struct gtab *g, int t)
 			name[0] = '\0';
 			break;
 		default:
-			name[below(strlen(name))] = bad[below(sizeof(bad) - 1)];
+			k = (int)below(strlen(name));
+			name[k] = bad[below(sizeof(bad) - 1)];
 		}
 		break;
 	case 6:		/* two states, or two events, of one name */
@@ -2077,7 +2092,8 @@ static void gtab_fault(struct gtab *g, int t)
 		break;
 	case 10:	/* an event past the end of the file */
 		if (g->ne >= 2) {
-			g->off[1 + below(g->ne - 1)] = target_size[t] + below(64);
+			i = 1 + (int)below(g->ne - 1);
+			g->off[i] = target_size[t] + below(64);
 			break;
 		}
 		/* fall through */
@@ -2249,9 +2265,12 @@ static void gtab_clock_fault(struct gtab *g)
 		case 1:
 			g->clock[0] = (char)('0' + below(10));
 			break;
-		case 2:
-			g->clock[below(strlen(g->clock))] = bad[below(sizeof(bad) - 1)];
+		case 2: {
+			size_t at = below(strlen(g->clock));
+
+			g->clock[at] = bad[below(sizeof(bad) - 1)];
 			break;
+		}
 		default:
 			g->clock[0] = '\0';
 		}
@@ -2703,8 +2722,11 @@ static void mutate(char *s)
 
 	switch (below(12)) {
 	case 0:		/* flip a byte */
-		if (len)
-			s[below(len)] ^= (char)(1 << below(8));
+		if (len) {
+			size_t at = below(len);
+
+			s[at] ^= (char)(1 << below(8));
+		}
 		break;
 	case 1:		/* insert a random byte */
 		memmove(s + at + 1, s + at, len - at + 1);
