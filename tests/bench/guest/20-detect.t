@@ -8,6 +8,13 @@
 # that checks the elapsed time at STOP. Floor, on kernels that have it:
 # rtla timerlat's hard-timer IRQ latency on that CPU in the same boot.
 # Variants interleave round by round.
+#
+# Print latency (issue #16: a violation printed within 100 ms of its
+# event): `tlob mon -j` of each backend writing into a pipe, each line
+# stamped with its arrival (bench-stamp, CLOCK_MONOTONIC, the records'
+# clock); the sample is a violation line's arrival minus its deadline
+# (start_ns + budget_ns): detection, the reader's wakeup, its formatting
+# and its write, all in one.
 . /opt/tlob/tests/lib/tap.sh
 . /opt/tlob/bin/bench.sh
 
@@ -52,6 +59,40 @@ run_bpf() {
 	grep '"kind":1,' "$DATA/bpf.out" | sed -n 's/.*"detector_name":"\([^"]*\)".*/\1/p' >>"$DATA/$1.detectors"
 }
 
+# run_print VARIANT ROUND HOG BACKEND: tlob mon -j into a pipe that
+# bench-stamp reads; a violation's arrival minus its deadline. The module
+# is loaded (tlob mon binds and enables it) for that backend only.
+run_print() {
+	rm -f "$DATA/print.fifo"
+	mkfifo "$DATA/print.fifo" || return 1
+	"$BIN/bench-stamp" <"$DATA/print.fifo" >"$DATA/print.out" &
+	_sp=$!
+	[ "$4" = kmod ] && { mod_in || return 1; }
+	"$BIN/bench-sigdfl" tlob mon --backend "$4" -j -b "$WIN:bench_start,bench_stop,1ms" \
+		>"$DATA/print.fifo" 2>"$DATA/print.err" &
+	_mp=$!
+	wait_for 600 "grep -q monitoring $DATA/print.err"
+	_rc=$?
+	if [ $_rc = 0 ]; then
+		[ "$3" = hog ] && hog_start "$CPU" $HOG
+		run_windows
+		hog_stop
+		# a line still on its way arrives late, and counts so
+		sleep 1
+	fi
+	stop_proc $_mp INT "tlob mon --backend $4"
+	wait $_sp
+	[ "$4" = kmod ] && mod_out
+	awk '/"kind_name":"violation"/ {
+		s = $0; sub(/.*"start_ns":/, "", s); sub(/,.*/, "", s)
+		b = $0; sub(/.*"budget_ns":/, "", b); sub(/,.*/, "", b)
+		print $1 - s - b
+	}' "$DATA/print.out" | samples print "$1" "$2"
+	return $_rc
+}
+run_pkmod() { run_print "$1" "$2" "$3" kmod; }
+run_pbpf() { run_print "$1" "$2" "$3" bpf; }
+
 # run_bt VARIANT ROUND HOG: the bpftrace check at STOP
 run_bt() {
 	bt_start "$(bt_stopcheck "$WIN" $BUDGET)" || { bt_stop; return 1; }
@@ -74,11 +115,12 @@ run_tl() {
 	return $rc
 }
 
-use_kmod=1 use_bpf=0 use_bt=0 use_tl=0
-have_bpf && use_bpf=1
+use_kmod=1 use_bpf=0 use_bt=0 use_tl=0 use_pkmod=1 use_pbpf=0
+have_bpf && use_bpf=1 use_pbpf=1
 command -v bpftrace >/dev/null && use_bt=1
 [ -d "$TRACE/osnoise" ] && command -v rtla >/dev/null && use_tl=1
 name_kmod=module name_bpf="BPF backend" name_bt="bpftrace check at STOP" name_tl="rtla timerlat"
+name_pkmod="tlob mon, module" name_pbpf="tlob mon, BPF backend"
 [ -r "$TLOB_KO" ] || bail_out "no module at $TLOB_KO"
 diag "lane $TLOB_LANE, $(uname -r), $R rounds x $N windows; BPF backend: $use_bpf, timerlat: $use_tl, bpftrace: $use_bt"
 
@@ -86,7 +128,7 @@ r=1
 while [ "$r" -le "$R" ]; do
 	for load in idle hog; do
 		progress "round $r: $load"
-		for b in kmod bpf bt tl; do
+		for b in kmod bpf bt tl pkmod pbpf; do
 			eval "[ \$use_$b = 1 ]" || continue
 			run_$b ${b}_$load $r $load
 			rc=$?
@@ -125,6 +167,23 @@ L
 } >"$DATA/lat.md"
 show "$DATA/lat.md"
 targets "$DATA/lat.verdicts"
+
+cat >"$DATA/print.labels" <<'L'
+pkmod_idle|tlob mon -j, module, idle|p99<=100ms
+pkmod_hog|tlob mon -j, module, SCHED_FIFO hog on the CPU|p99<=100ms
+pbpf_idle|tlob mon -j, BPF backend, idle|p99<=100ms
+pbpf_hog|tlob mon -j, BPF backend, SCHED_FIFO hog on the CPU|p99<=100ms
+L
+{
+	echo "#### Print latency: a violation's line at the end of a pipe from tlob mon -j, minus its deadline; 1 ms budget, 3 ms inside, CPU $CPU ($TLOB_LANE, $CLOCK clock)"
+	echo
+	sort -k4,4n "$DATA/samples" | awk -v table=print \
+		-v order="pkmod_idle pkmod_hog pbpf_idle pbpf_hog" \
+		-v labels="$DATA/print.labels" -v verdicts="$DATA/print.verdicts" -f $BIN/bench-pct.awk
+	echo
+} >"$DATA/print.md"
+show "$DATA/print.md"
+targets "$DATA/print.verdicts"
 n=$(grep -c '^lat kmod_idle ' "$DATA/samples")
 cmp_ok "$n" -ge "$R" "module idle: at least one violation per round measured ($n)"
 done_testing

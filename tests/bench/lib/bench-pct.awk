@@ -12,8 +12,9 @@
 #   an item "p99<=F*V" or "max<=F*V" is a target: this variant's p99
 #   (max) at most F times V's, printed with PASS or FAIL (verdicts=FILE
 #   gets "PASS|text", "FAIL|text" or, when either side was not measured,
-#   "SKIP|text", for bench.sh's targets); any other item is printed as
-#   it is.
+#   "SKIP|text", for bench.sh's targets); "p99<=Nms" or "max<=Nms" is
+#   a target of N milliseconds itself; any other item is printed as it
+#   is.
 function rank(a, n, p,    i) {
 	i = int(p * n + 0.999999)
 	if (i < 1)
@@ -64,7 +65,19 @@ END {
 		txt = ""
 		for (i = 1; i <= nt; i++) {
 			it = items[i]
-			if (match(it, /^(p99|max)<=[0-9.]+\*/)) {
+			if (match(it, /^(p99|max)<=[0-9.]+ms$/)) {
+				q = substr(it, 1, 3)
+				lim = substr(it, 6, RLENGTH - 7) + 0
+				what = sprintf("%s <= %s ms", q, lim)
+				if (cnt[var]) {
+					mine = q == "p99" ? p99[var] : mx[var]
+					res = verdict(mine <= lim * 1000000 ? "PASS" : "FAIL", sprintf("%s: %s (%.1f ms)", name(var), what, mine / 1000000))
+					it = sprintf("%s: %s (%.1f ms)", what, res, mine / 1000000)
+				} else {
+					verdict("SKIP", name(var) ": " what ": not measured")
+					it = what ": not measured"
+				}
+			} else if (match(it, /^(p99|max)<=[0-9.]+\*/)) {
 				q = substr(it, 1, 3)
 				f = substr(it, 6, RLENGTH - 6) + 0
 				other = substr(it, RLENGTH + 1)

@@ -152,6 +152,20 @@ ok $? "the latency table: p99, max, both ratios, the verdicts" || diag <"$tmp/t4
 grep -q '| B | .*; a plain note |' "$tmp/t4"
 ok $? "notes stay notes" || diag <"$tmp/t4"
 
+# absolute targets in ms (a reader's print latency, issue #16): m's p99
+# is 198 us, b's 99 us; a bound of 0.15 ms fails m and passes b
+cat >"$tmp/lms" <<'L'
+m|M|p99<=0.15ms;max<=1ms
+b|B|p99<=0.15ms
+z|Z|p99<=100ms
+L
+$AWK -v table=lat -v order="m b z" -v labels="$tmp/lms" \
+	-v verdicts="$tmp/vms" -f "$lib/bench-pct.awk" "$tmp/s4" >"$tmp/tms"
+is "$(cut -d'|' -f1 "$tmp/vms" | tr '\n' ' ')" "FAIL PASS PASS SKIP " \
+	"p99 <= 0.15 ms: M's 198 us misses, B's 99 us meets; max <= 1 ms met; Z not measured" || diag <"$tmp/vms"
+grep -q '| M | 100 | 100.0 | 198.0 | 200.0 | - | - | p99 <= 0.15 ms: FAIL (0.2 ms); max <= 1 ms: PASS (0.2 ms) |' "$tmp/tms"
+ok $? "an absolute target is printed with its verdict and the value in ms" || diag <"$tmp/tms"
+
 # ---- bench.sh targets: TAP from the verdicts ----------------------------
 printf 'PASS|a: fine\nFAIL|b: missed\nSKIP|c: not measured\n' >"$tmp/v5"
 (
