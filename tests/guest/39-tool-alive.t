@@ -25,7 +25,19 @@ is "$(jget "$r" pid)" "$wpid" "steady: the instance is the workload's process"
 is "$(jget "$r" tag)" hb "steady: tag"
 is "$(jget "$r" period_ns)" 200000000 "steady: period_ns"
 is "$(jget "$r" expect_min) $(jget "$r" expect_max)" "7 13" "steady: expect 10 margin 3 is 7..13"
-is "$(jget "$r" detector_name)" hrtimer "steady: judged by the cycle's hrtimer"
+# Who judged each ok cycle: its hrtimer, at the cycle's end; or, when the
+# timer ran late, the first checkpoint after the end, which judges the
+# cycle before it counts (tlob_alive.c: a late timer never moves a
+# checkpoint into the wrong cycle). CI's rt lane once had the first cycle
+# judged so (2026-12-05: a vCPU the host stalled). Every ok cycle by one
+# of the two, and the timer at least once.
+jlines "$T/steady" alive_cycle verdict_name ok |
+	sed -n 's/.*"detector_name":"\([^"]*\)".*/\1/p' >"$T/steady.det"
+is "$(grep -c -v -e '^hrtimer$' -e '^checkpoint$' "$T/steady.det")" 0 \
+	"steady: each ok cycle judged by its hrtimer or, the timer late, by the checkpoint after its end" ||
+	diag "$(sort "$T/steady.det" | uniq -c)"
+cmp_ok "$(grep -c '^hrtimer$' "$T/steady.det")" -ge 1 \
+	"steady: judged by the cycle's hrtimer ($(grep -c '^hrtimer$' "$T/steady.det") of $ok)"
 a=$(jlines "$T/steady" alive_cycle verdict_name aborted | tail -1)
 is "$(jget "$a" abort_reason_name)" exit "steady: the exit ends the instance"
 s=$(jlines "$T/steady" summary | head -1)
