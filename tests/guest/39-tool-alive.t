@@ -35,7 +35,7 @@ jlines "$T/steady" alive_cycle verdict_name ok |
 	sed -n 's/.*"detector_name":"\([^"]*\)".*/\1/p' >"$T/steady.det"
 is "$(grep -c -v -e '^hrtimer$' -e '^checkpoint$' "$T/steady.det")" 0 \
 	"steady: each ok cycle judged by its hrtimer or, the timer late, by the checkpoint after its end" ||
-	diag "$(sort "$T/steady.det" | uniq -c)"
+	diag "$(sort "$T/steady.det" | uniq -c | tr -s " \n" " ")"
 cmp_ok "$(grep -c '^hrtimer$' "$T/steady.det")" -ge 1 \
 	"steady: judged by the cycle's hrtimer ($(grep -c '^hrtimer$' "$T/steady.det") of $ok)"
 a=$(jlines "$T/steady" alive_cycle verdict_name aborted | tail -1)
