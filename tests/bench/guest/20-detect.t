@@ -63,11 +63,12 @@ run_bpf() {
 # bench-stamp reads; a violation's arrival minus its deadline. The module
 # is loaded (tlob mon binds and enables it) for that backend only.
 run_print() {
+	[ "$4" = kmod ] && { mod_in || return 1; }
 	rm -f "$DATA/print.fifo"
-	mkfifo "$DATA/print.fifo" || return 1
+	mkfifo "$DATA/print.fifo" || { [ "$4" = kmod ] && mod_out; return 1; }
+	# (after the module: a reader with no writer to come would block for good)
 	"$BIN/bench-stamp" <"$DATA/print.fifo" >"$DATA/print.out" &
 	_sp=$!
-	[ "$4" = kmod ] && { mod_in || return 1; }
 	"$BIN/bench-sigdfl" tlob mon --backend "$4" -j -b "$WIN:bench_start,bench_stop,1ms" \
 		>"$DATA/print.fifo" 2>"$DATA/print.err" &
 	_mp=$!

@@ -21,14 +21,6 @@
 
 #include "marks.h"
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
 int main(int argc, char **argv)
 {
 	struct sched_param sp = { .sched_priority = 50 };
@@ -51,9 +43,9 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	for (;;) {
-		uint64_t end = now_ns() + (uint64_t)burst_ms * 1000000ull;
+		uint64_t end = bench_now_ns() + (uint64_t)burst_ms * 1000000ull;
 
-		while (!burst_ms || now_ns() < end)
+		while (!burst_ms || bench_now_ns() < end)
 			__asm__ volatile("" ::: "memory");
 		usleep(rest_us);
 	}

@@ -32,23 +32,15 @@ static int inside, release;
 static long busy_sleep_us, busy_spin_us;
 static int busy_stop;
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
 static void busy(void)
 {
 	struct timespec nap = { .tv_sec = busy_sleep_us / 1000000,
 				.tv_nsec = busy_sleep_us % 1000000 * 1000 };
 
 	while (!__atomic_load_n(&busy_stop, __ATOMIC_ACQUIRE)) {
-		uint64_t until = now_ns() + busy_spin_us * 1000;
+		uint64_t until = bench_now_ns() + busy_spin_us * 1000;
 
-		while (busy_spin_us && now_ns() < until)
+		while (busy_spin_us && bench_now_ns() < until)
 			;
 		nanosleep(&nap, NULL);
 	}

@@ -38,14 +38,6 @@ static void die(const char *what)
 	exit(2);
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
 /* One side of a pair: read a byte, write it back, until told to stop. */
 static void play(struct shared *sh, int idx, int rfd, int wfd, int serve,
 		 int cpu, int window)
@@ -165,11 +157,11 @@ int main(int argc, char **argv)
 		close(ba[1]);
 	}
 	usleep(20000);
-	t0 = now_ns();
+	t0 = bench_now_ns();
 	sh->go = 1;
 	usleep(ms * 1000);
 	sh->stop = 1;
-	t1 = now_ns();
+	t1 = bench_now_ns();
 	/* A player blocked in read() after its peer left sees EOF and ends. */
 	for (i = 0; i < 2 * pairs; i++) {
 		if (threads)

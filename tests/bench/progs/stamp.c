@@ -12,18 +12,12 @@
  * when it came); a last line without its newline is stamped at EOF.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
-static unsigned long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
+#include "marks.h"
 
 int main(void)
 {
@@ -33,20 +27,20 @@ int main(void)
 
 	for (;;) {
 		ssize_t n = read(0, buf + have, sizeof(buf) - have);
-		unsigned long long at;
+		uint64_t at;
 		size_t i, from = 0;
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
 			break;
-		at = now_ns();
+		at = bench_now_ns();
 		have += n;
 		for (i = 0; i < have; i++) {
 			if (buf[i] != '\n')
 				continue;
 			if (start_of_line)
-				printf("%llu ", at);
+				printf("%" PRIu64 " ", at);
 			fwrite(buf + from, 1, i + 1 - from, stdout);
 			start_of_line = 1;
 			from = i + 1;
@@ -55,7 +49,7 @@ int main(void)
 		have -= from;
 		if (have == sizeof(buf)) {	/* no newline in a whole buffer */
 			if (start_of_line)
-				printf("%llu ", at);
+				printf("%" PRIu64 " ", at);
 			fwrite(buf, 1, have, stdout);
 			start_of_line = 0;
 			have = 0;
@@ -64,7 +58,7 @@ int main(void)
 	}
 	if (have) {
 		if (start_of_line)
-			printf("%llu ", now_ns());
+			printf("%" PRIu64 " ", bench_now_ns());
 		fwrite(buf, 1, have, stdout);
 		putchar('\n');
 	}

@@ -19,14 +19,6 @@
 
 #include "marks.h"
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
 static void sleep_until(uint64_t t)
 {
 	struct timespec ts = { .tv_sec = t / 1000000000ull,
@@ -64,26 +56,26 @@ int main(int argc, char **argv)
 	 * emulation): pay that before the first window, not inside it.
 	 */
 	bench_stop();
-	t0 = now_ns();
+	t0 = bench_now_ns();
 	end = ms ? t0 + ms * 1000000ull : UINT64_MAX;
 	next = t0;
-	for (n = 0; count ? n < count : now_ns() < end; n++) {
+	for (n = 0; count ? n < count : bench_now_ns() < end; n++) {
 		if (rate) {
 			next += 1000000000ull / rate;
 			sleep_until(next);
 		}
 		bench_start();
 		if (in_us && spin) {
-			uint64_t until = now_ns() + in_us * 1000;
+			uint64_t until = bench_now_ns() + in_us * 1000;
 
-			while (now_ns() < until)
+			while (bench_now_ns() < until)
 				;
 		} else if (in_us) {
-			sleep_until(now_ns() + in_us * 1000);
+			sleep_until(bench_now_ns() + in_us * 1000);
 		}
 		bench_stop();
 	}
-	end = now_ns();
+	end = bench_now_ns();
 	printf("windows=%llu ms=%.1f windows_per_s=%.0f\n",
 	       (unsigned long long)n, (end - t0) / 1e6,
 	       (double)n * 1e9 / (double)(end - t0));
