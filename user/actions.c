@@ -157,6 +157,7 @@ void tlob_limit_free(struct tlob_limit *l)
 /* A violation whose commands wait for its diagnosis. */
 struct pending {
 	bool used;
+	bool held;		/* its diagnosis came, its names are being read */
 	struct tlob_record r;
 	uint64_t since;
 };
@@ -469,12 +470,22 @@ void tlob_exec_diag(struct tlob_exec *x, const struct tlob_diag *d,
 	}
 }
 
+void tlob_exec_hold(struct tlob_exec *x, const struct tlob_diag *d)
+{
+	for (int i = 0; x && i < PENDING; i++) {
+		struct pending *p = &x->pending[i];
+
+		if (p->used && same_window(&p->r, d->pid, d->binding_id, d->start_ns))
+			p->held = true;
+	}
+}
+
 void tlob_exec_window(struct tlob_exec *x, const struct tlob_record *r)
 {
 	for (int i = 0; x && i < PENDING; i++) {
 		struct pending *p = &x->pending[i];
 
-		if (p->used && same_window(&p->r, r->pid, r->binding_id, r->start_ns)) {
+		if (p->used && !p->held && same_window(&p->r, r->pid, r->binding_id, r->start_ns)) {
 			p->used = false;
 			run(x, &p->r, NULL, NULL);
 		}
@@ -509,7 +520,7 @@ int tlob_exec_tick(struct tlob_exec *x, uint64_t now)
 	for (int i = 0; i < PENDING; i++) {
 		struct pending *p = &x->pending[i];
 
-		if (!p->used)
+		if (!p->used || p->held)
 			continue;
 		if (now - p->since >= TLOB_EXEC_WAIT_NS) {
 			p->used = false;

@@ -702,6 +702,23 @@ int tlob_ran_text(const struct tlob_diag *d, char *buf, size_t len)
 	return jend(&j);
 }
 
+int tlob_diag_text_late(const struct tlob_diag *d, char *buf, size_t len)
+{
+	struct jbuf j = { buf, len, 0, false };
+
+	text_left(&j, "DIAGNOSIS", 14);
+	jstr(&j, " pid=");
+	ju64(&j, d->pid);
+	text_key(&j, "tgid");
+	ju64(&j, d->tgid);
+	text_key(&j, "binding");
+	ju64(&j, d->binding_id);
+	text_key(&j, "start_ns");
+	ju64(&j, d->start_ns);
+	jstr(&j, " (late: the kernel's names were being read)\n");
+	return jend(&j);
+}
+
 int tlob_diag_text(const struct tlob_diag *d, const struct tlob_diag_syms *syms,
 		   char *buf, size_t len)
 {

@@ -91,6 +91,12 @@ int tlob_diag_json(const struct tlob_diag *d, const struct tlob_diag_syms *syms,
 int tlob_diag_text(const struct tlob_diag *d, const struct tlob_diag_syms *syms,
 		   char *buf, size_t len);
 /*
+ * The line a diagnosis printed late starts with, in place of coming
+ * right under its VIOLATION line: which violation (pid, tgid, binding,
+ * the window's START).
+ */
+int tlob_diag_text_late(const struct tlob_diag *d, char *buf, size_t len);
+/*
  * For an on-violation exec's environment: n frames one a line, as the
  * text shows them without "at " ("NAME+0xOFF (FILE)"; f NULL: addresses);
  * the tasks that ran instead one a line ("COMM-PID policy/prio TIME",

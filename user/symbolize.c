@@ -5,7 +5,13 @@
  * and one symbol lookup per frame (libdwfl's sorted tables); a process
  * seen for the first time, or a miss, costs a read of /proc/TGID/maps,
  * of /proc/TGID/map_files and of the ELF headers and symbol tables of
- * its modules (libdwfl maps them). /proc/kallsyms is parsed once.
+ * its modules (libdwfl maps them). /proc/kallsyms is parsed once, in a
+ * thread of its own when the reader asks (tlob_symbolizer_kernel_ready()).
+ *
+ * Threads: the loader thread writes tep and knote, then publishes
+ * KSYMS_DONE (release); the reader's thread reads them only after it saw
+ * KSYMS_DONE (acquire) or joined the loader. Everything else is the
+ * reader's alone.
  */
 #include <dirent.h>
 #include <elfutils/libdwelf.h>
@@ -13,6 +19,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,11 +52,17 @@ struct proc {
 	unsigned long used;		/* for eviction: the least recently used goes */
 };
 
+/* The kernel names: not asked for yet, being read by the loader, read. */
+enum ksyms_state { KSYMS_NONE, KSYMS_LOADING, KSYMS_DONE };
+
 struct tlob_symbolizer {
 	struct proc procs[PROC_CACHE];
 	unsigned long tick;
 	struct tep_handle *tep;		/* kernel symbols; NULL: none */
-	bool ksyms_read;
+	const char *kpath;		/* the kallsyms file to read */
+	atomic_int kstate;		/* enum ksyms_state */
+	bool kthread_live;		/* kthread started, not joined yet */
+	pthread_t kthread;
 	const char *knote;		/* why there are no kernel names */
 };
 
@@ -81,6 +96,10 @@ struct tlob_symbolizer *tlob_symbolizer_new(void)
 	elf_version(EV_CURRENT);
 	for (int i = 0; s && i < PROC_CACHE; i++)
 		s->procs[i].pidfd = -1;
+	if (s) {
+		s->kpath = "/proc/kallsyms";
+		atomic_init(&s->kstate, KSYMS_NONE);
+	}
 	return s;
 }
 
@@ -112,6 +131,8 @@ void tlob_symbolizer_free(struct tlob_symbolizer *s)
 {
 	if (!s)
 		return;
+	if (s->kthread_live)
+		pthread_join(s->kthread, NULL);
 	for (int i = 0; i < PROC_CACHE; i++)
 		if (s->procs[i].tgid)
 			proc_drop(&s->procs[i]);
@@ -424,13 +445,11 @@ static bool kallsyms_hidden(const char *buf)
 	return true;
 }
 
-/* A kallsyms file, once: tep_parse_kallsyms() keeps copies of the names. */
-static void ksyms_read(struct tlob_symbolizer *s, const char *path)
+/* The kallsyms file: tep_parse_kallsyms() keeps copies of the names. */
+static void ksyms_read(struct tlob_symbolizer *s)
 {
-	char *buf;
+	char *buf = tlob_read_file(s->kpath);
 
-	s->ksyms_read = true;
-	buf = tlob_read_file(path);
 	if (!buf) {
 		s->knote = "no /proc/kallsyms: raw addresses";
 		return;
@@ -449,10 +468,59 @@ static void ksyms_read(struct tlob_symbolizer *s, const char *path)
 	free(buf);
 }
 
+static void *ksyms_loader(void *arg)
+{
+	struct tlob_symbolizer *s = arg;
+
+	ksyms_read(s);
+	atomic_store_explicit(&s->kstate, KSYMS_DONE, memory_order_release);
+	return NULL;
+}
+
 void tlob_symbolizer_kallsyms(struct tlob_symbolizer *s, const char *path)
 {
-	if (!s->ksyms_read)
-		ksyms_read(s, path);
+	if (atomic_load_explicit(&s->kstate, memory_order_relaxed) == KSYMS_NONE)
+		s->kpath = path;
+}
+
+bool tlob_symbolizer_kernel_ready(struct tlob_symbolizer *s)
+{
+	sigset_t all, old;
+	int err;
+
+	if (atomic_load_explicit(&s->kstate, memory_order_acquire) == KSYMS_DONE)
+		return true;
+	if (s->kthread_live)
+		return false;
+	/*
+	 * The loader takes no signal: SIGINT must reach the reader's
+	 * thread, where it ends the poll (EINTR).
+	 */
+	atomic_store_explicit(&s->kstate, KSYMS_LOADING, memory_order_relaxed);
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	err = pthread_create(&s->kthread, NULL, ksyms_loader, s);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!err) {
+		s->kthread_live = true;
+		return false;
+	}
+	/* No thread: read them here, late rather than never. */
+	ksyms_read(s);
+	atomic_store_explicit(&s->kstate, KSYMS_DONE, memory_order_relaxed);
+	return true;
+}
+
+/* The kernel names, read or waited for. */
+static void ksyms_wait(struct tlob_symbolizer *s)
+{
+	if (s->kthread_live) {
+		pthread_join(s->kthread, NULL);
+		s->kthread_live = false;
+	} else if (atomic_load_explicit(&s->kstate, memory_order_relaxed) == KSYMS_NONE) {
+		ksyms_read(s);
+		atomic_store_explicit(&s->kstate, KSYMS_DONE, memory_order_relaxed);
+	}
 }
 
 static void resolve_kernel(struct tlob_symbolizer *s, const struct tlob_diag *d,
@@ -471,11 +539,10 @@ static void resolve_kernel(struct tlob_symbolizer *s, const struct tlob_diag *d,
 	}
 }
 
-void tlob_symbolize(struct tlob_symbolizer *s, const struct tlob_diag *d,
-		    struct tlob_diag_syms *syms)
+void tlob_symbolize_user(struct tlob_symbolizer *s, const struct tlob_diag *d,
+			 struct tlob_diag_syms *syms)
 {
 	unsigned int nu = d->nr_ustack < TLOB_DIAG_USTACK ? d->nr_ustack : TLOB_DIAG_USTACK;
-	unsigned int nk = d->nr_kstack < TLOB_DIAG_KSTACK ? d->nr_kstack : TLOB_DIAG_KSTACK;
 	struct proc *p;
 	bool cached;
 
@@ -495,11 +562,23 @@ void tlob_symbolize(struct tlob_symbolizer *s, const struct tlob_diag *d,
 		if (!p)
 			syms->unote = "process gone: raw addresses";
 	}
-	if (nk) {
-		/* Read here, once, and not at the start: symbolize.h. */
-		if (!s->ksyms_read)
-			ksyms_read(s, "/proc/kallsyms");
-		resolve_kernel(s, d, syms->kstack, nk);
-		syms->knote = s->knote;
-	}
+}
+
+void tlob_symbolize_kernel(struct tlob_symbolizer *s, const struct tlob_diag *d,
+			   struct tlob_diag_syms *syms)
+{
+	unsigned int nk = d->nr_kstack < TLOB_DIAG_KSTACK ? d->nr_kstack : TLOB_DIAG_KSTACK;
+
+	if (!nk)
+		return;
+	ksyms_wait(s);
+	resolve_kernel(s, d, syms->kstack, nk);
+	syms->knote = s->knote;
+}
+
+void tlob_symbolize(struct tlob_symbolizer *s, const struct tlob_diag *d,
+		    struct tlob_diag_syms *syms)
+{
+	tlob_symbolize_user(s, d, syms);
+	tlob_symbolize_kernel(s, d, syms);
 }

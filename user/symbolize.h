@@ -14,13 +14,18 @@
  * saying so, instead of the names of another build. A process that is
  * gone, and was not cached, gets raw addresses and a note: no guessing.
  *
- * Kernel stacks: /proc/kallsyms, read once per symbolizer at the first
- * kernel frame (tep_parse_kallsyms()), looked up with tep_find_function()
- * and tep_find_function_address(); addresses hidden by kptr_restrict give
- * raw addresses.
+ * Kernel stacks: /proc/kallsyms, read once per symbolizer
+ * (tep_parse_kallsyms()), looked up with tep_find_function() and
+ * tep_find_function_address(); addresses hidden by kptr_restrict give
+ * raw addresses. It is read at the first kernel frame to name, not at the
+ * start: 200k lines, 1.4 s of CPU under emulation, that sessions which
+ * never see a violation would pay. A reader that must not wait that long
+ * asks tlob_symbolizer_kernel_ready(), which reads it in a thread.
  */
 #ifndef TLOB_SYMBOLIZE_H
 #define TLOB_SYMBOLIZE_H
+
+#include <stdbool.h>
 
 #include "output.h"
 
@@ -31,19 +36,29 @@ struct tlob_symbolizer *tlob_symbolizer_new(void);
 void tlob_symbolizer_free(struct tlob_symbolizer *s);
 
 /*
- * Kernel names come from /proc/kallsyms, read at the first kernel frame
- * to name (not at the start: 200k lines, 1.4 s of every tlob mon's start
- * under emulation, for sessions that mostly never see a violation); or,
- * called first, from another file in its format (tests).
+ * Kernel names from another file in /proc/kallsyms' format (tests);
+ * called before they are read. path must outlive s.
  */
 void tlob_symbolizer_kallsyms(struct tlob_symbolizer *s, const char *path);
 
 /*
+ * true when the kernel names are read (or known to be missing); else
+ * false, and the first call starts reading them in a thread of its own.
+ */
+bool tlob_symbolizer_kernel_ready(struct tlob_symbolizer *s);
+
+/*
  * d's stacks into syms: every frame gets its ip, and a name, file,
  * build-id or note where known. The strings stay valid until the next
- * call or tlob_symbolizer_free().
+ * call or tlob_symbolizer_free(). tlob_symbolize() does both halves:
+ * the user stack (from the live process: while it is there), then the
+ * kernel's (waits for the names, or reads them).
  */
 void tlob_symbolize(struct tlob_symbolizer *s, const struct tlob_diag *d,
 		    struct tlob_diag_syms *syms);
+void tlob_symbolize_user(struct tlob_symbolizer *s, const struct tlob_diag *d,
+			 struct tlob_diag_syms *syms);
+void tlob_symbolize_kernel(struct tlob_symbolizer *s, const struct tlob_diag *d,
+			   struct tlob_diag_syms *syms);
 
 #endif /* TLOB_SYMBOLIZE_H */

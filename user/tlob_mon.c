@@ -19,6 +19,7 @@
 
 #include "actions.h"
 #include "alive.h"
+#include "diag_queue.h"
 #include "logic.h"
 #include "monline.h"
 #include "output.h"
@@ -33,6 +34,8 @@
 #define DRAIN_LIMIT_S	2
 /* A diagnosis' text or JSON: 32 frames, each a symbol and a path at most. */
 #define DIAG_BUF	(64 * 1024)
+/* How often held diagnoses look whether their kernel names are read. */
+#define HELD_POLL_MS	10
 
 static const char *const mon_usage[] = {
 	"usage: tlob mon [-b SECTION]... [-d DURATION] [--stop-on-violation] [-t]",
@@ -129,6 +132,7 @@ struct mon_ctx {
 	char *dbuf;			/* a diagnosis' lines (DIAG_BUF) */
 	struct tlob_symbolizer *sym;	/* names for the diagnoses' stacks */
 	struct tlob_diag_syms syms;	/* the last diagnosis' */
+	struct tlob_diag_queue held;	/* diagnoses waiting for kernel names */
 	uint64_t violation_seen_ns;	/* detection time of the stopping violation */
 	uint64_t violation_read_ns;	/* when tlob had read it */
 	bool stop;
@@ -327,29 +331,73 @@ static int on_logic(const struct tlob_logic_record *l, const struct tlob_logic_n
 	return stop_at(ctx, tlob_logic_violation(l), l->end_ns);
 }
 
-/* A violation's diagnosis: its lines under the VIOLATION line (or one JSON object). */
+/*
+ * A diagnosis with its names: the exec= commands that waited for it, and
+ * its lines under the VIOLATION line, or after a line naming its
+ * violation when it comes @late (or one JSON object, the same either way).
+ */
+static void diag_out(struct mon_ctx *ctx, const struct tlob_diag *d,
+		     const struct tlob_diag_syms *syms, bool late)
+{
+	bool json = ctx->params->json;
+	int n;
+
+	tlob_exec_diag(ctx->exec, d, syms);
+	if (ctx->params->quiet)
+		return;
+	if (late && !json)
+		out_line(ctx->dbuf, tlob_diag_text_late(d, ctx->dbuf, DIAG_BUF), DIAG_BUF);
+	n = json ? tlob_diag_json(d, syms, ctx->dbuf, DIAG_BUF - 1) :
+	    tlob_diag_text(d, syms, ctx->dbuf, DIAG_BUF);
+	/* Names too long for the buffer (C++): the addresses, rather than nothing. */
+	if (n < 0)
+		n = json ? tlob_diag_json(d, NULL, ctx->dbuf, DIAG_BUF - 1) :
+		    tlob_diag_text(d, NULL, ctx->dbuf, DIAG_BUF);
+	out_line(ctx->dbuf, n, DIAG_BUF);
+}
+
+/*
+ * A violation's diagnosis. Its user stack is named now, while the
+ * process is there. Its kernel stack needs /proc/kallsyms, read once, in
+ * a thread, at the first diagnosis that has one (symbolize.h): until it
+ * is read, that diagnosis and every one after it wait in ctx->held, so
+ * that the reader goes on printing violations the moment they come
+ * (issue #16's 100 ms) instead of waiting for the read (1.4 s under
+ * emulation). Their exec= commands wait with them (tlob_exec_hold()).
+ */
 static int on_diag(const struct tlob_diag *d, void *data)
 {
 	struct mon_ctx *ctx = data;
-	int n;
 
 	if (!wanted(ctx, d->binding_id))
 		return 0;
 	ctx->diags++;
 	if (ctx->params->quiet && !ctx->exec)
 		return 0;
-	tlob_symbolize(ctx->sym, d, &ctx->syms);
-	tlob_exec_diag(ctx->exec, d, &ctx->syms);
-	if (ctx->params->quiet)
+	tlob_symbolize_user(ctx->sym, d, &ctx->syms);
+	if ((ctx->held.n || (d->nr_kstack && !tlob_symbolizer_kernel_ready(ctx->sym))) &&
+	    !tlob_diag_hold(&ctx->held, d, &ctx->syms)) {
+		tlob_exec_hold(ctx->exec, d);
 		return 0;
-	n = ctx->params->json ? tlob_diag_json(d, &ctx->syms, ctx->dbuf, DIAG_BUF - 1) :
-	    tlob_diag_text(d, &ctx->syms, ctx->dbuf, DIAG_BUF);
-	/* Names too long for the buffer (C++): the addresses, rather than nothing. */
-	if (n < 0)
-		n = ctx->params->json ? tlob_diag_json(d, NULL, ctx->dbuf, DIAG_BUF - 1) :
-		    tlob_diag_text(d, NULL, ctx->dbuf, DIAG_BUF);
-	out_line(ctx->dbuf, n, DIAG_BUF);
+	}
+	/* Not held (names read, or no memory to hold it): named now. */
+	tlob_symbolize_kernel(ctx->sym, d, &ctx->syms);
+	diag_out(ctx, d, &ctx->syms, ctx->held.n > 0);
 	return 0;
+}
+
+/* The held diagnoses, in order, once their names are read, or @wait for them. */
+static void held_out(struct mon_ctx *ctx, bool wait)
+{
+	struct tlob_held_diag *h;
+
+	if (!ctx->held.n || (!wait && !tlob_symbolizer_kernel_ready(ctx->sym)))
+		return;
+	while ((h = tlob_diag_next(&ctx->held))) {
+		tlob_symbolize_kernel(ctx->sym, &h->d, &h->syms);
+		diag_out(ctx, &h->d, &h->syms, true);
+		free(h);
+	}
 }
 
 /* Wait for records until a stop condition; returns 0 or -errno. */
@@ -368,7 +416,10 @@ static int mon_loop(struct tlob_backend *be, struct mon_ctx *ctx, const struct t
 			if (timeout < 0 || tlob_ms_until(end, now) < timeout)
 				timeout = tlob_ms_until(end, now);
 		}
+		if (ctx->held.n && (timeout < 0 || timeout > HELD_POLL_MS))
+			timeout = HELD_POLL_MS;
 		ret = be->ops->poll(be, timeout, sink);
+		held_out(ctx, false);
 		/* One write per batch, before the next wait. */
 		fflush(stdout);
 		if (ret < 0 && ret != -EINTR) {
@@ -389,6 +440,7 @@ static void mon_drain(struct tlob_backend *be, struct mon_ctx *ctx, const struct
 	do {
 		ret = be->ops->poll(be, 0, sink);
 	} while (ret > 0 && tlob_now_ns() < limit);
+	held_out(ctx, true);
 	fflush(stdout);
 	if (ret > 0)
 		fprintf(stderr, "tlob: records still arriving after %ds of draining\n",
@@ -797,6 +849,7 @@ out_unbind:
 		mon_summary(be, params, &ctx, st, nst);
 	}
 	free(st);
+	tlob_diag_queue_free(&ctx.held);
 	free(ctx.dbuf);
 	tlob_symbolizer_free(ctx.sym);
 	if (old_reactor[0] && be->ops->set_reactor(be, old_reactor)) {

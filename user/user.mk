@@ -10,12 +10,13 @@
 # libdw (libdwfl) names the user stacks of violations (symbolize.c).
 # libcgraph (graphviz) reads the DOT models of logical supervision, through
 # rvgen's own reader and validator (rvgen/model.mk, user/logic.c).
+# -pthread: the symbolizer reads /proc/kallsyms in a thread of its own.
 include rvgen/model.mk
 USER_PKGS := libtracefs libtraceevent libelf libdw capstone $(RVGEN_MODEL_PKGS)
-USER_CFLAGS := -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror \
+USER_CFLAGS := -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -pthread \
 	-I$(TOP)/user -I$(TOP)/user/kmod -I$(TOP)/kernel/shared -I$(TOP)/rvgen \
 	$(shell pkg-config --cflags $(USER_PKGS))
-USER_LDLIBS := $(shell pkg-config --libs $(USER_PKGS))
+USER_LDLIBS := $(shell pkg-config --libs $(USER_PKGS)) -pthread
 # A distribution's flags (dpkg-buildflags: hardening, debug prefix maps)
 # come after the tool's own, as the environment gives them.
 USER_CFLAGS += $(CPPFLAGS) $(CFLAGS)
@@ -122,6 +123,8 @@ CHECK_DEPS += $(TOOL_TEST_BINS)
 # output_drv counts the printf-family calls of the formatter (15-output.t).
 $(BUILD)/tests/unit/tool/output_drv: USER_LDLIBS += -Wl,--wrap=vsnprintf,--wrap=snprintf \
 	-Wl,--wrap=vfprintf,--wrap=fprintf,--wrap=fputc
+# mon_drv -K makes /proc/kallsyms slow to read (60-mon.t, 61-mon-actions.t).
+$(BUILD)/tests/unit/tool/mon_drv: USER_LDLIBS += -Wl,--wrap=tlob_read_file
 # test_decode counts the lookups of fields by name per record (13-decode.t).
 $(BUILD)/tests/unit/tool/test_decode: USER_LDLIBS += -Wl,--wrap=tep_find_field \
 	-Wl,--wrap=tep_find_any_field,--wrap=tep_get_field_raw

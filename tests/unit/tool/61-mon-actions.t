@@ -14,20 +14,7 @@
 # tracing_on itself when it reads a violation; an instance that is not
 # there, a limit without an action are refused before anything changes.
 . "$(dirname "$0")/tap.sh"
-DRV=$BUILD/tests/unit/tool/mon_drv
-APP=$BUILD/tests/unit/tool/fixtures/app
-S="$APP:frame_begin,frame_end,5us"
-
-run() {
-	timeout 30 "$DRV" "$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$(sed -n 's/^exit //p' "$tmp/out")
-}
-expect() {
-	[ "${rc:-none}" = "$1" ]
-	ok $? "$2" || { echo "#   exit ${rc:-none} (want $1)"; sed 's/^/#   /' "$tmp/out" "$tmp/err"; }
-}
-# envof FILE KEY: the (first line of the) value of KEY in an `env` dump
-envof() { sed -n "s/^$2=//p" "$1" | head -1; }
+. "$(dirname "$0")/mon.sh"
 
 # exec=: the environment, the diagnosis' included
 mkdir "$tmp/e1"

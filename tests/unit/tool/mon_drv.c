@@ -4,7 +4,7 @@
  * status and what mon changes can be checked on the host:
  *
  *   mon_drv [-B BINDINGS] [-R REACTORS] [-V RECORDS] [-O OPEN] [-E 1] [-S 1]
- *           [-N NAME] [-T TRACEFS] [-F 1] -- MON-ARGS...
+ *           [-N NAME] [-T TRACEFS] [-F 1] [-K MS] -- MON-ARGS...
  *
  * BINDINGS persistent bindings exist already (default 0); REACTORS is the
  * backend's reactor list (default "[nop] printk panic signal", "-" none);
@@ -33,6 +33,10 @@
  * binding does (aborted, unbind); their records come at the next poll.
  * Every op that changes something is logged to stdout ("op: ..."), then
  * "exit N" with the session's status.
+ *
+ * -K MS: /proc/kallsyms takes MS to read (tlob_read_file() wrapped: the
+ * emulated guests' 1.4 s), and names the diagnosis' kernel frame
+ * fake_kernel_fn+0x1000; without -K the host's own file is read.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -48,6 +52,8 @@
 #include "tlob_model.h"
 
 int main(int argc, char **argv);
+char *__real_tlob_read_file(const char *path);
+char *__wrap_tlob_read_file(const char *path);
 
 static const char *reactors = "[nop] printk panic signal";
 static const char *records = "";
@@ -140,6 +146,18 @@ static int fake_stats(struct tlob_backend *be, struct tlob_binding_stats **st, s
 	*st = NULL;
 	*n = 0;
 	return 0;
+}
+
+static long kallsyms_ms = -1;
+
+char *__wrap_tlob_read_file(const char *path)
+{
+	struct timespec ts = { kallsyms_ms / 1000, kallsyms_ms % 1000 * 1000000L };
+
+	if (kallsyms_ms < 0 || strcmp(path, "/proc/kallsyms"))
+		return __real_tlob_read_file(path);
+	nanosleep(&ts, NULL);
+	return strdup("ffffffff80fff000 T fake_kernel_fn\nffffffff81001000 T fake_next_fn\n");
 }
 
 static struct tlob_record last_violation;
@@ -342,6 +360,8 @@ int main(int argc, char **argv)
 			session = atoi(argv[i + 1]);
 		else if (!strcmp(argv[i], "-F"))
 			fail_enable = (unsigned int)atoi(argv[i + 1]);
+		else if (!strcmp(argv[i], "-K"))
+			kallsyms_ms = atol(argv[i + 1]);
 		else if (!strcmp(argv[i], "-N"))
 			fake_ops.name = argv[i + 1];
 		else if (!strcmp(argv[i], "-T") && tracefs_set_tracing_dir(argv[i + 1]))
