@@ -715,7 +715,7 @@ int tlob_diag_text_late(const struct tlob_diag *d, char *buf, size_t len)
 	ju64(&j, d->binding_id);
 	text_key(&j, "start_ns");
 	ju64(&j, d->start_ns);
-	jstr(&j, " (late: the kernel's names were being read)\n");
+	jstr(&j, " (late: its stacks were being named)\n");
 	return jend(&j);
 }
 

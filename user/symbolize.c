@@ -5,23 +5,7 @@
  * and one symbol lookup per frame (libdwfl's sorted tables); a process
  * seen for the first time, or a miss, costs a read of /proc/TGID/maps,
  * of /proc/TGID/map_files and of the ELF headers and symbol tables of
- * its modules (libdwfl maps them). /proc/kallsyms is parsed once, in a
- * thread of its own when the reader asks (tlob_symbolizer_kernel_ready()).
- *
- * Threads: the loader thread writes tep and knote, then publishes
- * KSYMS_DONE (release); the reader's thread reads them only after it saw
- * KSYMS_DONE (acquire) or joined the loader. Everything else is the
- * reader's alone.
- *
- * The loader runs at nice 19 while the reader goes on without it: on a
- * CPU they share, the reader's wakeups preempt it at once (at the same
- * nice, the reader waited for the loader's slices: a violation's print
- * latency in tests/bench went from ~15 to ~115 ms p99 with both pinned
- * to one CPU). Once the reader waits for the names (ksyms_wait()), the
- * loader gets the reader's nice back where the system lets it (root,
- * CAP_SYS_NICE, RLIMIT_NICE): kwanted and ktid, sequentially consistent,
- * make sure that one of the two threads puts it back, whichever comes
- * last.
+ * its modules (libdwfl maps them). /proc/kallsyms is parsed once.
  */
 #include <dirent.h>
 #include <elfutils/libdwelf.h>
@@ -29,13 +13,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <pthread.h>
-#include <signal.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <traceevent/event-parse.h>
@@ -63,20 +43,12 @@ struct proc {
 	unsigned long used;		/* for eviction: the least recently used goes */
 };
 
-/* The kernel names: not asked for yet, being read by the loader, read. */
-enum ksyms_state { KSYMS_NONE, KSYMS_LOADING, KSYMS_DONE };
-
 struct tlob_symbolizer {
 	struct proc procs[PROC_CACHE];
 	unsigned long tick;
 	struct tep_handle *tep;		/* kernel symbols; NULL: none */
 	const char *kpath;		/* the kallsyms file to read */
-	atomic_int kstate;		/* enum ksyms_state */
-	atomic_int ktid;		/* the loader's thread id, once it runs; 0 before */
-	atomic_bool kwanted;		/* the reader waits for the names */
-	int knice;			/* the reader's nice, the loader's when waited for */
-	bool kthread_live;		/* kthread started, not joined yet */
-	pthread_t kthread;
+	bool ksyms_read;
 	const char *knote;		/* why there are no kernel names */
 };
 
@@ -112,9 +84,6 @@ struct tlob_symbolizer *tlob_symbolizer_new(void)
 		s->procs[i].pidfd = -1;
 	if (s) {
 		s->kpath = "/proc/kallsyms";
-		atomic_init(&s->kstate, KSYMS_NONE);
-		atomic_init(&s->ktid, 0);
-		atomic_init(&s->kwanted, false);
 	}
 	return s;
 }
@@ -147,8 +116,6 @@ void tlob_symbolizer_free(struct tlob_symbolizer *s)
 {
 	if (!s)
 		return;
-	if (s->kthread_live)
-		pthread_join(s->kthread, NULL);
 	for (int i = 0; i < PROC_CACHE; i++)
 		if (s->procs[i].tgid)
 			proc_drop(&s->procs[i]);
@@ -461,11 +428,13 @@ static bool kallsyms_hidden(const char *buf)
 	return true;
 }
 
-/* The kallsyms file: tep_parse_kallsyms() keeps copies of the names. */
+/* The kallsyms file, once: tep_parse_kallsyms() keeps copies of the names. */
 static void ksyms_read(struct tlob_symbolizer *s)
 {
-	char *buf = tlob_read_file(s->kpath);
+	char *buf;
 
+	s->ksyms_read = true;
+	buf = tlob_read_file(s->kpath);
 	if (!buf) {
 		s->knote = "no /proc/kallsyms: raw addresses";
 		return;
@@ -484,71 +453,15 @@ static void ksyms_read(struct tlob_symbolizer *s)
 	free(buf);
 }
 
-static void *ksyms_loader(void *arg)
-{
-	struct tlob_symbolizer *s = arg;
-	pid_t tid = gettid();
-
-	atomic_store(&s->ktid, tid);
-	setpriority(PRIO_PROCESS, (id_t)tid, 19);
-	if (atomic_load(&s->kwanted))
-		setpriority(PRIO_PROCESS, (id_t)tid, s->knice);
-	ksyms_read(s);
-	atomic_store_explicit(&s->kstate, KSYMS_DONE, memory_order_release);
-	return NULL;
-}
-
 void tlob_symbolizer_kallsyms(struct tlob_symbolizer *s, const char *path)
 {
-	if (atomic_load_explicit(&s->kstate, memory_order_relaxed) == KSYMS_NONE)
+	if (!s->ksyms_read)
 		s->kpath = path;
 }
 
-bool tlob_symbolizer_kernel_ready(struct tlob_symbolizer *s)
+bool tlob_symbolizer_kernel_read(const struct tlob_symbolizer *s)
 {
-	sigset_t all, old;
-	int err;
-
-	if (atomic_load_explicit(&s->kstate, memory_order_acquire) == KSYMS_DONE)
-		return true;
-	if (s->kthread_live)
-		return false;
-	/*
-	 * The loader takes no signal: SIGINT must reach the reader's
-	 * thread, where it ends the poll (EINTR).
-	 */
-	atomic_store_explicit(&s->kstate, KSYMS_LOADING, memory_order_relaxed);
-	errno = 0;
-	s->knice = getpriority(PRIO_PROCESS, 0);
-	if (errno)
-		s->knice = 0;
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	err = pthread_create(&s->kthread, NULL, ksyms_loader, s);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (!err) {
-		s->kthread_live = true;
-		return false;
-	}
-	/* No thread: read them here, late rather than never. */
-	ksyms_read(s);
-	atomic_store_explicit(&s->kstate, KSYMS_DONE, memory_order_relaxed);
-	return true;
-}
-
-/* The kernel names, read or waited for. */
-static void ksyms_wait(struct tlob_symbolizer *s)
-{
-	if (s->kthread_live) {
-		atomic_store(&s->kwanted, true);
-		if (atomic_load(&s->ktid))
-			setpriority(PRIO_PROCESS, (id_t)atomic_load(&s->ktid), s->knice);
-		pthread_join(s->kthread, NULL);
-		s->kthread_live = false;
-	} else if (atomic_load_explicit(&s->kstate, memory_order_relaxed) == KSYMS_NONE) {
-		ksyms_read(s);
-		atomic_store_explicit(&s->kstate, KSYMS_DONE, memory_order_relaxed);
-	}
+	return s->ksyms_read;
 }
 
 static void resolve_kernel(struct tlob_symbolizer *s, const struct tlob_diag *d,
@@ -599,7 +512,9 @@ void tlob_symbolize_kernel(struct tlob_symbolizer *s, const struct tlob_diag *d,
 
 	if (!nk)
 		return;
-	ksyms_wait(s);
+	/* Read here, once, and not at the start: symbolize.h. */
+	if (!s->ksyms_read)
+		ksyms_read(s);
 	resolve_kernel(s, d, syms->kstack, nk);
 	syms->knote = s->knote;
 }

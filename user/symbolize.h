@@ -20,7 +20,9 @@
  * raw addresses. It is read at the first kernel frame to name, not at the
  * start: 200k lines, 1.4 s of CPU under emulation, that sessions which
  * never see a violation would pay. A reader that must not wait that long
- * asks tlob_symbolizer_kernel_ready(), which reads it in a thread.
+ * names its diagnoses in a thread of its own (diag_worker.h).
+ *
+ * One thread at a time per symbolizer.
  */
 #ifndef TLOB_SYMBOLIZE_H
 #define TLOB_SYMBOLIZE_H
@@ -41,18 +43,16 @@ void tlob_symbolizer_free(struct tlob_symbolizer *s);
  */
 void tlob_symbolizer_kallsyms(struct tlob_symbolizer *s, const char *path);
 
-/*
- * true when the kernel names are read (or known to be missing); else
- * false, and the first call starts reading them in a thread of its own.
- */
-bool tlob_symbolizer_kernel_ready(struct tlob_symbolizer *s);
+/* true once the kernel names are read (or known to be missing). */
+bool tlob_symbolizer_kernel_read(const struct tlob_symbolizer *s);
 
 /*
  * d's stacks into syms: every frame gets its ip, and a name, file,
  * build-id or note where known. The strings stay valid until the next
  * call or tlob_symbolizer_free(). tlob_symbolize() does both halves:
  * the user stack (from the live process: while it is there), then the
- * kernel's (waits for the names, or reads them).
+ * kernel's (reading the names the first time). A kernel half's strings
+ * stay valid until tlob_symbolizer_free().
  */
 void tlob_symbolize(struct tlob_symbolizer *s, const struct tlob_diag *d,
 		    struct tlob_diag_syms *syms);

@@ -19,11 +19,10 @@
 
 #include "actions.h"
 #include "alive.h"
-#include "diag_queue.h"
+#include "diag_worker.h"
 #include "logic.h"
 #include "monline.h"
 #include "output.h"
-#include "symbolize.h"
 #include "tlob.h"
 #include "trace_react.h"
 #include "trigger.h"
@@ -34,8 +33,8 @@
 #define DRAIN_LIMIT_S	2
 /* A diagnosis' text or JSON: 32 frames, each a symbol and a path at most. */
 #define DIAG_BUF	(64 * 1024)
-/* How often held diagnoses look whether their kernel names are read. */
-#define HELD_POLL_MS	10
+/* How often the reader looks for diagnoses the worker has named. */
+#define NAMED_POLL_MS	10
 
 static const char *const mon_usage[] = {
 	"usage: tlob mon [-b SECTION]... [-d DURATION] [--stop-on-violation] [-t]",
@@ -130,9 +129,11 @@ struct mon_ctx {
 	uint64_t logic_ok;
 	uint64_t logic_aborted;
 	char *dbuf;			/* a diagnosis' lines (DIAG_BUF) */
-	struct tlob_symbolizer *sym;	/* names for the diagnoses' stacks */
-	struct tlob_diag_syms syms;	/* the last diagnosis' */
-	struct tlob_diag_queue held;	/* diagnoses waiting for kernel names */
+	struct tlob_diag_worker *namer;	/* names the diagnoses' stacks */
+	/* The last violation printed, while nothing else was printed after it. */
+	bool under_violation;
+	uint32_t last_pid, last_binding;
+	uint64_t last_start;
 	uint64_t violation_seen_ns;	/* detection time of the stopping violation */
 	uint64_t violation_read_ns;	/* when tlob had read it */
 	bool stop;
@@ -255,9 +256,15 @@ static int on_record(const struct tlob_record *r, void *data)
 		ctx->dropped++;
 	else
 		ctx->violations++;
-	if (!ctx->params->quiet)
+	if (!ctx->params->quiet) {
 		out_line(buf, ctx->params->json ? tlob_record_json(r, buf, sizeof(buf) - 1) :
 			 tlob_record_text(r, buf, sizeof(buf)), sizeof(buf));
+		/* Its diagnosis, if printed next, goes under it (diag_out()). */
+		ctx->under_violation = r->kind == TLOB_REC_VIOLATION;
+		ctx->last_pid = r->pid;
+		ctx->last_binding = r->binding_id;
+		ctx->last_start = r->start_ns;
+	}
 	return stop_at(ctx, is_violation(r), r->end_ns);
 }
 
@@ -269,6 +276,7 @@ static int on_transition(const struct tlob_transition *tr, void *data)
 	ctx->transitions++;
 	if (ctx->params->quiet)
 		return 0;
+	ctx->under_violation = false;
 	out_line(buf, ctx->params->json ? tlob_transition_json(tr, buf, sizeof(buf) - 1) :
 		 tlob_transition_text(tr, buf, sizeof(buf)), sizeof(buf));
 	return 0;
@@ -294,6 +302,7 @@ static int on_alive(const struct tlob_alive_record *a, void *data)
 	if (tlob_alive_violation(a) && a->react && has_actions(ctx) &&
 	    react_to(ctx, a->binding_id, tlob_now_ns()))
 		tlob_exec_alive(ctx->exec, a);
+	ctx->under_violation = false;
 	if (!ctx->params->quiet)
 		out_line(buf, ctx->params->json ? tlob_alive_json(a, buf, sizeof(buf) - 1) :
 			 tlob_alive_text(a, buf, sizeof(buf)), sizeof(buf));
@@ -325,6 +334,7 @@ static int on_logic(const struct tlob_logic_record *l, const struct tlob_logic_n
 	if (tlob_logic_violation(l) && l->react && has_actions(ctx) &&
 	    react_to(ctx, l->binding_id, tlob_now_ns()))
 		tlob_exec_logic(ctx->exec, l, names);
+	ctx->under_violation = false;
 	if (!ctx->params->quiet)
 		out_line(buf, ctx->params->json ? tlob_logic_json(l, names, buf, sizeof(buf) - 1) :
 			 tlob_logic_text(l, names, buf, sizeof(buf)), sizeof(buf));
@@ -332,12 +342,13 @@ static int on_logic(const struct tlob_logic_record *l, const struct tlob_logic_n
 }
 
 /*
- * A diagnosis with its names: the exec= commands that waited for it, and
- * its lines under the VIOLATION line, or after a line naming its
- * violation when it comes @late (or one JSON object, the same either way).
+ * A diagnosis with its names (NULL: none): the exec= commands that
+ * waited for it, and its lines under its VIOLATION line, or after a line
+ * that names its violation when something else was printed in between
+ * (or one JSON object, that carries pid, binding and start anyway).
  */
 static void diag_out(struct mon_ctx *ctx, const struct tlob_diag *d,
-		     const struct tlob_diag_syms *syms, bool late)
+		     const struct tlob_diag_syms *syms)
 {
 	bool json = ctx->params->json;
 	int n;
@@ -345,8 +356,10 @@ static void diag_out(struct mon_ctx *ctx, const struct tlob_diag *d,
 	tlob_exec_diag(ctx->exec, d, syms);
 	if (ctx->params->quiet)
 		return;
-	if (late && !json)
+	if (!json && !(ctx->under_violation && ctx->last_pid == d->pid &&
+		       ctx->last_binding == d->binding_id && ctx->last_start == d->start_ns))
 		out_line(ctx->dbuf, tlob_diag_text_late(d, ctx->dbuf, DIAG_BUF), DIAG_BUF);
+	ctx->under_violation = false;
 	n = json ? tlob_diag_json(d, syms, ctx->dbuf, DIAG_BUF - 1) :
 	    tlob_diag_text(d, syms, ctx->dbuf, DIAG_BUF);
 	/* Names too long for the buffer (C++): the addresses, rather than nothing. */
@@ -357,13 +370,10 @@ static void diag_out(struct mon_ctx *ctx, const struct tlob_diag *d,
 }
 
 /*
- * A violation's diagnosis. Its user stack is named now, while the
- * process is there. Its kernel stack needs /proc/kallsyms, read once, in
- * a thread, at the first diagnosis that has one (symbolize.h): until it
- * is read, that diagnosis and every one after it wait in ctx->held, so
- * that the reader goes on printing violations the moment they come
- * (issue #16's 100 ms) instead of waiting for the read (1.4 s under
- * emulation). Their exec= commands wait with them (tlob_exec_hold()).
+ * A violation's diagnosis, to the worker that names its stacks
+ * (diag_worker.h: that can take a second, and the violations after it
+ * must print meanwhile); printed once named, in order (named_out()).
+ * Its exec= commands wait for it (tlob_exec_hold()).
  */
 static int on_diag(const struct tlob_diag *d, void *data)
 {
@@ -374,29 +384,23 @@ static int on_diag(const struct tlob_diag *d, void *data)
 	ctx->diags++;
 	if (ctx->params->quiet && !ctx->exec)
 		return 0;
-	tlob_symbolize_user(ctx->sym, d, &ctx->syms);
-	if ((ctx->held.n || (d->nr_kstack && !tlob_symbolizer_kernel_ready(ctx->sym))) &&
-	    !tlob_diag_hold(&ctx->held, d, &ctx->syms)) {
+	if (ctx->namer && !tlob_diag_worker_add(ctx->namer, d)) {
 		tlob_exec_hold(ctx->exec, d);
 		return 0;
 	}
-	/* Not held (names read, or no memory to hold it): named now. */
-	tlob_symbolize_kernel(ctx->sym, d, &ctx->syms);
-	diag_out(ctx, d, &ctx->syms, ctx->held.n > 0);
+	/* No worker, or no memory to queue it: the addresses, now. */
+	diag_out(ctx, d, NULL);
 	return 0;
 }
 
-/* The held diagnoses, in order, once their names are read, or @wait for them. */
-static void held_out(struct mon_ctx *ctx, bool wait)
+/* The diagnoses named by now, in order; @wait: all of them. */
+static void named_out(struct mon_ctx *ctx, bool wait)
 {
-	struct tlob_held_diag *h;
+	struct tlob_named_diag *n;
 
-	if (!ctx->held.n || (!wait && !tlob_symbolizer_kernel_ready(ctx->sym)))
-		return;
-	while ((h = tlob_diag_next(&ctx->held))) {
-		tlob_symbolize_kernel(ctx->sym, &h->d, &h->syms);
-		diag_out(ctx, &h->d, &h->syms, true);
-		free(h);
+	while (ctx->namer && (n = tlob_diag_worker_next(ctx->namer, wait))) {
+		diag_out(ctx, &n->d, &n->syms);
+		tlob_named_diag_free(n);
 	}
 }
 
@@ -416,10 +420,11 @@ static int mon_loop(struct tlob_backend *be, struct mon_ctx *ctx, const struct t
 			if (timeout < 0 || tlob_ms_until(end, now) < timeout)
 				timeout = tlob_ms_until(end, now);
 		}
-		if (ctx->held.n && (timeout < 0 || timeout > HELD_POLL_MS))
-			timeout = HELD_POLL_MS;
+		if (ctx->namer && tlob_diag_worker_queued(ctx->namer) &&
+		    (timeout < 0 || timeout > NAMED_POLL_MS))
+			timeout = NAMED_POLL_MS;
 		ret = be->ops->poll(be, timeout, sink);
-		held_out(ctx, false);
+		named_out(ctx, false);
 		/* One write per batch, before the next wait. */
 		fflush(stdout);
 		if (ret < 0 && ret != -EINTR) {
@@ -440,7 +445,7 @@ static void mon_drain(struct tlob_backend *be, struct mon_ctx *ctx, const struct
 	do {
 		ret = be->ops->poll(be, 0, sink);
 	} while (ret > 0 && tlob_now_ns() < limit);
-	held_out(ctx, true);
+	named_out(ctx, true);
 	fflush(stdout);
 	if (ret > 0)
 		fprintf(stderr, "tlob: records still arriving after %ds of draining\n",
@@ -770,11 +775,14 @@ int tlob_mon_session(struct tlob_backend *be, const struct tlob_params *params,
 		}
 	}
 	ctx.dbuf = malloc(DIAG_BUF);
-	ctx.sym = tlob_symbolizer_new();
-	if (!ctx.dbuf || !ctx.sym) {
+	if (!ctx.dbuf) {
 		fprintf(stderr, "tlob: out of memory\n");
 		goto out_unbind;
 	}
+	ctx.namer = tlob_diag_worker_new();
+	if (!ctx.namer)
+		fprintf(stderr, "tlob: no thread to name the diagnoses' stacks (%s): "
+			"raw addresses\n", strerror(errno));
 	tlob_verbose("backend open, adding %zu binding(s)", params->nr_specs);
 	for (; bound < params->nr_specs; bound++) {
 		int err = be->ops->bind(be, &params->specs[bound], &params->specs[bound].id);
@@ -849,9 +857,8 @@ out_unbind:
 		mon_summary(be, params, &ctx, st, nst);
 	}
 	free(st);
-	tlob_diag_queue_free(&ctx.held);
+	tlob_diag_worker_free(ctx.namer);
 	free(ctx.dbuf);
-	tlob_symbolizer_free(ctx.sym);
 	if (old_reactor[0] && be->ops->set_reactor(be, old_reactor)) {
 		tlob_print_error(be, -EIO, "restoring the reactor");
 		ret = TLOB_EXIT_ERROR;

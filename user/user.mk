@@ -123,8 +123,10 @@ CHECK_DEPS += $(TOOL_TEST_BINS)
 # output_drv counts the printf-family calls of the formatter (15-output.t).
 $(BUILD)/tests/unit/tool/output_drv: USER_LDLIBS += -Wl,--wrap=vsnprintf,--wrap=snprintf \
 	-Wl,--wrap=vfprintf,--wrap=fprintf,--wrap=fputc
-# mon_drv -K makes /proc/kallsyms slow to read (60-mon.t, 61-mon-actions.t).
-$(BUILD)/tests/unit/tool/mon_drv: USER_LDLIBS += -Wl,--wrap=tlob_read_file
+# mon_drv -K makes /proc/kallsyms slow to read, -U a process slow to
+# report to libdwfl (62-mon-late-names.t).
+$(BUILD)/tests/unit/tool/mon_drv: USER_LDLIBS += -Wl,--wrap=tlob_read_file \
+	-Wl,--wrap=dwfl_linux_proc_report
 # test_decode counts the lookups of fields by name per record (13-decode.t).
 $(BUILD)/tests/unit/tool/test_decode: USER_LDLIBS += -Wl,--wrap=tep_find_field \
 	-Wl,--wrap=tep_find_any_field,--wrap=tep_get_field_raw

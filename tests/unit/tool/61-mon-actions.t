@@ -228,7 +228,8 @@ run -N bpf -T "$tmp/tr" -V vgvgvg -- -d 50ms -b "$S" --on-violation snapshot=sna
 kill $spid 2>/dev/null
 wait $spid 2>/dev/null
 expect 0 "snapshot=snap on the BPF backend: exit 0"
-[ "$(grep -c '^1\.$' "$tmp/snap.log")" = 2 ] && [ "$(grep -c '^VIOLATION' "$tmp/out")" = 3 ]
+# (two writes may come within one open of the FIFO: count the 1s)
+[ "$(tr -cd 1 <"$tmp/snap.log" | wc -c)" = 2 ] && [ "$(grep -c '^VIOLATION' "$tmp/out")" = 3 ]
 ok $? "... '1' written to the instance's snapshot at 2 of 3 violations (--on-violation-limit 2)" ||
 	sed 's/^/#   /' "$tmp/snap.log" "$tmp/err"
 [ ! -s "$trig" ]

@@ -4,7 +4,7 @@
  * status and what mon changes can be checked on the host:
  *
  *   mon_drv [-B BINDINGS] [-R REACTORS] [-V RECORDS] [-O OPEN] [-E 1] [-S 1]
- *           [-N NAME] [-T TRACEFS] [-F 1] [-K MS] -- MON-ARGS...
+ *           [-N NAME] [-T TRACEFS] [-F 1] [-K MS] [-U MS] -- MON-ARGS...
  *
  * BINDINGS persistent bindings exist already (default 0); REACTORS is the
  * backend's reactor list (default "[nop] printk panic signal", "-" none);
@@ -36,7 +36,9 @@
  *
  * -K MS: /proc/kallsyms takes MS to read (tlob_read_file() wrapped: the
  * emulated guests' 1.4 s), and names the diagnosis' kernel frame
- * fake_kernel_fn+0x1000; without -K the host's own file is read.
+ * fake_kernel_fn+0x1000; without -K the host's own file is read. -U MS:
+ * reporting a process to libdwfl takes MS longer (dwfl_linux_proc_report()
+ * wrapped: the emulated guests' 50 to 240 ms for a process seen first).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -44,6 +46,7 @@
 #include <string.h>
 #include <time.h>
 
+#include <elfutils/libdwfl.h>
 #include <stdint.h>
 #include <tracefs.h>
 #include <unistd.h>
@@ -54,6 +57,8 @@
 int main(int argc, char **argv);
 char *__real_tlob_read_file(const char *path);
 char *__wrap_tlob_read_file(const char *path);
+int __real_dwfl_linux_proc_report(Dwfl *dwfl, pid_t pid);
+int __wrap_dwfl_linux_proc_report(Dwfl *dwfl, pid_t pid);
 
 static const char *reactors = "[nop] printk panic signal";
 static const char *records = "";
@@ -149,6 +154,15 @@ static int fake_stats(struct tlob_backend *be, struct tlob_binding_stats **st, s
 }
 
 static long kallsyms_ms = -1;
+static long report_ms;
+
+int __wrap_dwfl_linux_proc_report(Dwfl *dwfl, pid_t pid)
+{
+	struct timespec ts = { report_ms / 1000, report_ms % 1000 * 1000000L };
+
+	nanosleep(&ts, NULL);
+	return __real_dwfl_linux_proc_report(dwfl, pid);
+}
 
 char *__wrap_tlob_read_file(const char *path)
 {
@@ -360,6 +374,8 @@ int main(int argc, char **argv)
 			session = atoi(argv[i + 1]);
 		else if (!strcmp(argv[i], "-F"))
 			fail_enable = (unsigned int)atoi(argv[i + 1]);
+		else if (!strcmp(argv[i], "-U"))
+			report_ms = atol(argv[i + 1]);
 		else if (!strcmp(argv[i], "-K"))
 			kallsyms_ms = atol(argv[i + 1]);
 		else if (!strcmp(argv[i], "-N"))
