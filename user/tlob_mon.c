@@ -35,6 +35,12 @@
 #define DIAG_BUF	(64 * 1024)
 /* How often the reader looks for diagnoses the worker has named. */
 #define NAMED_POLL_MS	10
+/*
+ * Diagnoses waiting for names at most (2 KiB each, 8 MiB in all): past that, in a
+ * storm of violations while the worker reads /proc/kallsyms, they print
+ * at once with their addresses.
+ */
+#define NAMER_MAX	4096
 
 static const char *const mon_usage[] = {
 	"usage: tlob mon [-b SECTION]... [-d DURATION] [--stop-on-violation] [-t]",
@@ -384,11 +390,12 @@ static int on_diag(const struct tlob_diag *d, void *data)
 	ctx->diags++;
 	if (ctx->params->quiet && !ctx->exec)
 		return 0;
-	if (ctx->namer && !tlob_diag_worker_add(ctx->namer, d)) {
+	if (ctx->namer && tlob_diag_worker_queued(ctx->namer) < NAMER_MAX &&
+	    !tlob_diag_worker_add(ctx->namer, d)) {
 		tlob_exec_hold(ctx->exec, d);
 		return 0;
 	}
-	/* No worker, or no memory to queue it: the addresses, now. */
+	/* No worker, too many waiting, or no memory: the addresses, now. */
 	diag_out(ctx, d, NULL);
 	return 0;
 }
