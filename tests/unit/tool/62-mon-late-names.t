@@ -59,6 +59,13 @@ ok $? "... at once, not after the report (${gap} ms after the first; the report 
 grep -qx "    at fake_poll+0x10 ($DRV)" "$tmp/out"
 ok $? "... and the diagnosis has its user stack's names" || sed 's/^/#   /' "$tmp/out"
 
+# 4100 violations with a diagnosis in one poll, names read in 1 s: 4096 wait
+# for them (NAMER_MAX, tlob_mon.c), the last 4 print at once, raw.
+run -K 1000 -V "$(printf 'vg%.0s' $(seq 4100))" -- -j -d 50ms -b "$S"
+expect 0 "a storm of 4100 diagnoses while the names are read: exit 0"
+is "$(grep -c '^{"kind_name":"diag".*"sym":"fake_kernel_fn+0x1000"' "$tmp/out") $(grep -c '^{"kind_name":"diag".*"kstack":\[{"ip":"0xffffffff81000000","sym":null}' "$tmp/out")" \
+	"4096 4" "... 4096 named, the 4 past the bound at once with their addresses"
+
 mkdir "$tmp/e1" "$tmp/e2"
 run -K 1500 -V vg -- -d 2s -b "$S" --on-violation "exec=env >$tmp/e1/\$\$"
 expect 0 "exec=, names read in 1.5 s (longer than TLOB_EXEC_WAIT_NS): exit 0"
