@@ -157,7 +157,7 @@ void tlob_limit_free(struct tlob_limit *l)
 /* A violation whose commands wait for its diagnosis. */
 struct pending {
 	bool used;
-	bool held;		/* its diagnosis came, its names are being read */
+	bool held;		/* its diagnosis came and is being named */
 	struct tlob_record r;
 	uint64_t since;
 };

@@ -72,9 +72,9 @@ void tlob_exec_violation(struct tlob_exec *x, const struct tlob_record *r, uint6
 void tlob_exec_diag(struct tlob_exec *x, const struct tlob_diag *d,
 		    const struct tlob_diag_syms *syms);
 /*
- * Its diagnosis came and waits for its kernel names (diag_queue.h): the
- * commands wait for tlob_exec_diag(), neither for the window's record
- * nor for TLOB_EXEC_WAIT_NS.
+ * Its diagnosis came and waits to be named (diag_worker.h): the commands
+ * wait for tlob_exec_diag(), neither for the window's record nor for
+ * TLOB_EXEC_WAIT_NS.
  */
 void tlob_exec_hold(struct tlob_exec *x, const struct tlob_diag *d);
 void tlob_exec_window(struct tlob_exec *x, const struct tlob_record *r);

@@ -12,10 +12,11 @@
  * user stack needs its process alive, kernel names do not go away. It
  * reads /proc/kallsyms at nice 19 (a reader sharing its CPU then
  * preempts it at once; at the same nice the reader waited for its slices:
- * a violation's print latency went from 53 to 115 ms p99 in tests/bench
- * with both on one CPU), and at the reader's nice again once the reader
- * waits for it (tlob_diag_worker_next(.., true)), where the system
- * allows a thread's nice to go back up (root, CAP_SYS_NICE).
+ * with both pinned to one CPU, tests/bench's 20-detect printed the
+ * module's violations at 115 ms p99, and at 53 with the read at nice 19),
+ * and at the reader's nice again once the reader waits for it
+ * (tlob_diag_worker_next(.., true)), where the system allows a thread's
+ * nice to go back up (root, CAP_SYS_NICE).
  *
  * Locking: one mutex over the queue, the entries' states and the nice
  * handover; an entry's diagnosis and names are the worker's while it

@@ -82,9 +82,8 @@ struct tlob_symbolizer *tlob_symbolizer_new(void)
 	elf_version(EV_CURRENT);
 	for (int i = 0; s && i < PROC_CACHE; i++)
 		s->procs[i].pidfd = -1;
-	if (s) {
+	if (s)
 		s->kpath = "/proc/kallsyms";
-	}
 	return s;
 }
 
