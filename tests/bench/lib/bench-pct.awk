@@ -34,9 +34,9 @@ function verdict(v, text) {
 BEGIN {
 	FS = "|"
 	while ((getline line < labels) > 0) {
-		split(line, f, "|")
-		label[f[1]] = f[2]
-		note[f[1]] = f[3]
+		split(line, lf, "|")
+		label[lf[1]] = lf[2]
+		note[lf[1]] = lf[3]
 	}
 	FS = " "
 }
