@@ -19,6 +19,16 @@ $WL -n 300 threads 4 1 >/tmp/wl1 &
 w1=$!
 $WL -n 300 -g 1 sleep 1 >/tmp/wl2 &
 w2=$!
+# The churn starts once a window is open (30 s at most). On 6.12-rt under
+# emulation a cycle takes about 1.2 s (the script 29 s, 4 to 5 on the
+# other lanes): a first unbind that came before the workloads' first
+# START left them to run their 1200 windows unbound, and none was
+# recorded (a CI run, 6.12-rt: pool peak=0).
+n=0
+while [ "$(pool peak)" = 0 ] && [ $n -lt 300 ]; do
+	sleep 0.1
+	n=$((n + 1))
+done
 i=0
 while [ $i -lt 20 ]; do
 	monitor "-$WL:$B"
