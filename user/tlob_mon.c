@@ -135,7 +135,9 @@ struct mon_ctx {
 	uint64_t logic_ok;
 	uint64_t logic_aborted;
 	char *dbuf;			/* a diagnosis' lines (DIAG_BUF) */
-	struct tlob_diag_worker *namer;	/* names the diagnoses' stacks */
+	/* Names the diagnoses' stacks: started at the first one to name. */
+	struct tlob_diag_worker *namer;
+	bool namer_failed;		/* it could not start: raw addresses */
 	/* The last violation printed, while nothing else was printed after it. */
 	bool under_violation;
 	uint32_t last_pid, last_binding;
@@ -390,6 +392,14 @@ static int on_diag(const struct tlob_diag *d, void *data)
 	ctx->diags++;
 	if (ctx->params->quiet && !ctx->exec)
 		return 0;
+	/* Not at the start: most sessions never see a diagnosis. */
+	if (!ctx->namer && !ctx->namer_failed) {
+		ctx->namer = tlob_diag_worker_new();
+		ctx->namer_failed = !ctx->namer;
+		if (!ctx->namer)
+			fprintf(stderr, "tlob: no thread to name the diagnoses' stacks (%s): "
+				"raw addresses\n", strerror(errno));
+	}
 	if (ctx->namer && tlob_diag_worker_queued(ctx->namer) < NAMER_MAX &&
 	    !tlob_diag_worker_add(ctx->namer, d)) {
 		tlob_exec_hold(ctx->exec, d);
@@ -405,7 +415,9 @@ static void named_out(struct mon_ctx *ctx, bool wait)
 {
 	struct tlob_named_diag *n;
 
-	while (ctx->namer && (n = tlob_diag_worker_next(ctx->namer, wait))) {
+	/* The count first: no lock taken by a session with nothing to name. */
+	while (ctx->namer && tlob_diag_worker_queued(ctx->namer) &&
+	       (n = tlob_diag_worker_next(ctx->namer, wait))) {
 		diag_out(ctx, &n->d, &n->syms);
 		tlob_named_diag_free(n);
 	}
@@ -786,10 +798,6 @@ int tlob_mon_session(struct tlob_backend *be, const struct tlob_params *params,
 		fprintf(stderr, "tlob: out of memory\n");
 		goto out_unbind;
 	}
-	ctx.namer = tlob_diag_worker_new();
-	if (!ctx.namer)
-		fprintf(stderr, "tlob: no thread to name the diagnoses' stacks (%s): "
-			"raw addresses\n", strerror(errno));
 	tlob_verbose("backend open, adding %zu binding(s)", params->nr_specs);
 	for (; bound < params->nr_specs; bound++) {
 		int err = be->ops->bind(be, &params->specs[bound], &params->specs[bound].id);
