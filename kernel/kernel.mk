@@ -82,6 +82,17 @@ $(BUILD)/unit/kmod/logic-step-test: tests/unit/kmod/logic-step-test.c kernel/sha
 		-o $@ tests/unit/kmod/logic-step-test.c kernel/shared/tlob_parse.c
 CHECK_DEPS += $(BUILD)/unit/kmod/logic-step-test
 
+# An alive instance's cycles (kernel/shared/tlob_alive_cycle.h, module and
+# BPF), the model's verdict at a cycle's end, tlob_history_push_n().
+$(BUILD)/unit/kmod/alive-cycle-test: tests/unit/kmod/alive-cycle-test.c \
+		kernel/shared/tlob_alive_cycle.h kernel/shared/tlob_alive_judging.h \
+		kernel/shared/alive_model_ha.h \
+		kernel/shared/alive_model.h kernel/shared/tlob_tolerance.h kernel/shared/tlob_abi.h
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -Ikernel/shared \
+		-o $@ tests/unit/kmod/alive-cycle-test.c
+CHECK_DEPS += $(BUILD)/unit/kmod/alive-cycle-test
+
 # Round trip: the tool's monitor lines (user/monline.c) through that parser.
 $(BUILD)/unit/kmod/roundtrip-test: tests/unit/kmod/roundtrip-test.c kernel/shared/tlob_parse.c \
 		kernel/shared/tlob_parse.h kernel/shared/tlob_logic.h kernel/shared/tlob_abi.h \

@@ -62,6 +62,7 @@ struct bpf_ubind {
 struct rec_item {
 	struct tlob_record r;
 	struct tlob_diag *d;	/* a diagnosis; NULL: a record */
+	struct tlob_alive_record *a;	/* an alive binding's cycle; NULL: a record */
 };
 
 /* Items read from one ring, not delivered yet. */
@@ -73,6 +74,12 @@ struct rec_queue {
 
 _Static_assert(sizeof(struct tlob_diag) != sizeof(struct tlob_record),
 	       "the urgent ring tells a diagnosis from a record by its size");
+_Static_assert(sizeof(struct tlob_alive_record) != sizeof(struct tlob_record) &&
+	       sizeof(struct tlob_alive_record) != sizeof(struct tlob_diag),
+	       "both rings tell an alive cycle from a record by its size");
+/* The per-CPU statistics buffers are sized for windows', and serve alive bindings too. */
+_Static_assert(sizeof(struct tlob_alive_stats) <= sizeof(struct tlob_stats),
+	       "an alive binding's per-CPU statistics fit a window binding's buffer");
 
 /* The rings, in the order of a tie between them: violations first. */
 enum { Q_URGENT, Q_WINDOWS, Q_NR };
@@ -267,9 +274,11 @@ static int on_sample(void *ctx, void *data, size_t size)
 	 * as lost, and said once.
 	 */
 	bool diag = q == &p->q[Q_URGENT] && size == sizeof(struct tlob_diag);
+	bool alive = size == sizeof(struct tlob_alive_record);
+	struct tlob_alive_record *a = NULL;
 	struct tlob_diag *d = NULL;
 
-	if (size != sizeof(struct tlob_record) && !diag) {
+	if (size != sizeof(struct tlob_record) && !diag && !alive) {
 		if (!p->foreign++)
 			fprintf(stderr, "tlob: bpf: a record of %zu bytes, this tlob reads %zu: the "
 				"monitor was loaded by another tlob version (`tlob unbind -a "
@@ -285,12 +294,21 @@ static int on_sample(void *ctx, void *data, size_t size)
 		}
 		memcpy(d, data, sizeof(*d));
 	}
+	if (alive) {
+		a = malloc(sizeof(*a));
+		if (!a) {
+			p->err = -ENOMEM;
+			return -ENOMEM;
+		}
+		memcpy(a, data, sizeof(*a));
+	}
 	if (q->n == q->cap) {
 		size_t cap = q->cap ? q->cap * 2 : 256;
 		struct rec_item *v = realloc(q->v, cap * sizeof(*v));
 
 		if (!v) {
 			free(d);
+			free(a);
 			p->err = -ENOMEM;
 			/* Stops the ring here; the rest stays in it. */
 			return -ENOMEM;
@@ -299,10 +317,14 @@ static int on_sample(void *ctx, void *data, size_t size)
 		q->cap = cap;
 	}
 	q->v[q->n].d = d;
-	if (d)
+	q->v[q->n].a = a;
+	if (d || a)
 		memset(&q->v[q->n].r, 0, sizeof(q->v[q->n].r));
 	else
 		memcpy(&q->v[q->n].r, data, sizeof(q->v[q->n].r));
+	/* A cycle takes its place among the records by its end. */
+	if (a)
+		q->v[q->n].r.end_ns = a->end_ns;
 	q->n++;
 	return 0;
 }
@@ -359,8 +381,10 @@ static void bpf_close(struct tlob_backend *be)
 	}
 	for (int q = 0; q < Q_NR; q++) {
 		ring_buffer__free(p->rb[q]);
-		for (size_t i = p->q[q].head; i < p->q[q].n; i++)
+		for (size_t i = p->q[q].head; i < p->q[q].n; i++) {
 			free(p->q[q].v[i].d);
+			free(p->q[q].v[i].a);
+		}
 		free(p->q[q].v);
 	}
 	if (p->epfd >= 0)
@@ -597,6 +621,13 @@ static void spec_of(const struct bpf_priv *p, const struct tlob_bpf_binding *b, 
 	s->stop_is_ret = b->flags & TLOB_BIND_STOP_RET;
 	s->budget_ns = b->budget_ns;
 	s->min_ns = b->min_ns;
+	s->alive = b->flags & TLOB_BIND_ALIVE;
+	if (s->alive) {
+		s->period_ns = b->period_ns;
+		s->expect = b->expect;
+		s->margin = b->margin;
+		s->per = b->flags & TLOB_BIND_PER_TASK ? TLOB_PER_TASK : TLOB_PER_PROCESS;
+	}
 	s->tol_k = b->tol_k;
 	s->tol_w = b->tol_w;
 	memcpy(s->tag, b->tag, sizeof(s->tag));
@@ -694,6 +725,14 @@ static int attach_binding(struct tlob_backend *be, uint32_t id,
 {
 	struct bpf_priv *p = be->priv;
 
+	/* An alive binding: its checkpoint, the one probe. */
+	if (spec->alive) {
+		fd[1] = -1;
+		fd[0] = tb_attach_uprobe(p->m.prog_fd, spec->path, spec->start, false,
+					 TLOB_COOKIE(id, TLOB_COOKIE_CHECKPOINT), be->err,
+					 sizeof(be->err));
+		return fd[0] < 0 ? fd[0] : 0;
+	}
 	if (spec->stop_is_ret)
 		fd[1] = tb_attach_uprobe(p->m.prog_fd, spec->path, spec->start, true,
 					 TLOB_COOKIE(id, TLOB_COOKIE_STOP), be->err,
@@ -722,7 +761,8 @@ static int keep_links(struct tlob_backend *be, uint32_t id, int fd[2])
 
 	/* Pinned in the shared set: the binding outlives whoever made it. */
 	if (p->m.pinned) {
-		for (int e = 0; e < 2 && !ret; e++) {
+		/* An alive binding has one probe (fd[1] -1). */
+		for (int e = 0; e < 2 && !ret && fd[e] >= 0; e++) {
 			tb_link_name(name, sizeof(name), id, e);
 			ret = tb_pin_fd(fd[e], name, be->err, sizeof(be->err));
 		}
@@ -731,13 +771,15 @@ static int keep_links(struct tlob_backend *be, uint32_t id, int fd[2])
 			tb_unpin(name);
 		}
 		close(fd[0]);
-		close(fd[1]);
+		if (fd[1] >= 0)
+			close(fd[1]);
 		return ret;
 	}
 	ub = realloc(p->ub, (p->nr_ub + 1) * sizeof(*ub));
 	if (!ub) {
 		close(fd[0]);
-		close(fd[1]);
+		if (fd[1] >= 0)
+			close(fd[1]);
 		return -ENOMEM;
 	}
 	p->ub = ub;
@@ -754,6 +796,12 @@ static int keep_links(struct tlob_backend *be, uint32_t id, int fd[2])
  */
 static bool same_terms(const struct tlob_bpf_binding *b, const struct tlob_binding_spec *spec)
 {
+	if (!!(b->flags & TLOB_BIND_ALIVE) != spec->alive)
+		return false;
+	if (spec->alive && (b->period_ns != spec->period_ns || b->expect != spec->expect ||
+			    b->margin != spec->margin ||
+			    !!(b->flags & TLOB_BIND_PER_TASK) != (spec->per == TLOB_PER_TASK)))
+		return false;
 	return b->budget_ns == spec->budget_ns && b->min_ns == spec->min_ns &&
 	       b->tol_k == tlob_spec_tol_k(spec) && b->tol_w == tlob_spec_tol_w(spec) &&
 	       b->pid == (uint32_t)spec->pid &&
@@ -843,6 +891,14 @@ static int bind_locked(struct tlob_backend *be, const struct tlob_binding_spec *
 	b.start = spec->start;
 	b.stop = spec->stop;
 	b.flags = spec->stop_is_ret ? TLOB_BIND_STOP_RET : 0;
+	if (spec->alive) {
+		b.flags |= TLOB_BIND_ALIVE;
+		if (spec->per == TLOB_PER_TASK)
+			b.flags |= TLOB_BIND_PER_TASK;
+		b.period_ns = spec->period_ns;
+		b.expect = spec->expect;
+		b.margin = spec->margin;
+	}
 	if (p->shared && !is_session(p))
 		b.flags |= TLOB_BIND_PERSIST;
 	b.readers = my_bit(p);
@@ -850,7 +906,9 @@ static int bind_locked(struct tlob_backend *be, const struct tlob_binding_spec *
 	zero = calloc(p->nr_cpus, sizeof(*zero));
 	if (!zero)
 		return -ENOMEM;
-	ret = bpf_map_update_elem(p->m.fd[TB_STATS], &id, zero, BPF_ANY);
+	/* A zeroed tlob_stats per CPU is a zeroed tlob_alive_stats too (smaller). */
+	ret = bpf_map_update_elem(p->m.fd[spec->alive ? TB_ALIVE_STATS : TB_STATS], &id, zero,
+				  BPF_ANY);
 	free(zero);
 	if (!ret)
 		ret = bpf_map_update_elem(p->m.fd[TB_HISTORY], &id, &history, BPF_ANY);
@@ -858,6 +916,7 @@ static int bind_locked(struct tlob_backend *be, const struct tlob_binding_spec *
 		ret = bpf_map_update_elem(p->m.fd[TB_BINDINGS], &id, &b, BPF_NOEXIST);
 	if (ret) {
 		bpf_map_delete_elem(p->m.fd[TB_STATS], &id);
+		bpf_map_delete_elem(p->m.fd[TB_ALIVE_STATS], &id);
 		bpf_map_delete_elem(p->m.fd[TB_HISTORY], &id);
 		return tlob_backend_err(be, -ret, "cannot add binding %u: %s", id,
 					strerror(-ret));
@@ -868,6 +927,7 @@ static int bind_locked(struct tlob_backend *be, const struct tlob_binding_spec *
 	if (ret) {
 		bpf_map_delete_elem(p->m.fd[TB_BINDINGS], &id);
 		bpf_map_delete_elem(p->m.fd[TB_STATS], &id);
+		bpf_map_delete_elem(p->m.fd[TB_ALIVE_STATS], &id);
 		bpf_map_delete_elem(p->m.fd[TB_HISTORY], &id);
 		return ret;
 	}
@@ -884,14 +944,9 @@ static int bpf_bind(struct tlob_backend *be, const struct tlob_binding_spec *spe
 	int lock = -1, ret;
 
 	/*
-	 * An alive binding (a checkpoint per reference cycle) or a logical
-	 * one (a user's model) has no program here: refused by name, never
-	 * bound as a window it is not.
+	 * A logical binding (a user's model, an `l` line) has no program
+	 * here: refused by name, never bound as a window it is not.
 	 */
-	if (spec->alive)
-		return tlob_backend_err(be, EOPNOTSUPP, "alive supervision needs the module "
-					"backend (tlob.ko); the BPF backend does not run it yet");
-	/* Nor a user's model (logical supervision, an `l` line). */
 	if (spec->logic)
 		return tlob_backend_err(be, EOPNOTSUPP, "logical supervision (--model) needs "
 					"the module backend (tlob.ko); the BPF backend does not "
@@ -919,6 +974,24 @@ static int bpf_bind(struct tlob_backend *be, const struct tlob_binding_spec *spe
 }
 
 /* The statistics of binding @id as this session dropped it, for its summary. */
+/*
+ * @percpu: the binding's per-CPU copies as its map returned them, window
+ * statistics or, for an alive binding (@o->spec.alive), alive ones.
+ */
+static void sum_stats(const void *percpu, int nr_cpus, struct tlob_binding_stats *o)
+{
+	const struct tlob_alive_stats *a = percpu;
+	const struct tlob_stats *w = percpu;
+
+	for (int c = 0; c < nr_cpus; c++) {
+		if (o->spec.alive)
+			tlob_alive_stats_merge(&o->alive, &a[c]);
+		else
+			tlob_stats_merge(&o->stats, &w[c]);
+	}
+	o->mean_ns = o->stats.windows ? o->stats.sum_ns / o->stats.windows : 0;
+}
+
 static void keep_gone(struct bpf_priv *p, uint32_t id, const struct tlob_bpf_binding *b,
 		      const struct tlob_stats *percpu)
 {
@@ -931,9 +1004,7 @@ static void keep_gone(struct bpf_priv *p, uint32_t id, const struct tlob_bpf_bin
 	memset(g, 0, sizeof(*g));
 	spec_of(p, b, id, &g->spec);
 	g->spec.holders[0] = '\0';
-	for (int c = 0; c < p->nr_cpus; c++)
-		tlob_stats_merge(&g->stats, &percpu[c]);
-	g->mean_ns = g->stats.windows ? g->stats.sum_ns / g->stats.windows : 0;
+	sum_stats(percpu, p->nr_cpus, g);
 }
 
 static int unbind_locked(struct tlob_backend *be, const struct tlob_binding_spec *spec)
@@ -957,7 +1028,8 @@ static int unbind_locked(struct tlob_backend *be, const struct tlob_binding_spec
 			if (p->ub[i].id != id)
 				continue;
 			close(p->ub[i].fd[0]);
-			close(p->ub[i].fd[1]);
+			if (p->ub[i].fd[1] >= 0)
+				close(p->ub[i].fd[1]);
 			p->ub[i] = p->ub[--p->nr_ub];
 			break;
 		}
@@ -973,7 +1045,8 @@ static int unbind_locked(struct tlob_backend *be, const struct tlob_binding_spec
 			      is_session(p) ? percpu : NULL, &freed);
 	/* Held on by others: their count so far, as at the drop. */
 	if (!ret && is_session(p) &&
-	    (freed || !bpf_map_lookup_elem(p->m.fd[TB_STATS], &id, percpu)))
+	    (freed || !bpf_map_lookup_elem(p->m.fd[b.flags & TLOB_BIND_ALIVE ? TB_ALIVE_STATS :
+						     TB_STATS], &id, percpu)))
 		keep_gone(p, id, &b, percpu);
 	free(percpu);
 	if (ret)
@@ -1041,13 +1114,6 @@ out:
 	return ret;
 }
 
-static void sum_stats(const struct tlob_stats *percpu, int nr_cpus,
-		      struct tlob_binding_stats *o)
-{
-	for (int c = 0; c < nr_cpus; c++)
-		tlob_stats_merge(&o->stats, &percpu[c]);
-	o->mean_ns = o->stats.windows ? o->stats.sum_ns / o->stats.windows : 0;
-}
 
 /*
  * Every binding with its holders; a session: its own, and the statistics
@@ -1081,7 +1147,8 @@ static int bpf_stats(struct tlob_backend *be, struct tlob_binding_stats **st, si
 			continue;
 		spec_of(p, &v[i], ids[i], &(*st)[k].spec);
 		memset(percpu, 0, p->nr_cpus * sizeof(*percpu));
-		if (!bpf_map_lookup_elem(p->m.fd[TB_STATS], &ids[i], percpu))
+		if (!bpf_map_lookup_elem(p->m.fd[v[i].flags & TLOB_BIND_ALIVE ? TB_ALIVE_STATS :
+						 TB_STATS], &ids[i], percpu))
 			sum_stats(percpu, p->nr_cpus, &(*st)[k]);
 		k++;
 	}
@@ -1145,6 +1212,11 @@ static int deliver(struct bpf_priv *p, const struct tlob_sink *sink)
 			r = sink->diag ? sink->diag(it->d, sink->ctx) : 0;
 			free(it->d);
 			it->d = NULL;
+		} else if (it->a) {
+			delivered++;
+			r = sink->alive ? sink->alive(it->a, sink->ctx) : 0;
+			free(it->a);
+			it->a = NULL;
 		} else {
 			delivered++;
 			r = sink->record ? sink->record(&it->r, sink->ctx) : 0;

@@ -187,6 +187,8 @@ static const char *const map_names[TB_NR_MAPS] = {
 	[TB_URGENT] = "tlob_urgent",
 	[TB_READERS] = "tlob_readers",
 	[TB_HISTORY] = "tlob_history",
+	[TB_ALIVE_INSTS] = "tlob_alive_insts",
+	[TB_ALIVE_STATS] = "tlob_alive_stats",
 };
 
 const char *tb_map_name(enum tlob_bpf_map i)
@@ -224,6 +226,9 @@ static int load_timer(struct bpf_mon *m)
 	if (!ret)
 		ret = bpf_program__set_attach_target(t->progs.tlob_cancel_exit, m->prog_fd,
 						     "tlob_cancel");
+	if (!ret)
+		ret = bpf_program__set_attach_target(t->progs.tlob_alive_arm_exit, m->prog_fd,
+						     "tlob_alive_arm");
 	if (!ret)
 		ret = tlob_timer_bpf__load(t);
 	if (ret)
@@ -470,6 +475,12 @@ static void drop_stale_windows(struct bpf_mon *m)
 	/* ... their slots' timers, which only a task's exit removes ... */
 	if (m->tskel)
 		empty_map(bpf_map__fd(m->tskel->maps.tlob_timers));
+	/* ... and alive instances with their cycle timers, which nothing ended. */
+	empty_map(m->fd[TB_ALIVE_INSTS]);
+	if (m->tskel)
+		empty_map(bpf_map__fd(m->tskel->maps.tlob_alive_timers));
+	m->skel->bss->tlob_alive_nr = 0;
+	m->skel->data->tlob_alive_next_due = ~0ULL;
 	/* ... and so are the CPUs' entries of their waits (tlob_diag.bpf.h). */
 	for (key = 0; zero && key < bpf_map__max_entries(waits); key++)
 		bpf_map_update_elem(bpf_map__fd(waits), &key, zero, BPF_ANY);
@@ -503,6 +514,8 @@ int tb_attach(struct bpf_mon *m, char *err, size_t len)
 		ret = attach_prog(m, m->tskel->progs.tlob_arm_exit, err, len);
 	if (!ret && m->tskel)
 		ret = attach_prog(m, m->tskel->progs.tlob_cancel_exit, err, len);
+	if (!ret && m->tskel)
+		ret = attach_prog(m, m->tskel->progs.tlob_alive_arm_exit, err, len);
 	if (!ret && m->tskel)
 		ret = attach_prog(m, m->tskel->progs.tlob_timer_exit, err, len);
 	/* The timer's deadline stacks (tlob_diag.bpf.h): before any timer runs. */

@@ -31,10 +31,12 @@ enum tlob_bpf_map {
 	TB_URGENT,
 	TB_READERS,
 	TB_HISTORY,
+	TB_ALIVE_INSTS,
+	TB_ALIVE_STATS,
 	TB_NR_MAPS,
 };
 
-#define TB_MAX_LINKS	10
+#define TB_MAX_LINKS	12
 
 const char *tb_map_name(enum tlob_bpf_map i);
 

@@ -148,7 +148,13 @@ static int write_meta(const struct bpf_mon *m, const struct tlob_bpf_meta *meta)
 
 int tb_binding_free(const struct bpf_mon *m, uint32_t id, void *percpu_stats)
 {
+	struct tlob_bpf_binding b;
 	char name[64];
+	int stats;
+
+	/* An alive binding's statistics are its cycles' (tlob_alive.bpf.h). */
+	stats = !bpf_map_lookup_elem(m->fd[TB_BINDINGS], &id, &b) &&
+		(b.flags & TLOB_BIND_ALIVE) ? TB_ALIVE_STATS : TB_STATS;
 
 	/* Probes first, so no window of the binding opens any more. */
 	for (int e = 0; e < 2; e++) {
@@ -162,10 +168,11 @@ int tb_binding_free(const struct bpf_mon *m, uint32_t id, void *percpu_stats)
 	 * counted in them first.
 	 */
 	tb_abort(m, id, TLOB_ABORT_UNBIND);
-	if (percpu_stats && bpf_map_lookup_elem(m->fd[TB_STATS], &id, percpu_stats))
+	if (percpu_stats && bpf_map_lookup_elem(m->fd[stats], &id, percpu_stats))
 		return -errno;
 	bpf_map_delete_elem(m->fd[TB_BINDINGS], &id);
 	bpf_map_delete_elem(m->fd[TB_STATS], &id);
+	bpf_map_delete_elem(m->fd[TB_ALIVE_STATS], &id);
 	bpf_map_delete_elem(m->fd[TB_HISTORY], &id);
 	return 0;
 }

@@ -103,25 +103,10 @@ struct {
 	__type(value, struct tlob_scan_cost);
 } tlob_scan_cost SEC(".maps");
 
-/*
- * A deadline: tlob_next_due lowered to it, unless it is later. Bounded
- * retries; if other CPUs keep changing it, 0 (a check due now, which sets
- * it right) rather than a later value that could hide this deadline.
- */
+/* A deadline: tlob_next_due lowered to it (tlob_lower_due()). */
 static __always_inline void tlob_due_at(__u64 deadline)
 {
-	__u64 cur = READ_ONCE(tlob_next_due), old;
-	int i;
-
-	for (i = 0; i < 4; i++) {
-		if (deadline >= cur)
-			return;
-		old = __sync_val_compare_and_swap(&tlob_next_due, cur, deadline);
-		if (old == cur)
-			return;
-		cur = old;
-	}
-	WRITE_ONCE(tlob_next_due, 0);
+	tlob_lower_due(&tlob_next_due, deadline);
 }
 
 /*
@@ -361,6 +346,11 @@ static __always_inline int tlob_uprobe_run(struct pt_regs *ctx)
 	b = bpf_map_lookup_elem(&tlob_bindings, &id);
 	if (!b || (b->pid && b->pid != tid) || (b->tgid && b->tgid != tgid))
 		return 0;
+	if (TLOB_COOKIE_KIND(cookie) == TLOB_COOKIE_CHECKPOINT) {
+		if (READ_ONCE(tlob_on))
+			tlob_alive_checkpoint(b, id, tid, tgid);
+		return 0;
+	}
 	if (TLOB_COOKIE_KIND(cookie) == TLOB_COOKIE_START) {
 		if (READ_ONCE(tlob_on))
 			tlob_start(b, id, tid, tgid);
@@ -621,8 +611,12 @@ SEC("tp_btf/sched_process_exit")
 int BPF_PROG(tlob_exit, struct task_struct *p)
 {
 	__u32 tid = p->pid;
-	struct tlob_task *t = tlob_task_of(tid);
+	struct tlob_task *t;
 
+	/* Its alive instances; its process's when it is the last thread (signal->live 0). */
+	if (READ_ONCE(tlob_alive_nr))
+		tlob_alive_gone(0, tid, p->tgid, !p->signal->live.counter, TLOB_ABORT_EXIT);
+	t = tlob_task_of(tid);
 	if (!t)
 		return 0;
 	tlob_task_event(t, abort_tlob, bpf_ktime_get_ns(), TLOB_DETECT_STOP,
@@ -633,9 +627,13 @@ int BPF_PROG(tlob_exit, struct task_struct *p)
 }
 
 SEC("tp_btf/sched_process_exec")
-int BPF_PROG(tlob_exec, struct task_struct *p)
+int BPF_PROG(tlob_exec, struct task_struct *p, pid_t old_pid)
 {
 	struct tlob_task *t = tlob_task_open(p->pid);
+
+	/* Its alive instances (as the pid it had) and its process's. */
+	if (READ_ONCE(tlob_alive_nr))
+		tlob_alive_gone(0, old_pid, p->tgid, true, TLOB_ABORT_EXEC);
 
 	if (t)
 		tlob_task_event(t, abort_tlob, bpf_ktime_get_ns(), TLOB_DETECT_STOP,
@@ -680,6 +678,8 @@ int tlob_abort(struct tlob_bpf_abort *ctx)
 	struct tlob_bpf_abort a = { .binding_id = ctx->binding_id, .reason = ctx->reason };
 
 	bpf_for_each_map_elem(&tlob_windows, tlob_abort_one, &a, 0);
+	/* And the alive instances of the binding (of every binding: disable). */
+	tlob_alive_gone(a.binding_id, 0, 0, false, a.reason);
 	return 0;
 }
 
@@ -697,6 +697,8 @@ int tlob_sample(struct bpf_perf_event_data *ctx)
 	struct tlob_task *t;
 	int i;
 
+	/* Alive cycles that ended: one load while none is due. */
+	tlob_alive_scan_due(bpf_ktime_get_ns(), TLOB_DETECT_SAMPLE);
 	if (!READ_ONCE(tlob_nr_open))
 		return 0;
 	tlob_scan_due(bpf_ktime_get_ns(), TLOB_DETECT_SAMPLE);

@@ -16,11 +16,12 @@
 
 /*
  * A uprobe's attach cookie: the binding id in the low 32 bits, the kind of
- * probe (START, STOP) above. One program serves every binding; the cookie
+ * probe (START, STOP, an alive binding's CHECKPOINT) above. One program serves every binding; the cookie
  * says which binding and which end of its section fired.
  */
 #define TLOB_COOKIE_START	1ULL
 #define TLOB_COOKIE_STOP	2ULL
+#define TLOB_COOKIE_CHECKPOINT	3ULL	/* an alive binding's checkpoint */
 #define TLOB_COOKIE(id, kind)	((__u64)(__u32)(id) | ((__u64)(kind) << 32))
 #define TLOB_COOKIE_ID(c)	((__u32)(c))
 #define TLOB_COOKIE_KIND(c)	((c) >> 32)
@@ -59,6 +60,8 @@
 /* Binding flags. */
 #define TLOB_BIND_STOP_RET	1U	/* STOP = return of the START function */
 #define TLOB_BIND_PERSIST	2U	/* held by the persistent holder (tlob bind) */
+#define TLOB_BIND_ALIVE		4U	/* alive supervision: start is the checkpoint */
+#define TLOB_BIND_PER_TASK	8U	/* alive: per=task (else per process) */
 
 /*
  * The bindings map value, keyed by binding id. The programs read only the
@@ -76,6 +79,10 @@ struct tlob_bpf_binding {
 	__u8 tol_k;		/* tolerance=K/W; 1/1: none */
 	__u8 tol_w;
 	__u8 pad[6];
+	/* TLOB_BIND_ALIVE: the reference cycle and the checkpoints in one */
+	__u64 period_ns;
+	__u32 expect;
+	__u32 margin;
 	__u64 start;		/* ELF file offsets */
 	__u64 stop;
 	__u32 flags;		/* TLOB_BIND_* */

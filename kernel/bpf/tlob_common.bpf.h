@@ -394,4 +394,28 @@ static void ha_cancel_tlob(struct ha_clocks_tlob *clk)
 	tlob_cancel(w->core.pid, w->slot);
 }
 
+/*
+ * Sampling path: a due time (*@due: no deadline comes before it) lowered
+ * to @deadline, unless it is later. Bounded retries; if other CPUs keep
+ * changing it, 0 (a check due now, which sets it right) rather than a
+ * later value that could hide this deadline.
+ */
+static __always_inline void tlob_lower_due(__u64 *due, __u64 deadline)
+{
+	__u64 cur = READ_ONCE(*due), old;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		if (deadline >= cur)
+			return;
+		old = __sync_val_compare_and_swap(due, cur, deadline);
+		if (old == cur)
+			return;
+		cur = old;
+	}
+	WRITE_ONCE(*due, 0);
+}
+
+#include "tlob_alive.bpf.h"
+
 #endif /* TLOB_COMMON_BPF_H */

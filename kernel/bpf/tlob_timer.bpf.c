@@ -123,6 +123,74 @@ int BPF_PROG(tlob_cancel_exit, __u32 tid, __u32 slot, int ret)
 	return 0;
 }
 
+/*
+ * Alive supervision's cycle timers (tlob_alive.bpf.h), one per instance,
+ * by the instance's key: armed at its first checkpoint for the end of
+ * cycle 0, re-armed by its callback for the end of each next cycle. A
+ * timer whose instance ended (or began again under the same key: its
+ * begin differs) frees its element from its callback, which the kernel
+ * allows (bpf_timer_cancel_and_free() skips its own running callback).
+ */
+struct tlob_alive_tmr {
+	struct bpf_timer timer;
+	__u64 begin_ns;		/* begin of the instance it was armed for */
+	__u32 ready;		/* bpf_timer_init() done */
+	__u32 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, TLOB_BPF_ALIVE_MAX);
+	__type(key, __u64);
+	__type(value, struct tlob_alive_tmr);
+} tlob_alive_timers SEC(".maps");
+
+static int tlob_alive_fired(void *map, __u64 *key, struct tlob_alive_tmr *t)
+{
+	struct tlob_alive_inst *a = bpf_map_lookup_elem(&tlob_alive_insts, key);
+	__u64 now = bpf_ktime_get_ns(), due;
+
+	if (!a || a->begin_ns != t->begin_ns) {
+		bpf_map_delete_elem(&tlob_alive_timers, key);
+		return 0;
+	}
+	due = tlob_alive_catch_up(a, now, TLOB_DETECT_BPF_TIMER);
+	if (due)
+		bpf_timer_start(&t->timer, due > now ? due - now : 1, 0);
+	return 0;
+}
+
+SEC("fexit/tlob_alive_arm")
+int BPF_PROG(tlob_alive_arm_exit, __u64 key, __u64 begin_ns, __u64 delay_ns, int ret)
+{
+	struct tlob_alive_tmr zero = {};
+	struct tlob_alive_tmr *t;
+
+	t = bpf_map_lookup_elem(&tlob_alive_timers, &key);
+	if (!t) {
+		bpf_map_update_elem(&tlob_alive_timers, &key, &zero, BPF_NOEXIST);
+		t = bpf_map_lookup_elem(&tlob_alive_timers, &key);
+	}
+	if (!t) {
+		/* Sized as the instances: not to happen. Checkpoints still judge. */
+		tlob_count_lost(TLOB_LOST_NOTIMER);
+		return 0;
+	}
+	if (!t->ready) {
+		long err = bpf_timer_init(&t->timer, &tlob_alive_timers, CLOCK_MONOTONIC);
+
+		if (err && err != -TLOB_EBUSY) {
+			tlob_count_lost(TLOB_LOST_NOTIMER);
+			return 0;
+		}
+		t->ready = 1;
+	}
+	bpf_timer_set_callback(&t->timer, tlob_alive_fired);
+	t->begin_ns = begin_ns;
+	bpf_timer_start(&t->timer, delay_ns, 0);
+	return 0;
+}
+
 /* The task is gone: so are its slots' timers (deleting cancels them). */
 SEC("tp_btf/sched_process_exit")
 int BPF_PROG(tlob_timer_exit, struct task_struct *p)

@@ -61,6 +61,7 @@ static u64 tlob_alive_max(const struct ha_clocks_alive *clk);
 #define EXPECT_MIN(clk) tlob_alive_min(clk)
 #define EXPECT_MAX(clk) tlob_alive_max(clk)
 #include "alive_model_ha.h"
+#include "tlob_alive_cycle.h"
 
 static unsigned int alive_instances = 256;
 module_param(alive_instances, uint, 0444);
@@ -176,29 +177,16 @@ static void tlob_alive_judged(struct tlob_alive *a,
 			      struct tlob_alive_record *r)
 {
 	struct tlob_binding *b = a->in.b;
-	struct tlob_alive_stats *st = &b->astats;
 	bool bad = r->verdict != TLOB_VERDICT_OK;
-	u64 history = atomic64_read(&b->history);
-	unsigned int i;
+	u64 history;
 
-	for (i = 1; i < min_t(u32, r->cycles, TLOB_TOLERANCE_MAX); i++)
-		history = (history << 1) | bad;
-	if (bad) {
+	history = tlob_history_push_n(atomic64_read(&b->history),
+				      r->cycles - 1, bad);
+	if (bad)
 		r->react = tlob_tolerance_reached(history, b->tol_k, b->tol_w);
-		if (r->verdict == TLOB_VERDICT_TOO_FEW)
-			st->too_few += r->cycles;
-		else
-			st->too_many += r->cycles;
-		if (!r->react)
-			st->tolerated += r->cycles;
-	}
-	atomic64_set(&b->history, (history << 1) | bad);
-	if (!st->cycles || r->checkpoints < st->min_checkpoints)
-		st->min_checkpoints = r->checkpoints;
-	if (r->checkpoints > st->max_checkpoints)
-		st->max_checkpoints = r->checkpoints;
-	st->sum_checkpoints += r->checkpoints;
-	st->cycles += r->cycles;
+	atomic64_set(&b->history, tlob_history_push_n(history, 1, bad));
+	tlob_alive_stats_add(&b->astats, r->verdict, r->cycles, r->checkpoints,
+			     r->react);
 	trace_alive_cycle(r);
 	if (r->react)
 		tlob_react_alive(r);
@@ -226,10 +214,7 @@ static bool tlob_alive_step(struct tlob_alive *a, unsigned int event, u64 at,
 		return false;
 	}
 	if (event == cycle_end_alive) {
-		verdict = TLOB_VERDICT_OK;
-		if (!ha_guard_holds_alive(&a->clk, curr, event, at))
-			verdict = a->checkpoints < tlob_alive_min(&a->clk) ?
-				  TLOB_VERDICT_TOO_FEW : TLOB_VERDICT_TOO_MANY;
+		verdict = tlob_alive_verdict(&a->clk, a->checkpoints, at);
 		tlob_alive_fill(a, &r, at, verdict, now, detector);
 		r.cycles = min_t(u64, cycles, U32_MAX);
 		tlob_alive_judged(a, &r);
@@ -252,20 +237,21 @@ static bool tlob_alive_step(struct tlob_alive *a, unsigned int event, u64 at,
 static void tlob_alive_catch_up(struct tlob_alive *a, u64 now,
 				unsigned int detector)
 {
-	u64 period = a->in.b->period_ns, end, n;
+	u64 period = a->in.b->period_ns, n;
 
-	end = tlob_alive_cycle_start(a) + period;
-	if (a->state != supervised_alive || now <= end)
+	if (a->state != supervised_alive)
 		return;
-	tlob_alive_step(a, cycle_end_alive, end, now, detector, 1);
-	/* Now start == end: the next cycle ends one period later. */
-	n = div64_u64(now - tlob_alive_cycle_start(a), period);
-	if (n && now == tlob_alive_cycle_start(a) + n * period)
-		n--;
-	if (n)
+	/* The cycles that ended by @now: the current one is cycle 0. */
+	n = tlob_alive_cycle_at(tlob_alive_cycle_start(a), period, now);
+	if (!n)
+		return;
+	tlob_alive_step(a, cycle_end_alive, tlob_alive_cycle_start(a) + period,
+			now, detector, 1);
+	/* Now the next cycle is cycle 0: the n - 1 after it went by empty. */
+	if (n > 1)
 		tlob_alive_step(a, cycle_end_alive,
-				tlob_alive_cycle_start(a) + n * period, now,
-				detector, n);
+				tlob_alive_cycle_start(a) + (n - 1) * period,
+				now, detector, n - 1);
 }
 
 /* The cycle timer (hard IRQ, also on PREEMPT_RT): judge what ended. */

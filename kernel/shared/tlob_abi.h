@@ -458,6 +458,57 @@ static inline void tlob_stats_merge(struct tlob_stats *sum,
 }
 
 /*
+ * A judged record of an alive binding (@cycles reference cycles with
+ * @checkpoints, verdict OK, TOO_FEW or TOO_MANY; @react: a violation that
+ * passed tolerance=K/W) into @st, the module's copy under its alive lock
+ * or this CPU's copy of the BPF backend's. cycles is written last, as a
+ * window's windows is.
+ */
+static inline void tlob_alive_stats_add(struct tlob_alive_stats *st,
+					unsigned int verdict, __u32 cycles,
+					__u32 checkpoints, unsigned int react)
+{
+	if (verdict != TLOB_VERDICT_OK) {
+		if (verdict == TLOB_VERDICT_TOO_FEW)
+			st->too_few += cycles;
+		else
+			st->too_many += cycles;
+		if (!react)
+			st->tolerated += cycles;
+	}
+	if (!st->cycles || checkpoints < st->min_checkpoints)
+		st->min_checkpoints = checkpoints;
+	if (checkpoints > st->max_checkpoints)
+		st->max_checkpoints = checkpoints;
+	st->sum_checkpoints += checkpoints;
+	WRITE_ONCE(st->cycles, st->cycles + cycles);
+}
+
+/* Add one CPU's copy @c of an alive binding's statistics to @sum (zeroed first). */
+static inline void tlob_alive_stats_merge(struct tlob_alive_stats *sum,
+					  const struct tlob_alive_stats *c)
+{
+	__u64 cycles = READ_ONCE(c->cycles);
+
+	/* Counted whether or not a cycle ended on that CPU. */
+	sum->aborted += c->aborted;
+	sum->errors += c->errors;
+	sum->dropped += c->dropped;
+	sum->instances += c->instances;
+	if (!cycles)
+		return;
+	if (!sum->cycles || c->min_checkpoints < sum->min_checkpoints)
+		sum->min_checkpoints = c->min_checkpoints;
+	if (c->max_checkpoints > sum->max_checkpoints)
+		sum->max_checkpoints = c->max_checkpoints;
+	sum->cycles += cycles;
+	sum->too_few += c->too_few;
+	sum->too_many += c->too_many;
+	sum->tolerated += c->tolerated;
+	sum->sum_checkpoints += c->sum_checkpoints;
+}
+
+/*
  * What a `monitor` line can carry, checked by the module's parser and by
  * the tool (for both backends) with these two functions, so that a line
  * the tool writes reads back as exactly what was asked:

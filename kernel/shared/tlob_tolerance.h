@@ -44,6 +44,19 @@ static __always_inline __u64 tlob_history_push(__u64 history,
 	return (history << 1) | (verdict != TLOB_VERDICT_OK);
 }
 
+/*
+ * The history after @n judged cycles or windows in a row, each a
+ * violation when @bad (an alive record covering several empty cycles):
+ * @n pushes at once, so the work is bounded whatever @n.
+ */
+static __always_inline __u64 tlob_history_push_n(__u64 history, __u64 n,
+						 bool bad)
+{
+	if (n >= TLOB_TOLERANCE_MAX)
+		return bad ? ~0ULL : 0;
+	return (history << n) | (bad ? (1ULL << n) - 1 : 0);
+}
+
 /* Set bits of @x, without a popcount instruction BPF does not have. */
 static __always_inline unsigned int tlob_bits64(__u64 x)
 {

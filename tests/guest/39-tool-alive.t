@@ -5,7 +5,7 @@
 # and reads tlob:alive_cycle into its stream: a steady beat is ok cycle
 # after cycle, a beat that stops is too few (JSON and the ALIVE line), the
 # summary counts both; tlob bind/stats/status show an alive binding and
-# unbind removes it; the BPF backend refuses one, saying why.
+# unbind removes it. (The BPF backend's: 39-bpf-alive.t.)
 . /opt/tlob/tests/lib/tap.sh
 . /opt/tlob/bin/tool.sh
 tool_module_up || bail_out "cannot load $TLOB_KO"
@@ -107,20 +107,6 @@ ok $? "tlob status lists it as its a line" || diag "$stat"
 tlob unbind --backend $B -a >/dev/null 2>&1
 is "$(cat /sys/kernel/tlob/monitor)" "" "tlob unbind -a removes it"
 echo 0 >/sys/kernel/tlob/enable
-
-# --- the BPF backend refuses an alive binding, saying why
-if backend_usable bpf >/dev/null; then
-	tlob mon --backend bpf -b "$HB" >"$T/bpf" 2>"$T/bpf.err" </dev/null &
-	bp=$!
-	wait $bp
-	rc=$?
-	cmp_ok "$rc" -ne 0 "bpf: tlob mon refuses an alive binding (exit $rc)"
-	grep -q "alive supervision needs the module backend" "$T/bpf.err"
-	ok $? "bpf: ... and says it needs the module ($(head -n 1 "$T/bpf.err"))"
-else
-	skip "bpf backend not usable"
-	skip "bpf backend not usable"
-fi
 
 tool_module_down
 tool_cleanup

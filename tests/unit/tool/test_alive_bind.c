@@ -3,9 +3,10 @@
  * An alive binding from the command line to the backends: the friendly
  * form PATH:CHECKPOINT,alive=PERIOD,expect=N[,...] and the module's `a`
  * line (section.c) give the same spec, the checkpoint resolved and
- * checked like a section's START; the BPF backend refuses it by name
- * (it has no program for it), and the errors the tool words for every
- * backend name an alive binding's period, not a budget.
+ * checked like a section's START, and the errors the tool words for
+ * every backend name an alive binding's period, not a budget. (Both
+ * backends run it: the guests' 19-kmod-alive.t, 39-tool-alive.t and
+ * 39-bpf-alive.t.)
  *
  *   test_alive_bind APP    APP: the fixture executable (frame_begin)
  */
@@ -77,21 +78,6 @@ int main(int argc, char **argv)
 
 	snprintf(arg, sizeof(arg), "%s:frame_begin,alive=100ms,expect=10", argv[1]);
 	parses(arg, &s);
-#ifdef TLOB_HAVE_BPF
-	{
-		/* Refused before the backend's state is looked at: no BPF is loaded. */
-		struct tlob_backend be = { .ops = &tlob_backend_bpf };
-		uint32_t id = 77;
-		int ret = tlob_backend_bpf.bind(&be, &s, &id);
-
-		tap_ok(ret == -EOPNOTSUPP, "the BPF backend refuses an alive binding");
-		tap_is_str(be.err, "alive supervision needs the module backend (tlob.ko); the BPF "
-			   "backend does not run it yet", "... saying why, not binding a window");
-	}
-#else
-	tap_ok(1, "# SKIP built without the BPF backend");
-	tap_ok(1, "# SKIP built without the BPF backend");
-#endif
 	/* The words the tool gives every backend's -ERANGE. */
 	tap_like(tlob_binding_errstr(NULL, false, &s, -ERANGE, err, sizeof(err)),
 		 "period out of range (100us..1h): ", "-ERANGE of an alive binding: its period");
