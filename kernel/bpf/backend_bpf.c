@@ -48,11 +48,24 @@
 #include "utils.h"
 #include "loader.h"
 
+/*
+ * A binding's uprobe links: START and STOP, an alive binding's checkpoint,
+ * or a logical binding's events (one each); -1 past them.
+ */
+#define TB_BIND_LINKS	TLOB_LOGIC_EVENTS_MAX
+
 /* Uprobe links this process holds (bindings that are not pinned). */
 struct bpf_ubind {
 	uint32_t id;
-	int fd[2];
+	int fd[TB_BIND_LINKS];
 };
+
+static void close_links(const int *fd)
+{
+	for (int e = 0; e < TB_BIND_LINKS; e++)
+		if (fd[e] >= 0)
+			close(fd[e]);
+}
 
 /*
  * An item read from a ring: a record, or (urgent ring only) a violation's
@@ -63,6 +76,7 @@ struct rec_item {
 	struct tlob_record r;
 	struct tlob_diag *d;	/* a diagnosis; NULL: a record */
 	struct tlob_alive_record *a;	/* an alive binding's cycle; NULL: a record */
+	struct tlob_logic_record *l;	/* a logical binding's record; NULL: a record */
 };
 
 /* Items read from one ring, not delivered yet. */
@@ -77,12 +91,23 @@ _Static_assert(sizeof(struct tlob_diag) != sizeof(struct tlob_record),
 _Static_assert(sizeof(struct tlob_alive_record) != sizeof(struct tlob_record) &&
 	       sizeof(struct tlob_alive_record) != sizeof(struct tlob_diag),
 	       "both rings tell an alive cycle from a record by its size");
+_Static_assert(sizeof(struct tlob_logic_record) != sizeof(struct tlob_record) &&
+	       sizeof(struct tlob_logic_record) != sizeof(struct tlob_diag) &&
+	       sizeof(struct tlob_logic_record) != sizeof(struct tlob_alive_record),
+	       "both rings tell a logical record from the others by its size");
 /* The per-CPU statistics buffers are sized for windows', and serve alive bindings too. */
-_Static_assert(sizeof(struct tlob_alive_stats) <= sizeof(struct tlob_stats),
-	       "an alive binding's per-CPU statistics fit a window binding's buffer");
+_Static_assert(sizeof(struct tlob_alive_stats) <= sizeof(struct tlob_stats) &&
+	       sizeof(struct tlob_logic_stats) <= sizeof(struct tlob_stats),
+	       "alive and logical bindings' per-CPU statistics fit a window binding's buffer");
 
 /* The rings, in the order of a tie between them: violations first. */
 enum { Q_URGENT, Q_WINDOWS, Q_NR };
+
+/* A logical binding's table, as this reader last saw it. */
+struct logic_copy {
+	uint32_t id;
+	struct tlob_logic_table t;
+};
 
 struct bpf_priv {
 	struct bpf_mon m;
@@ -104,6 +129,8 @@ struct bpf_priv {
 	bool batching;			/* windows are waiting, due at flush_due */
 	uint64_t flush_due;		/* tlob_now_ns() */
 	uint64_t foreign;	/* records of another tlob's layout, not read */
+	struct logic_copy *tables;	/* logical bindings' tables, to name their records */
+	size_t nr_tables;
 };
 
 static int bpf_probe(const char *control_root, char *why, size_t len)
@@ -275,10 +302,12 @@ static int on_sample(void *ctx, void *data, size_t size)
 	 */
 	bool diag = q == &p->q[Q_URGENT] && size == sizeof(struct tlob_diag);
 	bool alive = size == sizeof(struct tlob_alive_record);
+	bool logic = size == sizeof(struct tlob_logic_record);
 	struct tlob_alive_record *a = NULL;
+	struct tlob_logic_record *l = NULL;
 	struct tlob_diag *d = NULL;
 
-	if (size != sizeof(struct tlob_record) && !diag && !alive) {
+	if (size != sizeof(struct tlob_record) && !diag && !alive && !logic) {
 		if (!p->foreign++)
 			fprintf(stderr, "tlob: bpf: a record of %zu bytes, this tlob reads %zu: the "
 				"monitor was loaded by another tlob version (`tlob unbind -a "
@@ -302,6 +331,14 @@ static int on_sample(void *ctx, void *data, size_t size)
 		}
 		memcpy(a, data, sizeof(*a));
 	}
+	if (logic) {
+		l = malloc(sizeof(*l));
+		if (!l) {
+			p->err = -ENOMEM;
+			return -ENOMEM;
+		}
+		memcpy(l, data, sizeof(*l));
+	}
 	if (q->n == q->cap) {
 		size_t cap = q->cap ? q->cap * 2 : 256;
 		struct rec_item *v = realloc(q->v, cap * sizeof(*v));
@@ -309,6 +346,7 @@ static int on_sample(void *ctx, void *data, size_t size)
 		if (!v) {
 			free(d);
 			free(a);
+			free(l);
 			p->err = -ENOMEM;
 			/* Stops the ring here; the rest stays in it. */
 			return -ENOMEM;
@@ -318,13 +356,16 @@ static int on_sample(void *ctx, void *data, size_t size)
 	}
 	q->v[q->n].d = d;
 	q->v[q->n].a = a;
-	if (d || a)
+	q->v[q->n].l = l;
+	if (d || a || l)
 		memset(&q->v[q->n].r, 0, sizeof(q->v[q->n].r));
 	else
 		memcpy(&q->v[q->n].r, data, sizeof(q->v[q->n].r));
 	/* A cycle takes its place among the records by its end. */
 	if (a)
 		q->v[q->n].r.end_ns = a->end_ns;
+	if (l)
+		q->v[q->n].r.end_ns = l->end_ns;
 	q->n++;
 	return 0;
 }
@@ -384,6 +425,7 @@ static void bpf_close(struct tlob_backend *be)
 		for (size_t i = p->q[q].head; i < p->q[q].n; i++) {
 			free(p->q[q].v[i].d);
 			free(p->q[q].v[i].a);
+			free(p->q[q].v[i].l);
 		}
 		free(p->q[q].v);
 	}
@@ -392,12 +434,11 @@ static void bpf_close(struct tlob_backend *be)
 	for (int i = 0; i < 2; i++)
 		if (p->rd.ring_fd[i] >= 0)
 			close(p->rd.ring_fd[i]);
-	for (size_t i = 0; i < p->nr_ub; i++) {
-		close(p->ub[i].fd[0]);
-		close(p->ub[i].fd[1]);
-	}
+	for (size_t i = 0; i < p->nr_ub; i++)
+		close_links(p->ub[i].fd);
 	free(p->ub);
 	free(p->gone);
+	free(p->tables);
 	tb_close(&p->m);
 	free(p);
 	be->priv = NULL;
@@ -611,6 +652,59 @@ static int bpf_list_reactors(struct tlob_backend *be, char *buf, size_t len)
 	return 0;
 }
 
+/* The map of binding @b's statistics: its windows', cycles' or instances'. */
+static enum tlob_bpf_map stats_map(const struct tlob_bpf_binding *b)
+{
+	if (b->flags & TLOB_BIND_ALIVE)
+		return TB_ALIVE_STATS;
+	return b->flags & TLOB_BIND_LOGIC ? TB_LOGIC_STATS : TB_STATS;
+}
+
+/*
+ * The table of logical binding @id, to name its records' states and
+ * events: from this reader's copies, else the monitor's map (copied: the
+ * records of a binding come after it went, its aborts last). NULL: none.
+ */
+static const struct tlob_logic_table *logic_table(struct bpf_priv *p, uint32_t id)
+{
+	struct logic_copy *c;
+
+	for (size_t i = 0; i < p->nr_tables; i++)
+		if (p->tables[i].id == id)
+			return &p->tables[i].t;
+	c = realloc(p->tables, (p->nr_tables + 1) * sizeof(*c));
+	if (!c)
+		return NULL;
+	p->tables = c;
+	c += p->nr_tables;
+	if (!loaded(p) || bpf_map_lookup_elem(p->m.fd[TB_LOGIC_TABLES], &id, &c->t))
+		return NULL;
+	c->id = id;
+	p->nr_tables++;
+	return &c->t;
+}
+
+/* What the module's tlob:logic event carries with a record: the model's names. */
+static void logic_names(struct bpf_priv *p, const struct tlob_logic_record *r,
+			struct tlob_logic_names *n)
+{
+	const struct tlob_logic_table *t = logic_table(p, r->binding_id);
+
+	memset(n, 0, sizeof(*n));
+	if (!t) {
+		snprintf(n->model, sizeof(n->model), "?");
+		snprintf(n->state, sizeof(n->state), "%u", r->state);
+		if (r->event != TLOB_LOGIC_NONE)
+			snprintf(n->event, sizeof(n->event), "%u", r->event);
+		return;
+	}
+	snprintf(n->model, sizeof(n->model), "%s", t->model);
+	if (r->state < TLOB_LOGIC_STATES_MAX)
+		snprintf(n->state, sizeof(n->state), "%s", t->state[r->state]);
+	if (r->event < TLOB_LOGIC_EVENTS_MAX)
+		snprintf(n->event, sizeof(n->event), "%s", t->event[r->event]);
+}
+
 static void spec_of(const struct bpf_priv *p, const struct tlob_bpf_binding *b, uint32_t id,
 		    struct tlob_binding_spec *s)
 {
@@ -627,6 +721,12 @@ static void spec_of(const struct bpf_priv *p, const struct tlob_bpf_binding *b, 
 		s->expect = b->expect;
 		s->margin = b->margin;
 		s->per = b->flags & TLOB_BIND_PER_TASK ? TLOB_PER_TASK : TLOB_PER_PROCESS;
+	}
+	s->logic = b->flags & TLOB_BIND_LOGIC;
+	if (s->logic) {
+		s->per = b->flags & TLOB_BIND_PER_TASK ? TLOB_PER_TASK : TLOB_PER_PROCESS;
+		if (bpf_map_lookup_elem(p->m.fd[TB_LOGIC_TABLES], &id, &s->table))
+			memset(&s->table, 0, sizeof(s->table));
 	}
 	s->tol_k = b->tol_k;
 	s->tol_w = b->tol_w;
@@ -721,17 +821,34 @@ static uint32_t find_binding(struct bpf_priv *p, const char *path, uint64_t star
  * would miss its end and run on into the next START (a model error).
  */
 static int attach_binding(struct tlob_backend *be, uint32_t id,
-			  const struct tlob_binding_spec *spec, int fd[2])
+			  const struct tlob_binding_spec *spec, int fd[TB_BIND_LINKS])
 {
 	struct bpf_priv *p = be->priv;
 
+	for (int e = 0; e < TB_BIND_LINKS; e++)
+		fd[e] = -1;
 	/* An alive binding: its checkpoint, the one probe. */
 	if (spec->alive) {
-		fd[1] = -1;
 		fd[0] = tb_attach_uprobe(p->m.prog_fd, spec->path, spec->start, false,
 					 TLOB_COOKIE(id, TLOB_COOKIE_CHECKPOINT), be->err,
 					 sizeof(be->err));
 		return fd[0] < 0 ? fd[0] : 0;
+	}
+	/* A logical binding: each event of its table, the index in the cookie. */
+	if (spec->logic) {
+		for (int e = 0; e < spec->table.nevents && e < TB_BIND_LINKS; e++) {
+			fd[e] = tb_attach_uprobe(p->m.prog_fd, spec->path, spec->table.offset[e],
+						 false, TLOB_COOKIE(id, TLOB_COOKIE_LOGIC(e)),
+						 be->err, sizeof(be->err));
+			if (fd[e] < 0) {
+				int ret = fd[e];
+
+				fd[e] = -1;
+				close_links(fd);
+				return ret;
+			}
+		}
+		return 0;
 	}
 	if (spec->stop_is_ret)
 		fd[1] = tb_attach_uprobe(p->m.prog_fd, spec->path, spec->start, true,
@@ -752,7 +869,7 @@ static int attach_binding(struct tlob_backend *be, uint32_t id,
 	return 0;
 }
 
-static int keep_links(struct tlob_backend *be, uint32_t id, int fd[2])
+static int keep_links(struct tlob_backend *be, uint32_t id, int fd[TB_BIND_LINKS])
 {
 	struct bpf_priv *p = be->priv;
 	struct bpf_ubind *ub;
@@ -761,31 +878,27 @@ static int keep_links(struct tlob_backend *be, uint32_t id, int fd[2])
 
 	/* Pinned in the shared set: the binding outlives whoever made it. */
 	if (p->m.pinned) {
-		/* An alive binding has one probe (fd[1] -1). */
-		for (int e = 0; e < 2 && !ret && fd[e] >= 0; e++) {
+		for (int e = 0; e < TB_BIND_LINKS && !ret; e++) {
+			if (fd[e] < 0)
+				continue;
 			tb_link_name(name, sizeof(name), id, e);
 			ret = tb_pin_fd(fd[e], name, be->err, sizeof(be->err));
 		}
-		if (ret) {
-			tb_link_name(name, sizeof(name), id, 0);
+		for (int e = 0; ret && e < TB_BIND_LINKS; e++) {
+			tb_link_name(name, sizeof(name), id, e);
 			tb_unpin(name);
 		}
-		close(fd[0]);
-		if (fd[1] >= 0)
-			close(fd[1]);
+		close_links(fd);
 		return ret;
 	}
 	ub = realloc(p->ub, (p->nr_ub + 1) * sizeof(*ub));
 	if (!ub) {
-		close(fd[0]);
-		if (fd[1] >= 0)
-			close(fd[1]);
+		close_links(fd);
 		return -ENOMEM;
 	}
 	p->ub = ub;
 	ub[p->nr_ub].id = id;
-	ub[p->nr_ub].fd[0] = fd[0];
-	ub[p->nr_ub].fd[1] = fd[1];
+	memcpy(ub[p->nr_ub].fd, fd, sizeof(ub[p->nr_ub].fd));
 	p->nr_ub++;
 	return 0;
 }
@@ -794,10 +907,20 @@ static int keep_links(struct tlob_backend *be, uint32_t id, int fd[2])
  * The same binding beyond the section (tlob_abi.h): STOP, budget, minimum,
  * tolerance, tag, filter.
  */
-static bool same_terms(const struct tlob_bpf_binding *b, const struct tlob_binding_spec *spec)
+static bool same_terms(const struct bpf_priv *p, uint32_t id, const struct tlob_bpf_binding *b,
+		       const struct tlob_binding_spec *spec)
 {
-	if (!!(b->flags & TLOB_BIND_ALIVE) != spec->alive)
+	if (!!(b->flags & TLOB_BIND_ALIVE) != spec->alive ||
+	    !!(b->flags & TLOB_BIND_LOGIC) != spec->logic)
 		return false;
+	if (spec->logic) {
+		struct tlob_logic_table t;
+
+		if (bpf_map_lookup_elem(p->m.fd[TB_LOGIC_TABLES], &id, &t) ||
+		    memcmp(&t, &spec->table, sizeof(t)) ||
+		    !!(b->flags & TLOB_BIND_PER_TASK) != (spec->per == TLOB_PER_TASK))
+			return false;
+	}
 	if (spec->alive && (b->period_ns != spec->period_ns || b->expect != spec->expect ||
 			    b->margin != spec->margin ||
 			    !!(b->flags & TLOB_BIND_PER_TASK) != (spec->per == TLOB_PER_TASK)))
@@ -835,7 +958,7 @@ static int bind_locked(struct tlob_backend *be, const struct tlob_binding_spec *
 	struct tlob_stats *zero;
 	uint64_t history = 0;
 	uint32_t *ids, id, key0 = 0;
-	int fd[2], ret = 0;
+	int fd[TB_BIND_LINKS], ret = 0;
 	ssize_t join = -1;
 	size_t n;
 
@@ -858,7 +981,7 @@ static int bind_locked(struct tlob_backend *be, const struct tlob_binding_spec *
 			ret = tlob_backend_err(be, EEXIST, "%s:0x%llx is bound already (id %u)",
 					       TLOB_SHOWN(spec->path),
 					       (unsigned long long)spec->start, ids[i]);
-		else if (join < 0 && same_terms(&v[i], spec))
+		else if (join < 0 && same_terms(p, ids[i], &v[i], spec))
 			join = (ssize_t)i;
 	}
 	if (!ret && join >= 0) {
@@ -899,6 +1022,11 @@ static int bind_locked(struct tlob_backend *be, const struct tlob_binding_spec *
 		b.expect = spec->expect;
 		b.margin = spec->margin;
 	}
+	if (spec->logic) {
+		b.flags |= TLOB_BIND_LOGIC;
+		if (spec->per == TLOB_PER_TASK)
+			b.flags |= TLOB_BIND_PER_TASK;
+	}
 	if (p->shared && !is_session(p))
 		b.flags |= TLOB_BIND_PERSIST;
 	b.readers = my_bit(p);
@@ -906,10 +1034,12 @@ static int bind_locked(struct tlob_backend *be, const struct tlob_binding_spec *
 	zero = calloc(p->nr_cpus, sizeof(*zero));
 	if (!zero)
 		return -ENOMEM;
-	/* A zeroed tlob_stats per CPU is a zeroed tlob_alive_stats too (smaller). */
-	ret = bpf_map_update_elem(p->m.fd[spec->alive ? TB_ALIVE_STATS : TB_STATS], &id, zero,
-				  BPF_ANY);
+	/* A zeroed tlob_stats per CPU is a zeroed alive or logic one too (smaller). */
+	ret = bpf_map_update_elem(p->m.fd[stats_map(&b)], &id, zero, BPF_ANY);
 	free(zero);
+	/* The table first: an event finds it there once its probe is placed. */
+	if (!ret && spec->logic)
+		ret = bpf_map_update_elem(p->m.fd[TB_LOGIC_TABLES], &id, &spec->table, BPF_ANY);
 	if (!ret)
 		ret = bpf_map_update_elem(p->m.fd[TB_HISTORY], &id, &history, BPF_ANY);
 	if (!ret)
@@ -917,6 +1047,8 @@ static int bind_locked(struct tlob_backend *be, const struct tlob_binding_spec *
 	if (ret) {
 		bpf_map_delete_elem(p->m.fd[TB_STATS], &id);
 		bpf_map_delete_elem(p->m.fd[TB_ALIVE_STATS], &id);
+		bpf_map_delete_elem(p->m.fd[TB_LOGIC_STATS], &id);
+		bpf_map_delete_elem(p->m.fd[TB_LOGIC_TABLES], &id);
 		bpf_map_delete_elem(p->m.fd[TB_HISTORY], &id);
 		return tlob_backend_err(be, -ret, "cannot add binding %u: %s", id,
 					strerror(-ret));
@@ -928,6 +1060,8 @@ static int bind_locked(struct tlob_backend *be, const struct tlob_binding_spec *
 		bpf_map_delete_elem(p->m.fd[TB_BINDINGS], &id);
 		bpf_map_delete_elem(p->m.fd[TB_STATS], &id);
 		bpf_map_delete_elem(p->m.fd[TB_ALIVE_STATS], &id);
+		bpf_map_delete_elem(p->m.fd[TB_LOGIC_STATS], &id);
+		bpf_map_delete_elem(p->m.fd[TB_LOGIC_TABLES], &id);
 		bpf_map_delete_elem(p->m.fd[TB_HISTORY], &id);
 		return ret;
 	}
@@ -942,15 +1076,8 @@ static int bpf_bind(struct tlob_backend *be, const struct tlob_binding_spec *spe
 	struct bpf_priv *p = be->priv;
 	struct stat st;
 	int lock = -1, ret;
+	uint32_t id = 0;
 
-	/*
-	 * A logical binding (a user's model, an `l` line) has no program
-	 * here: refused by name, never bound as a window it is not.
-	 */
-	if (spec->logic)
-		return tlob_backend_err(be, EOPNOTSUPP, "logical supervision (--model) needs "
-					"the module backend (tlob.ko); the BPF backend does not "
-					"run it yet");
 	/* The module's rule (monline.h), so both backends take the same bindings. */
 	ret = tlob_spec_check(spec, be->err, sizeof(be->err));
 	if (ret)
@@ -966,26 +1093,34 @@ static int bpf_bind(struct tlob_backend *be, const struct tlob_binding_spec *spe
 		if (lock < 0)
 			return lock;
 	}
-	ret = bind_locked(be, spec, idp);
+	ret = bind_locked(be, spec, &id);
 	if (lock >= 0 && !p->m.pinned)
 		rmdir(TLOB_BPF_PIN_DIR);	/* made for the lock; the load failed */
 	tb_unlock(lock);
+	/* Its table, to name its records after it went (its aborts come last). */
+	if (!ret && spec->logic)
+		logic_table(p, id);
+	if (!ret && idp)
+		*idp = id;
 	return ret;
 }
 
 /* The statistics of binding @id as this session dropped it, for its summary. */
 /*
  * @percpu: the binding's per-CPU copies as its map returned them, window
- * statistics or, for an alive binding (@o->spec.alive), alive ones.
+ * statistics or, for an alive or a logical binding (@o->spec), theirs.
  */
 static void sum_stats(const void *percpu, int nr_cpus, struct tlob_binding_stats *o)
 {
 	const struct tlob_alive_stats *a = percpu;
+	const struct tlob_logic_stats *l = percpu;
 	const struct tlob_stats *w = percpu;
 
 	for (int c = 0; c < nr_cpus; c++) {
 		if (o->spec.alive)
 			tlob_alive_stats_merge(&o->alive, &a[c]);
+		else if (o->spec.logic)
+			tlob_logic_stats_merge(&o->logic, &l[c]);
 		else
 			tlob_stats_merge(&o->stats, &w[c]);
 	}
@@ -1027,9 +1162,7 @@ static int unbind_locked(struct tlob_backend *be, const struct tlob_binding_spec
 		for (size_t i = 0; i < p->nr_ub; i++) {
 			if (p->ub[i].id != id)
 				continue;
-			close(p->ub[i].fd[0]);
-			if (p->ub[i].fd[1] >= 0)
-				close(p->ub[i].fd[1]);
+			close_links(p->ub[i].fd);
 			p->ub[i] = p->ub[--p->nr_ub];
 			break;
 		}
@@ -1045,8 +1178,7 @@ static int unbind_locked(struct tlob_backend *be, const struct tlob_binding_spec
 			      is_session(p) ? percpu : NULL, &freed);
 	/* Held on by others: their count so far, as at the drop. */
 	if (!ret && is_session(p) &&
-	    (freed || !bpf_map_lookup_elem(p->m.fd[b.flags & TLOB_BIND_ALIVE ? TB_ALIVE_STATS :
-						     TB_STATS], &id, percpu)))
+	    (freed || !bpf_map_lookup_elem(p->m.fd[stats_map(&b)], &id, percpu)))
 		keep_gone(p, id, &b, percpu);
 	free(percpu);
 	if (ret)
@@ -1147,8 +1279,7 @@ static int bpf_stats(struct tlob_backend *be, struct tlob_binding_stats **st, si
 			continue;
 		spec_of(p, &v[i], ids[i], &(*st)[k].spec);
 		memset(percpu, 0, p->nr_cpus * sizeof(*percpu));
-		if (!bpf_map_lookup_elem(p->m.fd[v[i].flags & TLOB_BIND_ALIVE ? TB_ALIVE_STATS :
-						 TB_STATS], &ids[i], percpu))
+		if (!bpf_map_lookup_elem(p->m.fd[stats_map(&v[i])], &ids[i], percpu))
 			sum_stats(percpu, p->nr_cpus, &(*st)[k]);
 		k++;
 	}
@@ -1217,6 +1348,14 @@ static int deliver(struct bpf_priv *p, const struct tlob_sink *sink)
 			r = sink->alive ? sink->alive(it->a, sink->ctx) : 0;
 			free(it->a);
 			it->a = NULL;
+		} else if (it->l) {
+			struct tlob_logic_names names;
+
+			delivered++;
+			logic_names(p, it->l, &names);
+			r = sink->logic ? sink->logic(it->l, &names, sink->ctx) : 0;
+			free(it->l);
+			it->l = NULL;
 		} else {
 			delivered++;
 			r = sink->record ? sink->record(&it->r, sink->ctx) : 0;

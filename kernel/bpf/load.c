@@ -189,6 +189,9 @@ static const char *const map_names[TB_NR_MAPS] = {
 	[TB_HISTORY] = "tlob_history",
 	[TB_ALIVE_INSTS] = "tlob_alive_insts",
 	[TB_ALIVE_STATS] = "tlob_alive_stats",
+	[TB_LOGIC_TABLES] = "tlob_logic_tables",
+	[TB_LOGIC_INSTS] = "tlob_logic_insts",
+	[TB_LOGIC_STATS] = "tlob_logic_stats",
 };
 
 const char *tb_map_name(enum tlob_bpf_map i)
@@ -229,6 +232,9 @@ static int load_timer(struct bpf_mon *m)
 	if (!ret)
 		ret = bpf_program__set_attach_target(t->progs.tlob_alive_arm_exit, m->prog_fd,
 						     "tlob_alive_arm");
+	if (!ret)
+		ret = bpf_program__set_attach_target(t->progs.tlob_logic_arm_exit, m->prog_fd,
+						     "tlob_logic_arm");
 	if (!ret)
 		ret = tlob_timer_bpf__load(t);
 	if (ret)
@@ -481,6 +487,14 @@ static void drop_stale_windows(struct bpf_mon *m)
 		empty_map(bpf_map__fd(m->tskel->maps.tlob_alive_timers));
 	m->skel->bss->tlob_alive_nr = 0;
 	m->skel->data->tlob_alive_next_due = ~0ULL;
+	/* ... and logical instances with their invariants' timers. */
+	empty_map(m->fd[TB_LOGIC_INSTS]);
+	if (m->tskel) {
+		empty_map(bpf_map__fd(m->tskel->maps.tlob_logic_timers));
+		m->tskel->bss->tlob_logic_timers_nr = 0;
+	}
+	m->skel->bss->tlob_logic_nr = 0;
+	m->skel->data->tlob_logic_next_due = ~0ULL;
 	/* ... and so are the CPUs' entries of their waits (tlob_diag.bpf.h). */
 	for (key = 0; zero && key < bpf_map__max_entries(waits); key++)
 		bpf_map_update_elem(bpf_map__fd(waits), &key, zero, BPF_ANY);
@@ -516,6 +530,8 @@ int tb_attach(struct bpf_mon *m, char *err, size_t len)
 		ret = attach_prog(m, m->tskel->progs.tlob_cancel_exit, err, len);
 	if (!ret && m->tskel)
 		ret = attach_prog(m, m->tskel->progs.tlob_alive_arm_exit, err, len);
+	if (!ret && m->tskel)
+		ret = attach_prog(m, m->tskel->progs.tlob_logic_arm_exit, err, len);
 	if (!ret && m->tskel)
 		ret = attach_prog(m, m->tskel->progs.tlob_timer_exit, err, len);
 	/* The timer's deadline stacks (tlob_diag.bpf.h): before any timer runs. */

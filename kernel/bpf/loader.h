@@ -33,10 +33,13 @@ enum tlob_bpf_map {
 	TB_HISTORY,
 	TB_ALIVE_INSTS,
 	TB_ALIVE_STATS,
+	TB_LOGIC_TABLES,
+	TB_LOGIC_INSTS,
+	TB_LOGIC_STATS,
 	TB_NR_MAPS,
 };
 
-#define TB_MAX_LINKS	12
+#define TB_MAX_LINKS	14
 
 const char *tb_map_name(enum tlob_bpf_map i);
 

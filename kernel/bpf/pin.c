@@ -11,7 +11,10 @@
  *   prog_uprobe                    the program bindings attach to
  *   prog_abort                     tlob_abort, which ends open windows
  *   link_<program>                 scheduler hooks and the detector
- *   bind_<id>_start, bind_<id>_stop   the uprobes of binding <id>
+ *   bind_<id>_start, bind_<id>_stop   the uprobes of binding <id> (an alive
+ *                                  binding's checkpoint: start; a logical
+ *                                  binding's events 0, 1, 2..: start, stop,
+ *                                  event2..)
  *
  * Teardown unpins every entry and removes the directory: the kernel frees
  * a program, map or link when its last pin and fd are gone, so nothing is
@@ -57,7 +60,11 @@ bool tb_bpffs(void)
 
 void tb_link_name(char *buf, size_t len, uint32_t id, int end)
 {
-	snprintf(buf, len, "bind_%u_%s", id, end ? "stop" : "start");
+	/* A section's START and STOP; past them, a logical binding's events. */
+	if (end < 2)
+		snprintf(buf, len, "bind_%u_%s", id, end ? "stop" : "start");
+	else
+		snprintf(buf, len, "bind_%u_event%d", id, end);
 }
 
 int tb_pin_dir(char *err, size_t len)

@@ -153,11 +153,14 @@ int tb_binding_free(const struct bpf_mon *m, uint32_t id, void *percpu_stats)
 	int stats;
 
 	/* An alive binding's statistics are its cycles' (tlob_alive.bpf.h). */
-	stats = !bpf_map_lookup_elem(m->fd[TB_BINDINGS], &id, &b) &&
-		(b.flags & TLOB_BIND_ALIVE) ? TB_ALIVE_STATS : TB_STATS;
+	stats = TB_STATS;
+	if (!bpf_map_lookup_elem(m->fd[TB_BINDINGS], &id, &b))
+		stats = b.flags & TLOB_BIND_ALIVE ? TB_ALIVE_STATS :
+			b.flags & TLOB_BIND_LOGIC ? TB_LOGIC_STATS : TB_STATS;
 
 	/* Probes first, so no window of the binding opens any more. */
-	for (int e = 0; e < 2; e++) {
+	/* A logical binding has one per event. */
+	for (int e = 0; e < TLOB_LOGIC_EVENTS_MAX; e++) {
 		tb_link_name(name, sizeof(name), id, e);
 		tb_unpin(name);
 	}
@@ -173,6 +176,8 @@ int tb_binding_free(const struct bpf_mon *m, uint32_t id, void *percpu_stats)
 	bpf_map_delete_elem(m->fd[TB_BINDINGS], &id);
 	bpf_map_delete_elem(m->fd[TB_STATS], &id);
 	bpf_map_delete_elem(m->fd[TB_ALIVE_STATS], &id);
+	bpf_map_delete_elem(m->fd[TB_LOGIC_STATS], &id);
+	bpf_map_delete_elem(m->fd[TB_LOGIC_TABLES], &id);
 	bpf_map_delete_elem(m->fd[TB_HISTORY], &id);
 	return 0;
 }

@@ -351,6 +351,11 @@ static __always_inline int tlob_uprobe_run(struct pt_regs *ctx)
 			tlob_alive_checkpoint(b, id, tid, tgid);
 		return 0;
 	}
+	if (TLOB_COOKIE_IS_LOGIC(TLOB_COOKIE_KIND(cookie))) {
+		if (READ_ONCE(tlob_on))
+			tlob_logic_event(b, id, TLOB_COOKIE_KIND(cookie) - 16, tid, tgid);
+		return 0;
+	}
 	if (TLOB_COOKIE_KIND(cookie) == TLOB_COOKIE_START) {
 		if (READ_ONCE(tlob_on))
 			tlob_start(b, id, tid, tgid);
@@ -434,17 +439,13 @@ static long tlob_scan_one(struct bpf_map *map, __u32 *tid, struct tlob_task *t,
  */
 static __always_inline void tlob_scan_due(__u64 now, __u32 detector)
 {
-	__u64 due = READ_ONCE(tlob_next_due);
 	struct tlob_scan scan = { .now = now, .next = ~0ULL, .detector = detector };
-
 	struct tlob_scan_cost *cost;
 	__u32 zero = 0;
 	__u64 took;
 	long n;
 
-	if (now < due)
-		return;
-	if (__sync_val_compare_and_swap(&tlob_next_due, due, ~0ULL) != due)
+	if (!tlob_due_claim(&tlob_next_due, now))
 		return;
 	n = bpf_for_each_map_elem(&tlob_windows, tlob_scan_one, &scan, 0);
 	tlob_due_at(scan.next);
@@ -616,6 +617,9 @@ int BPF_PROG(tlob_exit, struct task_struct *p)
 	/* Its alive instances; its process's when it is the last thread (signal->live 0). */
 	if (READ_ONCE(tlob_alive_nr))
 		tlob_alive_gone(0, tid, p->tgid, !p->signal->live.counter, TLOB_ABORT_EXIT);
+	/* Its logical instances, as its alive ones. */
+	if (READ_ONCE(tlob_logic_nr))
+		tlob_logic_gone(0, tid, p->tgid, !p->signal->live.counter, TLOB_ABORT_EXIT);
 	t = tlob_task_of(tid);
 	if (!t)
 		return 0;
@@ -634,6 +638,8 @@ int BPF_PROG(tlob_exec, struct task_struct *p, pid_t old_pid)
 	/* Its alive instances (as the pid it had) and its process's. */
 	if (READ_ONCE(tlob_alive_nr))
 		tlob_alive_gone(0, old_pid, p->tgid, true, TLOB_ABORT_EXEC);
+	if (READ_ONCE(tlob_logic_nr))
+		tlob_logic_gone(0, old_pid, p->tgid, true, TLOB_ABORT_EXEC);
 
 	if (t)
 		tlob_task_event(t, abort_tlob, bpf_ktime_get_ns(), TLOB_DETECT_STOP,
@@ -680,6 +686,7 @@ int tlob_abort(struct tlob_bpf_abort *ctx)
 	bpf_for_each_map_elem(&tlob_windows, tlob_abort_one, &a, 0);
 	/* And the alive instances of the binding (of every binding: disable). */
 	tlob_alive_gone(a.binding_id, 0, 0, false, a.reason);
+	tlob_logic_gone(a.binding_id, 0, 0, false, a.reason);
 	return 0;
 }
 
@@ -699,6 +706,8 @@ int tlob_sample(struct bpf_perf_event_data *ctx)
 
 	/* Alive cycles that ended: one load while none is due. */
 	tlob_alive_scan_due(bpf_ktime_get_ns(), TLOB_DETECT_SAMPLE);
+	/* Logical instances past their state's invariant: the same. */
+	tlob_logic_scan_due(bpf_ktime_get_ns());
 	if (!READ_ONCE(tlob_nr_open))
 		return 0;
 	tlob_scan_due(bpf_ktime_get_ns(), TLOB_DETECT_SAMPLE);

@@ -37,9 +37,6 @@
 #define TLOB_ALIVE_WORD(c, n)	(((__u64)(c) << TLOB_ALIVE_COUNT_BITS) | (n))
 #define TLOB_ALIVE_ENDED	(~0ULL)
 
-/* Instances at once (a first checkpoint that finds none free is dropped). */
-#define TLOB_BPF_ALIVE_MAX	256
-
 /* An instance: one process (per=process) or one task (per=task) of a binding. */
 struct tlob_alive_inst {
 	__u64 begin_ns;		/* its first checkpoint: cycle 0's start */
@@ -54,12 +51,9 @@ struct tlob_alive_inst {
 	char comm[TLOB_COMM_LEN];	/* of the task that began it */
 };
 
-/* Key: the binding id above, the pid (per=task) or tgid below. */
-#define TLOB_ALIVE_KEY(id, who)	(((__u64)(id) << 32) | (__u32)(who))
-
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, TLOB_BPF_ALIVE_MAX);
+	__uint(max_entries, TLOB_BPF_INSTANCES);
 	__type(key, __u64);
 	__type(value, struct tlob_alive_inst);
 } tlob_alive_insts SEC(".maps");
@@ -90,68 +84,63 @@ static __always_inline __u64 tlob_alive_due(const struct tlob_alive_inst *a, __u
 	return ha_deadline_alive(&j.clk, supervised_alive);
 }
 
-/* What delivering one alive record to its readers needs (a bpf_loop() callback's data). */
-struct tlob_alive_out {
-	struct tlob_alive_record r;
+/* One alive record of @a on its way to the readers (a bpf_loop() callback's data). */
+struct tlob_alive_what {
+	const struct tlob_alive_inst *a;
+	__u64 start_ns, end_ns;
+	__s64 latency_ns;
+	__u32 checkpoints, cycles;
 	__u32 readers;
+	__u8 verdict, detector, react, reason;
 };
 
 static long tlob_alive_deliver_one(__u32 i, void *data)
 {
-	struct tlob_alive_out *o = data;
-	void *rb;
+	const struct tlob_alive_what *w = data;
+	const struct tlob_alive_inst *a = w->a;
+	struct tlob_alive_record *r;
+	__u64 flags;
 
-	if (i >= TLOB_BPF_READERS)
-		return 1;
-	if (!(o->readers & (1U << i)))
-		return 0;
-	/* A violation wakes its reader at once; ok and aborted cycles batch as windows do. */
-	if (o->r.verdict == TLOB_VERDICT_TOO_FEW || o->r.verdict == TLOB_VERDICT_TOO_MANY) {
-		rb = bpf_map_lookup_elem(&tlob_urgent, &i);
-		if (rb && bpf_ringbuf_output(rb, &o->r, sizeof(o->r), BPF_RB_FORCE_WAKEUP))
-			tlob_count_lost(TLOB_LOST_READER(i));
-	} else {
-		rb = bpf_map_lookup_elem(&tlob_events, &i);
-		if (rb && bpf_ringbuf_output(rb, &o->r, sizeof(o->r), tlob_window_wakeup(rb)))
-			tlob_count_lost(TLOB_LOST_READER(i));
-	}
-	return !(o->readers >> i >> 1);
+	r = tlob_sup_reserve(i, w->readers, w->verdict == TLOB_VERDICT_TOO_FEW ||
+			     w->verdict == TLOB_VERDICT_TOO_MANY, sizeof(*r), &flags);
+	if (!r)
+		return tlob_sup_next(i, w->readers);
+	/* Every byte: a ring's slot is not zeroed. */
+	__builtin_memset(r, 0, sizeof(*r));
+	r->start_ns = w->start_ns;
+	r->end_ns = w->end_ns;
+	r->period_ns = a->period_ns;
+	r->detect_latency_ns = w->latency_ns;
+	r->pid = a->pid;
+	r->tgid = a->tgid;
+	r->binding_id = a->binding_id;
+	r->checkpoints = w->checkpoints;
+	r->expect_min = a->expect_min;
+	r->expect_max = a->expect_max;
+	r->cycles = w->cycles;
+	r->verdict = w->verdict;
+	r->detector = w->detector;
+	r->react = w->react;
+	r->abort_reason = w->reason;
+	__builtin_memcpy(r->comm, a->comm, TLOB_COMM_LEN);
+	tlob_sup_tag(a->binding_id, r->tag);
+	bpf_ringbuf_submit(r, flags);
+	return tlob_sup_next(i, w->readers);
 }
 
-static __always_inline void tlob_alive_send(struct tlob_alive_out *o)
+/* @w to the readers of @w->a's binding. */
+static __always_inline void tlob_alive_send(struct tlob_alive_what *w)
 {
-	o->readers = tlob_readers_of_id(o->r.binding_id);
-	if (o->readers)
-		bpf_loop(TLOB_BPF_READERS, tlob_alive_deliver_one, o, 0);
-}
-
-/* @o->r for @a: identity and bounds; the caller sets the cycle and verdict. */
-static __always_inline void tlob_alive_fill(struct tlob_alive_out *o,
-					    const struct tlob_alive_inst *a, __u64 now)
-{
-	const struct tlob_bpf_binding *b;
-	__u32 id = a->binding_id;
-
-	__builtin_memset(o, 0, sizeof(*o));
-	o->r.period_ns = a->period_ns;
-	o->r.pid = a->pid;
-	o->r.tgid = a->tgid;
-	o->r.binding_id = id;
-	o->r.expect_min = a->expect_min;
-	o->r.expect_max = a->expect_max;
-	o->r.cycles = 1;
-	__builtin_memcpy(o->r.comm, a->comm, TLOB_COMM_LEN);
-	b = bpf_map_lookup_elem(&tlob_bindings, &id);
-	if (b)
-		__builtin_memcpy(o->r.tag, b->tag, TLOB_TAG_LEN);
+	w->readers = tlob_readers_of_id(w->a->binding_id);
+	if (w->readers)
+		bpf_loop(TLOB_BPF_READERS, tlob_alive_deliver_one, w, 0);
 }
 
 /*
  * Judge @cut->cycles cycles of @a from cycle @cut->first on, which ended
  * with @cut->checkpoints (the first; the others went by empty when more):
- * a subprogram of its own, verified once, whose record stays off the
- * callers' stack:
  * the model's verdict, the binding's history and statistics, the record.
+ * A subprogram of its own, verified once.
  */
 struct tlob_alive_cut {
 	__u64 first;		/* the first cycle judged */
@@ -164,47 +153,26 @@ struct tlob_alive_cut {
 static __noinline int tlob_alive_judge(const struct tlob_alive_inst *a,
 				       const struct tlob_alive_cut *cut)
 {
-	__u64 first = cut->first, cycles = cut->cycles, now = cut->now;
-	__u32 checkpoints = cut->checkpoints, detector = cut->detector;
-	const struct tlob_bpf_binding *b;
+	struct tlob_alive_what w = { .a = a, .checkpoints = cut->checkpoints,
+				     .detector = cut->detector };
+	__u64 cycles = cut->cycles;
 	struct tlob_alive_stats *st;
-	struct tlob_alive_out o;
 	__u32 id = a->binding_id;
-	__u64 *h, old, history;
 	bool bad;
-	int i;
 
-	tlob_alive_fill(&o, a, now);
-	o.r.start_ns = a->begin_ns + first * a->period_ns;
-	o.r.end_ns = o.r.start_ns + cycles * a->period_ns;
-	o.r.detect_latency_ns = (__s64)(now - o.r.end_ns);
-	o.r.checkpoints = checkpoints;
-	o.r.cycles = cycles < 0xffffffffULL ? cycles : 0xffffffffU;
-	o.r.verdict = tlob_alive_judge_cycle(o.r.start_ns, a->period_ns, checkpoints,
-					     a->expect_min, a->expect_max, o.r.end_ns);
-	o.r.detector = detector;
-	bad = o.r.verdict != TLOB_VERDICT_OK;
+	w.start_ns = a->begin_ns + cut->first * a->period_ns;
+	w.end_ns = w.start_ns + cycles * a->period_ns;
+	w.latency_ns = (__s64)(cut->now - w.end_ns);
+	w.cycles = cycles < 0xffffffffULL ? cycles : 0xffffffffU;
+	w.verdict = tlob_alive_judge_cycle(w.start_ns, a->period_ns, cut->checkpoints,
+					   a->expect_min, a->expect_max, w.end_ns);
+	bad = w.verdict != TLOB_VERDICT_OK;
 	/* The cycles before the last enter the history first: they count towards K. */
-	b = bpf_map_lookup_elem(&tlob_bindings, &id);
-	h = bpf_map_lookup_elem(&tlob_history, &id);
-	if (h) {
-		for (i = 0; i < 4; i++) {
-			old = READ_ONCE(*h);
-			history = tlob_history_push_n(old, o.r.cycles - 1, bad);
-			if (bad)
-				o.r.react = !b || tlob_tolerance_reached(history, b->tol_k,
-									 b->tol_w);
-			if (__sync_val_compare_and_swap(h, old,
-							tlob_history_push_n(history, 1, bad)) == old)
-				break;
-		}
-	} else if (bad) {
-		o.r.react = 1;
-	}
+	w.react = tlob_sup_history(id, w.cycles, bad);
 	st = bpf_map_lookup_elem(&tlob_alive_stats, &id);
 	if (st)
-		tlob_alive_stats_add(st, o.r.verdict, o.r.cycles, checkpoints, o.r.react);
-	tlob_alive_send(&o);
+		tlob_alive_stats_add(st, w.verdict, w.cycles, w.checkpoints, w.react);
+	tlob_alive_send(&w);
 	return 0;
 }
 
@@ -271,8 +239,9 @@ static __always_inline void tlob_alive_end(struct tlob_alive_inst *a, __u64 key,
 					   __u32 reason)
 {
 	__u64 k = tlob_alive_cycle_at(a->begin_ns, a->period_ns, now), w;
+	struct tlob_alive_what what = { .a = a, .verdict = TLOB_VERDICT_ABORTED,
+					.reason = reason, .cycles = 1 };
 	struct tlob_alive_stats *st;
-	struct tlob_alive_out o;
 	__u32 id = a->binding_id, n = 0;
 	int i;
 
@@ -291,32 +260,20 @@ static __always_inline void tlob_alive_end(struct tlob_alive_inst *a, __u64 key,
 	} else {
 		tlob_alive_left(a, w, k, now, TLOB_DETECT_STOP);
 	}
-	tlob_alive_fill(&o, a, now);
-	o.r.start_ns = a->begin_ns + k * a->period_ns;
-	o.r.end_ns = now;
-	o.r.checkpoints = n;
-	o.r.verdict = TLOB_VERDICT_ABORTED;
-	o.r.abort_reason = reason;
+	what.start_ns = a->begin_ns + k * a->period_ns;
+	what.end_ns = now;
+	what.checkpoints = n;
 	st = bpf_map_lookup_elem(&tlob_alive_stats, &id);
 	if (st)
 		st->aborted++;
-	tlob_alive_send(&o);
+	tlob_alive_send(&what);
 	bpf_map_delete_elem(&tlob_alive_insts, &key);
 	__sync_fetch_and_add(&tlob_alive_nr, -1);
 }
 
-struct tlob_alive_walk {
-	__u64 now;
-	__u64 next;
-	__u32 detector;
-	__u32 binding_id;	/* tlob_alive_gone: 0 every binding */
-	__u32 reason;
-	__u32 tid, tgid;
-	__u8 group;		/* the whole process goes (exec, its last thread's exit) */
-};
 
 static long tlob_alive_check_one(struct bpf_map *map, __u64 *key, struct tlob_alive_inst *a,
-				 struct tlob_alive_walk *wk)
+				 struct tlob_sup_walk *wk)
 {
 	__u64 due = tlob_alive_catch_up(a, wk->now, wk->detector);
 
@@ -331,51 +288,30 @@ static long tlob_alive_check_one(struct bpf_map *map, __u64 *key, struct tlob_al
  */
 static __always_inline void tlob_alive_scan_due(__u64 now, __u32 detector)
 {
-	__u64 due = READ_ONCE(tlob_alive_next_due);
-	struct tlob_alive_walk wk = { .now = now, .next = ~0ULL, .detector = detector };
+	struct tlob_sup_walk wk = { .now = now, .next = ~0ULL, .detector = detector };
 
-	if (now < due || !READ_ONCE(tlob_alive_nr))
-		return;
-	if (__sync_val_compare_and_swap(&tlob_alive_next_due, due, ~0ULL) != due)
+	if (!READ_ONCE(tlob_alive_nr) || !tlob_due_claim(&tlob_alive_next_due, now))
 		return;
 	bpf_for_each_map_elem(&tlob_alive_insts, tlob_alive_check_one, &wk, 0);
 	tlob_lower_due(&tlob_alive_next_due, wk.next);
 }
 
 static long tlob_alive_gone_one(struct bpf_map *map, __u64 *key, struct tlob_alive_inst *a,
-				struct tlob_alive_walk *wk)
+				struct tlob_sup_walk *wk)
 {
-	bool mine;
-
-	if (wk->binding_id)
-		mine = a->binding_id == wk->binding_id;
-	else if (wk->reason == TLOB_ABORT_UNBIND || wk->reason == TLOB_ABORT_DISABLE)
-		mine = true;
-	else if (a->per_task)
-		mine = a->pid == wk->tid;
-	else
-		mine = wk->group && a->pid == wk->tgid;
-	if (mine)
+	if (tlob_sup_ends(wk, a->binding_id, a->pid, a->per_task))
 		tlob_alive_end(a, *key, wk->now, wk->reason);
 	return 0;
 }
 
 /*
- * End instances: a task's (@tid; its process's too when @group) at its
- * exit or exec, or a binding's (@binding_id, 0: all) at unbind or
- * disable. Exits are many and instances few: one load while there are none.
+ * End instances (tlob_sup_ending() says which). Exits are many and
+ * instances few: one load while there are none.
  */
 static __always_inline void tlob_alive_gone(__u32 binding_id, __u32 tid, __u32 tgid, bool group,
 					    __u32 reason)
 {
-	struct tlob_alive_walk wk = {
-		.now = bpf_ktime_get_ns(),
-		.binding_id = binding_id,
-		.reason = reason,
-		.tid = tid,
-		.tgid = tgid,
-		.group = group,
-	};
+	struct tlob_sup_walk wk = tlob_sup_ending(binding_id, tid, tgid, group, reason);
 
 	if (READ_ONCE(tlob_alive_nr))
 		bpf_for_each_map_elem(&tlob_alive_insts, tlob_alive_gone_one, &wk, 0);
@@ -405,7 +341,7 @@ static __always_inline void tlob_alive_checkpoint(const struct tlob_bpf_binding 
 						  __u32 tid, __u32 tgid)
 {
 	bool per_task = b->flags & TLOB_BIND_PER_TASK;
-	__u64 key = TLOB_ALIVE_KEY(id, per_task ? tid : tgid);
+	__u64 key = TLOB_INST_KEY(id, per_task ? tid : tgid);
 	__u64 now = bpf_ktime_get_ns(), k, w, nw;
 	struct tlob_alive_stats *st;
 	struct tlob_alive_inst *a;

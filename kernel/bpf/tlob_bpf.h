@@ -16,12 +16,16 @@
 
 /*
  * A uprobe's attach cookie: the binding id in the low 32 bits, the kind of
- * probe (START, STOP, an alive binding's CHECKPOINT) above. One program serves every binding; the cookie
+ * probe (START, STOP, an alive binding's CHECKPOINT, a logical binding's
+ * event) above. One program serves every binding; the cookie
  * says which binding and which end of its section fired.
  */
 #define TLOB_COOKIE_START	1ULL
 #define TLOB_COOKIE_STOP	2ULL
 #define TLOB_COOKIE_CHECKPOINT	3ULL	/* an alive binding's checkpoint */
+/* A logical binding's event @e (0 .. TLOB_LOGIC_EVENTS_MAX - 1): the table's index. */
+#define TLOB_COOKIE_LOGIC(e)	(16ULL + (e))
+#define TLOB_COOKIE_IS_LOGIC(k)	((k) >= 16 && (k) < 16 + TLOB_LOGIC_EVENTS_MAX)
 #define TLOB_COOKIE(id, kind)	((__u64)(__u32)(id) | ((__u64)(kind) << 32))
 #define TLOB_COOKIE_ID(c)	((__u32)(c))
 #define TLOB_COOKIE_KIND(c)	((c) >> 32)
@@ -61,7 +65,8 @@
 #define TLOB_BIND_STOP_RET	1U	/* STOP = return of the START function */
 #define TLOB_BIND_PERSIST	2U	/* held by the persistent holder (tlob bind) */
 #define TLOB_BIND_ALIVE		4U	/* alive supervision: start is the checkpoint */
-#define TLOB_BIND_PER_TASK	8U	/* alive: per=task (else per process) */
+#define TLOB_BIND_PER_TASK	8U	/* alive, logic: per=task (else per process) */
+#define TLOB_BIND_LOGIC		16U	/* logical supervision: its table in tlob_logic_tables */
 
 /*
  * The bindings map value, keyed by binding id. The programs read only the

@@ -416,6 +416,8 @@ static __always_inline void tlob_lower_due(__u64 *due, __u64 deadline)
 	WRITE_ONCE(*due, 0);
 }
 
+#include "tlob_supervise.bpf.h"
 #include "tlob_alive.bpf.h"
+#include "tlob_logic.bpf.h"
 
 #endif /* TLOB_COMMON_BPF_H */

@@ -140,7 +140,7 @@ struct tlob_alive_tmr {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, TLOB_BPF_ALIVE_MAX);
+	__uint(max_entries, TLOB_BPF_INSTANCES);
 	__type(key, __u64);
 	__type(value, struct tlob_alive_tmr);
 } tlob_alive_timers SEC(".maps");
@@ -191,6 +191,103 @@ int BPF_PROG(tlob_alive_arm_exit, __u64 key, __u64 begin_ns, __u64 delay_ns, int
 	return 0;
 }
 
+/*
+ * Logical supervision's invariant timers (tlob_logic.bpf.h), one per
+ * instance, by its key: armed at an edge into a state with an invariant
+ * for the moment the clock reaches it, cancelled at an edge into one
+ * without; the callback ends the instance TIMING if it is still past it,
+ * and frees its element once the instance is gone. A timer cancelled
+ * when its instance ends elsewhere (exit, exec, unbind, disable: programs
+ * that cannot reach it) has no callback to come: any task's exit frees
+ * such timers (tlob_timer_exit), while there are some.
+ */
+struct tlob_logic_tmr {
+	struct bpf_timer timer;
+	__u64 start_ns;		/* start of the instance it was armed for */
+	__u32 ready;
+	__u32 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, TLOB_BPF_INSTANCES);
+	__type(key, __u64);
+	__type(value, struct tlob_logic_tmr);
+} tlob_logic_timers SEC(".maps");
+
+/* Elements in tlob_logic_timers: the exit hook looks for orphans only while there are some. */
+__u64 tlob_logic_timers_nr;
+
+static __always_inline void tlob_logic_timer_free(__u64 *key)
+{
+	if (!bpf_map_delete_elem(&tlob_logic_timers, key))
+		__sync_fetch_and_add(&tlob_logic_timers_nr, -1);
+}
+
+/* A timer whose instance is gone (or began again: another start) goes. */
+static long tlob_logic_orphan(struct bpf_map *map, __u64 *key, struct tlob_logic_tmr *t,
+			      void *ctx)
+{
+	struct tlob_logic_inst *l = bpf_map_lookup_elem(&tlob_logic_insts, key);
+
+	if (!l || l->start_ns != t->start_ns)
+		tlob_logic_timer_free(key);
+	return 0;
+}
+
+static int tlob_logic_fired(void *map, __u64 *key, struct tlob_logic_tmr *t)
+{
+	struct tlob_logic_inst *l = bpf_map_lookup_elem(&tlob_logic_insts, key);
+	__u64 now = bpf_ktime_get_ns(), due;
+
+	if (!l || l->start_ns != t->start_ns) {
+		tlob_logic_timer_free(key);
+		return 0;
+	}
+	/* Not yet (its clock was reset meanwhile): when it is due now. */
+	due = tlob_logic_check(l, *key, now);
+	if (due)
+		bpf_timer_start(&t->timer, due > now ? due - now : 1, 0);
+	return 0;
+}
+
+SEC("fexit/tlob_logic_arm")
+int BPF_PROG(tlob_logic_arm_exit, __u64 key, __u64 start_ns, __u64 delay_ns, int ret)
+{
+	struct tlob_logic_tmr zero = {};
+	struct tlob_logic_tmr *t;
+
+	t = bpf_map_lookup_elem(&tlob_logic_timers, &key);
+	if (!delay_ns) {
+		/* A state without an invariant: kept for the instance's next one. */
+		if (t)
+			bpf_timer_cancel(&t->timer);
+		return 0;
+	}
+	if (!t) {
+		if (!bpf_map_update_elem(&tlob_logic_timers, &key, &zero, BPF_NOEXIST))
+			__sync_fetch_and_add(&tlob_logic_timers_nr, 1);
+		t = bpf_map_lookup_elem(&tlob_logic_timers, &key);
+	}
+	if (!t) {
+		tlob_count_lost(TLOB_LOST_NOTIMER);
+		return 0;
+	}
+	if (!t->ready) {
+		long err = bpf_timer_init(&t->timer, &tlob_logic_timers, CLOCK_MONOTONIC);
+
+		if (err && err != -TLOB_EBUSY) {
+			tlob_count_lost(TLOB_LOST_NOTIMER);
+			return 0;
+		}
+		t->ready = 1;
+	}
+	bpf_timer_set_callback(&t->timer, tlob_logic_fired);
+	t->start_ns = start_ns;
+	bpf_timer_start(&t->timer, delay_ns, 0);
+	return 0;
+}
+
 /* The task is gone: so are its slots' timers (deleting cancels them). */
 SEC("tp_btf/sched_process_exit")
 int BPF_PROG(tlob_timer_exit, struct task_struct *p)
@@ -203,6 +300,9 @@ int BPF_PROG(tlob_timer_exit, struct task_struct *p)
 		bpf_map_delete_elem(&tlob_timers, &key);
 		key += 1ULL << 32;
 	}
+	/* Logical instances it ended (tlob_exit ran first): their cancelled timers. */
+	if (READ_ONCE(tlob_logic_timers_nr))
+		bpf_for_each_map_elem(&tlob_logic_timers, tlob_logic_orphan, NULL, 0);
 	return 0;
 }
 

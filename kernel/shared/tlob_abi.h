@@ -508,6 +508,21 @@ static inline void tlob_alive_stats_merge(struct tlob_alive_stats *sum,
 	sum->sum_checkpoints += c->sum_checkpoints;
 }
 
+/* Add one CPU's copy @c of a logical binding's statistics to @sum: all counts. */
+static inline void tlob_logic_stats_merge(struct tlob_logic_stats *sum,
+					  const struct tlob_logic_stats *c)
+{
+	sum->instances += c->instances;
+	sum->events += c->events;
+	sum->completed += c->completed;
+	sum->order += c->order;
+	sum->incomplete += c->incomplete;
+	sum->timing += c->timing;
+	sum->tolerated += c->tolerated;
+	sum->aborted += c->aborted;
+	sum->dropped += c->dropped;
+}
+
 /*
  * What a `monitor` line can carry, checked by the module's parser and by
  * the tool (for both backends) with these two functions, so that a line

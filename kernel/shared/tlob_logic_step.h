@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * One event of a logical instance against its table (struct
- * tlob_logic_table, tlob_parse.h): the edge of its state, the edge's
+ * tlob_logic_table, tlob_logic_table.h): the edge of its state, the edge's
  * guard, the clock's reset, and whether the state's invariant passed
  * before the event came. What the module's tlob_logic.c does around it
  * (the instance, its lock, its timer, the record) is the caller's; this
@@ -16,7 +16,7 @@
 #ifndef TLOB_LOGIC_STEP_H
 #define TLOB_LOGIC_STEP_H
 
-#include "tlob_parse.h"
+#include "tlob_logic_table.h"
 
 /* Where a logical instance is: what the step reads and moves. */
 struct tlob_logic_pos {

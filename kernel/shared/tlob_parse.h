@@ -49,6 +49,7 @@
 #endif
 
 #include "tlob_abi.h"
+#include "tlob_logic_table.h"
 
 /* The longest line accepted, path and options included. */
 #define TLOB_LINE_MAX	(PATH_MAX + 128)
@@ -94,38 +95,6 @@ enum tlob_parse_why {
 	TLOB_WHY_LOGIC_RANGE,	/* more states, events, edges or invariants than allowed */
 	TLOB_WHY_LOGIC_TABLE,	/* a table rule: tlob_logic_check() */
 	TLOB_WHY_LOGIC_MISSING,	/* an `l` line without model=, states=, events=, edges= or final= */
-};
-
-/*
- * A logical binding's automaton (an `l` line), checked by
- * tlob_logic_check() before anything uses it: next[s][e] is the state
- * event e leads to from state s, TLOB_LOGIC_NONE where the model has no
- * edge (the event is a violation there).
- */
-struct tlob_logic_table {
-	u8 nstates, nevents, initial;
-	u16 nedges;
-	u32 final;			/* bit s: state s is final */
-	u8 next[TLOB_LOGIC_STATES_MAX][TLOB_LOGIC_EVENTS_MAX];
-	/*
-	 * The model's one clock, clock[0] '\0' when it has none. It starts
-	 * at an instance's first event; the edge (s,e) resets it when bit e
-	 * of reset[s] is set, and is taken only while it reads lo[s][e] ns
-	 * or more and less than hi[s][e] ns (0: no bound). State s may be
-	 * held only while the clock reads less than inv[s] ns (0: no
-	 * invariant): the module arms a timer for it. All zero: no clock,
-	 * no reset, no guard, no invariant; a table with none is the table
-	 * of a model without time, byte for byte.
-	 */
-	u16 reset[TLOB_LOGIC_STATES_MAX];
-	u64 lo[TLOB_LOGIC_STATES_MAX][TLOB_LOGIC_EVENTS_MAX];
-	u64 hi[TLOB_LOGIC_STATES_MAX][TLOB_LOGIC_EVENTS_MAX];
-	u64 inv[TLOB_LOGIC_STATES_MAX];
-	char clock[TLOB_LOGIC_NAME_MAX + 1];
-	u64 offset[TLOB_LOGIC_EVENTS_MAX];	/* event e's ELF file offset in PATH */
-	char model[TLOB_LOGIC_NAME_MAX + 1];
-	char state[TLOB_LOGIC_STATES_MAX][TLOB_LOGIC_NAME_MAX + 1];
-	char event[TLOB_LOGIC_EVENTS_MAX][TLOB_LOGIC_NAME_MAX + 1];
 };
 
 /* Which instances an alive binding supervises (`a` lines' per=). */

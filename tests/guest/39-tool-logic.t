@@ -9,7 +9,7 @@
 # state and the event, an exit mid-flow is INCOMPLETE; per task, threads
 # are instances of their own; the summary counts the records and the
 # violations; tlob bind/stats/status show a logical binding and unbind
-# removes it; the BPF backend refuses --model, saying why; a model with a
+# removes it (the BPF backend's: 39-bpf-logic.t); a model with a
 # clock (flow_timed.dot: end 40 ms .. 400 ms after begin) reports an end
 # outside it as TIMING with the clock's reading, and one with an invariant
 # (flow_held.dot: busy while clk < 200 ms) a frame held too long, with no
@@ -50,8 +50,6 @@ text_order_re() { echo "^LOGIC ORDER .*tlob-flow.*model=flow .*state=$1 .*event=
 text_incomplete_re() { echo "^LOGIC INCOMPLETE .*tlob-flow.*model=flow .*state=$1"; }
 # what tlob stats' text says of a logical binding (grep -E)
 STATS_TEXT_RE="logic.*model=flow"
-# the BPF backend's refusal of --model
-BPF_REFUSAL="logical supervision (--model) needs the module backend"
 # the refusal of an invariant whose bound is no number
 CLOCK_REFUSAL="state 'busy' has the invariant 'clk < LIMIT_NS\(\)', which bounds its clock with something other than a number"
 # whether this tool takes models at all (its usage names --model)
@@ -271,19 +269,6 @@ grep -q "flow_nondet.dot:12: non-deterministic" "$T/mon_nondet.err"
 ok $? "... with FILE:LINE"
 tool_clean_state $B
 ok $? "after the refusals, nothing left"
-
-# --- the BPF backend refuses a model, saying why
-if backend_usable bpf >/dev/null; then
-	# shellcheck disable=SC2046
-	timeout 120 tlob mon --backend bpf $(model_args flow.dot) >"$T/bpf" 2>"$T/bpf.err" </dev/null
-	rc=$?
-	cmp_ok "$rc" -ne 0 "bpf: tlob mon refuses --model (exit $rc)"
-	grep -qF "$BPF_REFUSAL" "$T/bpf.err"
-	ok $? "bpf: ... and says it needs the module ($(head -n 1 "$T/bpf.err"))"
-else
-	skip "bpf backend not usable"
-	skip "bpf backend not usable"
-fi
 
 tool_module_down
 tool_cleanup

@@ -78,8 +78,12 @@ GUEST_TESTS_debug := $(filter-out 34-% 36-% $(TOOL_ONLY_TESTS),$(filter 00-% 1% 
 # before any of tlob's code, and the report's taint switched lockdep off
 # for the whole run (2026-12-04, two boots of two; none with no5lvl).
 VM_APPEND_debug := no5lvl
-GUEST_TESTS_6.12 := $(KERNEL_TESTS) $(filter 8%,$(GUEST_TESTS))
-GUEST_TESTS_6.12-rt := $(filter-out 34-% 35-%,$(KERNEL_TESTS)) \
+# 39-bpf-alive and 39-bpf-logic (the BPF backend's alive and logical
+# supervision, 40 and 80 guest s) run on stock (bpf_timer) and rt (the
+# sampler) in make check; on the 6.12 lanes every BPF script's load
+# verifies their programs (one object), and make check-all runs them there.
+GUEST_TESTS_6.12 := $(filter-out 39-bpf-%,$(KERNEL_TESTS)) $(filter 8%,$(GUEST_TESTS))
+GUEST_TESTS_6.12-rt := $(filter-out 34-% 35-% 39-bpf-%,$(KERNEL_TESTS)) \
 	$(filter-out 67-% 69-%,$(filter 6%,$(GUEST_TESTS))) $(filter 8%,$(GUEST_TESTS))
 # How long the stress scripts run (guest lib/tap.sh soak()): short in make
 # check and the debug lane, long in make check-all and by hand.

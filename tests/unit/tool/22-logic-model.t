@@ -6,8 +6,8 @@
 # refused by the tool itself before any backend is opened, with rvgen's
 # own "FILE:LINE: message" (byte for byte what rvgen prints) or logical
 # supervision's, and the exit status of a malformed input (2) or of
-# something missing on the system (1); the BPF backend refuses a logical
-# binding by name.
+# something missing on the system (1). (Both backends run it: the
+# guests' 19-kmod-logic.t, 39-tool-logic.t and 39-bpf-logic.t.)
 . "$(dirname "$0")/tap.sh"
 DRV=$BUILD/tests/unit/tool/logic_drv
 RVGEN=$BUILD/rvgen/rvgen
@@ -181,11 +181,4 @@ rc=$?
 [ $rc -eq 2 ] && grep -qx "tlob: the 'l' line of model huge is [0-9]* bytes: a monitor line is at most 4095 bytes and its newline (one page; TLOB_LINE_MAX is [0-9]*); shorten the path or the model's names" "$tmp/err"
 ok $? "32 states and 16 events of 23 characters, 512 edges: more than a page, refused naming its size (exit $rc: $(cat "$tmp/err"))"
 
-# The BPF backend refuses it by name (before any BPF state is looked at).
-got=$("$DRV" bpf "$M/loop.dot" frame_begin="$app:frame_begin" frame_end="$app:frame_end")
-case $got in
-"built without"*) ok 0 "# SKIP built without the BPF backend" ;;
-*) is "$got" "-95 77 logical supervision (--model) needs the module backend (tlob.ko); the BPF backend does not run it yet" \
-	"the BPF backend refuses a logical binding: EOPNOTSUPP, saying why" ;;
-esac
 tap_done

@@ -6,9 +6,6 @@
  *   logic_drv line MODEL [--per P] [--tolerance K/W] [--tag T] [-p PID] EVENT=PATH:SYMBOL...
  *       the `l` line tlob would write for it, or the refusal as tlob
  *       prints it (stderr) with its exit status (params.c's rule)
- *   logic_drv bpf MODEL EVENT=PATH:SYMBOL...
- *       the BPF backend's answer to binding it (refused by name, before any
- *       BPF state is looked at)
  *   logic_drv records    text, then JSON, of fake records of every verdict
  *                        (TIMING at an event and with none: an invariant)
  *   logic_drv stats      stats lines on stdin (the module's kind=logic),
@@ -27,7 +24,7 @@
 #include "params.h"
 #include "section.h"
 
-static int line(int argc, char **argv, bool bpf)
+static int line(int argc, char **argv)
 {
 	struct tlob_logic_args a = { .model = argv[0] };
 	struct tlob_binding_spec *spec = calloc(1, sizeof(*spec));
@@ -63,18 +60,6 @@ static int line(int argc, char **argv, bool bpf)
 	if (ret) {
 		fprintf(stderr, "tlob: %s\n", err);
 		return ret == TLOB_SECTION_SYNTAX ? TLOB_EXIT_USAGE : TLOB_EXIT_ERROR;
-	}
-	if (bpf) {
-#ifdef TLOB_HAVE_BPF
-		struct tlob_backend be = { .ops = &tlob_backend_bpf };
-		uint32_t id = 77;
-
-		ret = tlob_backend_bpf.bind(&be, spec, &id);
-		printf("%d %u %s\n", ret, id, be.err);
-#else
-		printf("built without the BPF backend\n");
-#endif
-		return 0;
 	}
 	ret = tlob_monline_format(spec, buf, TLOB_MONLINE_WRITE_MAX * 2);
 	if (ret) {
@@ -173,8 +158,8 @@ static int stats(void)
 
 int main(int argc, char **argv)
 {
-	if (argc >= 3 && (!strcmp(argv[1], "line") || !strcmp(argv[1], "bpf")))
-		return line(argc - 2, argv + 2, !strcmp(argv[1], "bpf"));
+	if (argc >= 3 && !strcmp(argv[1], "line"))
+		return line(argc - 2, argv + 2);
 	if (argc == 2 && !strcmp(argv[1], "records"))
 		return records();
 	if (argc == 2 && !strcmp(argv[1], "stats"))
