@@ -725,8 +725,13 @@ static void spec_of(const struct bpf_priv *p, const struct tlob_bpf_binding *b, 
 	s->logic = b->flags & TLOB_BIND_LOGIC;
 	if (s->logic) {
 		s->per = b->flags & TLOB_BIND_PER_TASK ? TLOB_PER_TASK : TLOB_PER_PROCESS;
-		if (bpf_map_lookup_elem(p->m.fd[TB_LOGIC_TABLES], &id, &s->table))
+		/* Gone from the map (its summary, after the unbind): this reader's copy. */
+		if (bpf_map_lookup_elem(p->m.fd[TB_LOGIC_TABLES], &id, &s->table)) {
 			memset(&s->table, 0, sizeof(s->table));
+			for (size_t i = 0; i < p->nr_tables; i++)
+				if (p->tables[i].id == id)
+					s->table = p->tables[i].t;
+		}
 	}
 	s->tol_k = b->tol_k;
 	s->tol_w = b->tol_w;

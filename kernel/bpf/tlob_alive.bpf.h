@@ -271,7 +271,6 @@ static __always_inline void tlob_alive_end(struct tlob_alive_inst *a, __u64 key,
 	__sync_fetch_and_add(&tlob_alive_nr, -1);
 }
 
-
 static long tlob_alive_check_one(struct bpf_map *map, __u64 *key, struct tlob_alive_inst *a,
 				 struct tlob_sup_walk *wk)
 {
