@@ -608,18 +608,60 @@ int BPF_PROG(tlob_waking, struct task_struct *p)
 	return 0;
 }
 
+/*
+ * A task's exit or exec (@wk): for each alive or logical binding, the
+ * task's instance (per task) and, when the whole process goes, the
+ * process's, looked up by key. Not a walk of the instances: one that
+ * runs while other tasks' instances are deleted (their threads exiting
+ * together, on other CPUs) can miss an element of the hash table, and
+ * the instance would outlive its task (newest, 2026-12-06: one thread
+ * of three). The bindings change only at bind and unbind.
+ */
+static long tlob_sup_gone_binding(struct bpf_map *map, __u32 *id, struct tlob_bpf_binding *b,
+				  struct tlob_sup_walk *wk)
+{
+	struct tlob_alive_inst *a;
+	struct tlob_logic_inst *l;
+	__u32 who;
+	__u64 key;
+
+	if (!(b->flags & (TLOB_BIND_ALIVE | TLOB_BIND_LOGIC)))
+		return 0;
+	if (b->flags & TLOB_BIND_PER_TASK)
+		who = wk->tid;
+	else if (wk->group)
+		who = wk->tgid;
+	else
+		return 0;
+	key = TLOB_INST_KEY(*id, who);
+	if (b->flags & TLOB_BIND_ALIVE) {
+		a = bpf_map_lookup_elem(&tlob_alive_insts, &key);
+		if (a)
+			tlob_alive_end(a, key, wk->now, wk->reason);
+	} else {
+		l = bpf_map_lookup_elem(&tlob_logic_insts, &key);
+		if (l)
+			tlob_logic_end(l, key, wk);
+	}
+	return 0;
+}
+
+static __always_inline void tlob_sup_task_gone(__u32 tid, __u32 tgid, bool group, __u32 reason)
+{
+	struct tlob_sup_walk wk = tlob_sup_ending(0, tid, tgid, group, reason);
+
+	if (READ_ONCE(tlob_alive_nr) || READ_ONCE(tlob_logic_nr))
+		bpf_for_each_map_elem(&tlob_bindings, tlob_sup_gone_binding, &wk, 0);
+}
+
 SEC("tp_btf/sched_process_exit")
 int BPF_PROG(tlob_exit, struct task_struct *p)
 {
 	__u32 tid = p->pid;
 	struct tlob_task *t;
 
-	/* Its alive instances; its process's when it is the last thread (signal->live 0). */
-	if (READ_ONCE(tlob_alive_nr))
-		tlob_alive_gone(0, tid, p->tgid, !p->signal->live.counter, TLOB_ABORT_EXIT);
-	/* Its logical instances, as its alive ones. */
-	if (READ_ONCE(tlob_logic_nr))
-		tlob_logic_gone(0, tid, p->tgid, !p->signal->live.counter, TLOB_ABORT_EXIT);
+	/* Its instances; its process's when it is the last thread (signal->live 0). */
+	tlob_sup_task_gone(tid, p->tgid, !p->signal->live.counter, TLOB_ABORT_EXIT);
 	t = tlob_task_of(tid);
 	if (!t)
 		return 0;
@@ -635,11 +677,8 @@ int BPF_PROG(tlob_exec, struct task_struct *p, pid_t old_pid)
 {
 	struct tlob_task *t = tlob_task_open(p->pid);
 
-	/* Its alive instances (as the pid it had) and its process's. */
-	if (READ_ONCE(tlob_alive_nr))
-		tlob_alive_gone(0, old_pid, p->tgid, true, TLOB_ABORT_EXEC);
-	if (READ_ONCE(tlob_logic_nr))
-		tlob_logic_gone(0, old_pid, p->tgid, true, TLOB_ABORT_EXEC);
+	/* Its instances (as the pid it had) and its process's. */
+	tlob_sup_task_gone(old_pid, p->tgid, true, TLOB_ABORT_EXEC);
 
 	if (t)
 		tlob_task_event(t, abort_tlob, bpf_ktime_get_ns(), TLOB_DETECT_STOP,

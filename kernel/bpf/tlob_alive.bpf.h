@@ -304,8 +304,9 @@ static long tlob_alive_gone_one(struct bpf_map *map, __u64 *key, struct tlob_ali
 }
 
 /*
- * End instances (tlob_sup_ending() says which). Exits are many and
- * instances few: one load while there are none.
+ * End a binding's instances, or all (unbind, disable): a walk of the
+ * instances (tlob_sup_ending() says which). A task's exit and exec find
+ * theirs by key instead (tlob_sup_task_gone(), tlob.bpf.c).
  */
 static __always_inline void tlob_alive_gone(__u32 binding_id, __u32 tid, __u32 tgid, bool group,
 					    __u32 reason)

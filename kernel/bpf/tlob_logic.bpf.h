@@ -280,10 +280,10 @@ tlob_logic_get(const struct tlob_bpf_binding *b, const struct tlob_logic_table *
  * past its state's invariant ends first and the event begins a new one.
  * A subprogram: its frame is not the uprobe program's (the verifier's
  * 512 bytes are for the whole chain down to the readers' delivery).
+ * Unused in tlob_timer.bpf.o, which includes it too.
  */
 static __noinline __attribute__((unused)) int
-tlob_logic_event(const struct tlob_bpf_binding *b, __u32 id,
-				       __u32 event, __u32 tid, __u32 tgid)
+tlob_logic_event(const struct tlob_bpf_binding *b, __u32 id, __u32 event, __u32 tid, __u32 tgid)
 {
 	struct tlob_logic_cut cut = { .reason = TLOB_ABORT_NONE };
 	const struct tlob_logic_table *t;
@@ -366,8 +366,9 @@ static __always_inline void tlob_logic_scan_due(__u64 now)
 	tlob_lower_due(&tlob_logic_next_due, wk.next);
 }
 
-static long tlob_logic_gone_one(struct bpf_map *map, __u64 *key, struct tlob_logic_inst *l,
-				struct tlob_sup_walk *wk)
+/* End @l (@key) for @wk's reason: exit and exec judge it, unbind and disable abort it. */
+static __always_inline void tlob_logic_end(struct tlob_logic_inst *l, __u64 key,
+					   const struct tlob_sup_walk *wk)
 {
 	struct tlob_logic_cut cut = { .now = wk->now, .event = TLOB_LOGIC_NONE,
 				      .reason = wk->reason };
@@ -376,13 +377,11 @@ static long tlob_logic_gone_one(struct bpf_map *map, __u64 *key, struct tlob_log
 	__u64 w;
 	int i;
 
-	if (!tlob_sup_ends(wk, id, l->pid, l->per_task))
-		return 0;
 	t = bpf_map_lookup_elem(&tlob_logic_tables, &id);
 	for (i = 0; i < 4; i++) {
 		w = READ_ONCE(l->word);
 		if (w == TLOB_LOGIC_ENDED)
-			return 0;
+			return;
 		/* Exit and exec judge where it stands; unbind and disable do not. */
 		if (!t || wk->reason == TLOB_ABORT_UNBIND || wk->reason == TLOB_ABORT_DISABLE)
 			cut.verdict = TLOB_VERDICT_ABORTED;
@@ -391,13 +390,24 @@ static long tlob_logic_gone_one(struct bpf_map *map, __u64 *key, struct tlob_log
 		else
 			cut.verdict = TLOB_VERDICT_INCOMPLETE;
 		cut.clocked = t && t->clock[0];
-		if (tlob_logic_finish(l, *key, w, &cut))
-			return 0;
+		if (tlob_logic_finish(l, key, w, &cut))
+			return;
 	}
+}
+
+static long tlob_logic_gone_one(struct bpf_map *map, __u64 *key, struct tlob_logic_inst *l,
+				struct tlob_sup_walk *wk)
+{
+	if (tlob_sup_ends(wk, l->binding_id, l->pid, l->per_task))
+		tlob_logic_end(l, *key, wk);
 	return 0;
 }
 
-/* End instances (tlob_sup_ending() says which): exit, exec, unbind, disable. */
+/*
+ * End a binding's instances, or all (unbind, disable): a walk of the
+ * instances (tlob_sup_ending() says which). A task's exit and exec find
+ * theirs by key instead (tlob_sup_task_gone(), tlob.bpf.c).
+ */
 static __always_inline void tlob_logic_gone(__u32 binding_id, __u32 tid, __u32 tgid, bool group,
 					    __u32 reason)
 {
