@@ -611,11 +611,12 @@ int BPF_PROG(tlob_waking, struct task_struct *p)
 /*
  * A task's exit or exec (@wk): for each alive or logical binding, the
  * task's instance (per task) and, when the whole process goes, the
- * process's, looked up by key. Not a walk of the instances: one that
- * runs while other tasks' instances are deleted (their threads exiting
- * together, on other CPUs) can miss an element of the hash table, and
- * the instance would outlive its task (newest, 2026-12-06: one thread
- * of three). The bindings change only at bind and unbind.
+ * process's, looked up by key. Not a walk of the instances, which runs
+ * while other tasks' instances are deleted (their threads exiting
+ * together, on other CPUs) and could miss an element of the hash table;
+ * the bindings change only at bind and unbind, and there are fewer.
+ * (It did not cure the missed exits seen on the 7.3 lanes,
+ * kernel/bpf/README.md "Logical supervision": their cause is not known.)
  */
 static long tlob_sup_gone_binding(struct bpf_map *map, __u32 *id, struct tlob_bpf_binding *b,
 				  struct tlob_sup_walk *wk)
