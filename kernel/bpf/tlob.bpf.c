@@ -725,8 +725,8 @@ int tlob_abort(struct tlob_bpf_abort *ctx)
 
 	bpf_for_each_map_elem(&tlob_windows, tlob_abort_one, &a, 0);
 	/* And the alive instances of the binding (of every binding: disable). */
-	tlob_alive_gone(a.binding_id, 0, 0, false, a.reason);
-	tlob_logic_gone(a.binding_id, 0, 0, false, a.reason);
+	tlob_alive_gone(a.binding_id, a.reason);
+	tlob_logic_gone(a.binding_id, a.reason);
 	return 0;
 }
 

@@ -298,20 +298,18 @@ static __always_inline void tlob_alive_scan_due(__u64 now, __u32 detector)
 static long tlob_alive_gone_one(struct bpf_map *map, __u64 *key, struct tlob_alive_inst *a,
 				struct tlob_sup_walk *wk)
 {
-	if (tlob_sup_ends(wk, a->binding_id, a->pid, a->per_task))
+	if (tlob_sup_ends(wk, a->binding_id))
 		tlob_alive_end(a, *key, wk->now, wk->reason);
 	return 0;
 }
 
 /*
- * End a binding's instances, or all (unbind, disable): a walk of the
- * instances (tlob_sup_ending() says which). A task's exit and exec find
- * theirs by key instead (tlob_sup_task_gone(), tlob.bpf.c).
+ * End binding @binding_id's instances (unbind), or every binding's (0:
+ * disable), with @reason: a walk of the instances.
  */
-static __always_inline void tlob_alive_gone(__u32 binding_id, __u32 tid, __u32 tgid, bool group,
-					    __u32 reason)
+static __always_inline void tlob_alive_gone(__u32 binding_id, __u32 reason)
 {
-	struct tlob_sup_walk wk = tlob_sup_ending(binding_id, tid, tgid, group, reason);
+	struct tlob_sup_walk wk = tlob_sup_ending(binding_id, 0, 0, false, reason);
 
 	if (READ_ONCE(tlob_alive_nr))
 		bpf_for_each_map_elem(&tlob_alive_insts, tlob_alive_gone_one, &wk, 0);

@@ -290,7 +290,7 @@ tlob_logic_event(const struct tlob_bpf_binding *b, __u32 id, __u32 event, __u32 
 	struct tlob_logic_stats *st;
 	struct tlob_logic_inst *l;
 	struct tlob_logic_pos pos;
-	__u64 key, now, w, due;
+	__u64 key, now, w, due, held;
 	int i, r;
 
 	t = bpf_map_lookup_elem(&tlob_logic_tables, &id);
@@ -321,6 +321,7 @@ tlob_logic_event(const struct tlob_bpf_binding *b, __u32 id, __u32 event, __u32 
 			tlob_logic_finish(l, key, w, &cut);
 			continue;
 		}
+		held = tlob_logic_inv_of(t, pos.state);
 		r = tlob_logic_step(t, &pos, event, now);
 		if (r == TLOB_LOGIC_TOOK) {
 			if (__sync_val_compare_and_swap(&l->word, w,
@@ -330,9 +331,16 @@ tlob_logic_event(const struct tlob_bpf_binding *b, __u32 id, __u32 event, __u32 
 			st = bpf_map_lookup_elem(&tlob_logic_stats, &id);
 			if (st)
 				st->events++;
-			/* The new state's invariant, or none (the timer cancelled). */
+			/*
+			 * The new state's invariant; or none, the timer cancelled if
+			 * the state left had one (only an edge into a state with an
+			 * invariant arms it): no fexit run on an edge between states
+			 * without, as in a model with no clock.
+			 */
 			due = tlob_logic_due(t, &pos, TLOB_LOGIC_DUE_MAX);
-			tlob_logic_arm(key, l->start_ns, due ? (due > now ? due - now : 1) : 0);
+			if (due || held)
+				tlob_logic_arm(key, l->start_ns,
+					       due ? (due > now ? due - now : 1) : 0);
 			if (due)
 				tlob_lower_due(&tlob_logic_next_due, due);
 			return 0;
@@ -398,20 +406,18 @@ static __always_inline void tlob_logic_end(struct tlob_logic_inst *l, __u64 key,
 static long tlob_logic_gone_one(struct bpf_map *map, __u64 *key, struct tlob_logic_inst *l,
 				struct tlob_sup_walk *wk)
 {
-	if (tlob_sup_ends(wk, l->binding_id, l->pid, l->per_task))
+	if (tlob_sup_ends(wk, l->binding_id))
 		tlob_logic_end(l, *key, wk);
 	return 0;
 }
 
 /*
- * End a binding's instances, or all (unbind, disable): a walk of the
- * instances (tlob_sup_ending() says which). A task's exit and exec find
- * theirs by key instead (tlob_sup_task_gone(), tlob.bpf.c).
+ * End binding @binding_id's instances (unbind), or every binding's (0:
+ * disable), with @reason: a walk of the instances.
  */
-static __always_inline void tlob_logic_gone(__u32 binding_id, __u32 tid, __u32 tgid, bool group,
-					    __u32 reason)
+static __always_inline void tlob_logic_gone(__u32 binding_id, __u32 reason)
 {
-	struct tlob_sup_walk wk = tlob_sup_ending(binding_id, tid, tgid, group, reason);
+	struct tlob_sup_walk wk = tlob_sup_ending(binding_id, 0, 0, false, reason);
 
 	if (READ_ONCE(tlob_logic_nr))
 		bpf_for_each_map_elem(&tlob_logic_insts, tlob_logic_gone_one, &wk, 0);

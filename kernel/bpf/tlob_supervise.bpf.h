@@ -144,19 +144,13 @@ static __always_inline struct tlob_sup_walk tlob_sup_ending(__u32 binding_id, __
 }
 
 /*
- * Whether the walk @wk ends the instance of binding @id keyed by @who
- * (@per_task: a task's pid, else a process's tgid).
+ * Whether the walk @wk (unbind: @wk->binding_id; disable: 0, every
+ * binding) ends an instance of binding @id. A task's exit and exec find
+ * their instances by key instead (tlob_sup_task_gone(), tlob.bpf.c).
  */
-static __always_inline bool tlob_sup_ends(const struct tlob_sup_walk *wk, __u32 id, __u32 who,
-					  bool per_task)
+static __always_inline bool tlob_sup_ends(const struct tlob_sup_walk *wk, __u32 id)
 {
-	if (wk->binding_id)
-		return id == wk->binding_id;
-	if (wk->reason == TLOB_ABORT_UNBIND || wk->reason == TLOB_ABORT_DISABLE)
-		return true;
-	if (per_task)
-		return who == wk->tid;
-	return wk->group && who == wk->tgid;
+	return !wk->binding_id || id == wk->binding_id;
 }
 
 #endif /* TLOB_SUPERVISE_BPF_H */
