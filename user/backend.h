@@ -72,6 +72,14 @@ struct tlob_binding_spec {
 	 */
 	bool logic;
 	struct tlob_logic_table table;
+	/*
+	 * The files beyond path that its events lie in (table.file[e] 1..
+	 * table.nfiles - 1: an `l` line's file1= ..), one after the other,
+	 * each ended by a NUL: tlob_spec_file() reads them,
+	 * tlob_spec_set_files() writes them. An `l` line holds every path
+	 * in its one write, so they fit in PATH_MAX together.
+	 */
+	char files[PATH_MAX];
 	pid_t pid;		/* only this thread; 0 = any */
 	pid_t tgid;		/* only this process; 0 = any */
 	uint32_t id;		/* backend's binding id, filled by bind()/list(); 0 unknown */

@@ -9,8 +9,10 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "jbuf.h"
 #include "logic.h"
@@ -299,15 +301,28 @@ static int mapped(const struct model *m, const struct mapping *mp, size_t nmp, i
 	return TLOB_SECTION_OK;
 }
 
-/* Each event's offset, all in one file (spec->path), no two at one place. */
+/*
+ * Each event's offset and file: event 0's file is the binding's PATH
+ * (spec->path), each other file one of the line's fileN= in the order the
+ * events name them (up to TLOB_LOGIC_FILES_MAX in all); no two events at
+ * one place of one file. Files are told apart by device and inode, so two
+ * paths of one file (a link) are one file, named as its first event named
+ * it (two probes at one place would make one call two events).
+ */
 static int places(const struct model *m, const struct mapping *mp, const int *map,
 		  unsigned int flags, struct tlob_binding_spec *spec, char *err, size_t len)
 {
 	struct tlob_binding_spec *other = malloc(sizeof(*other));
+	char (*paths)[PATH_MAX] = calloc(TLOB_LOGIC_FILES_MAX, PATH_MAX);
+	const char *files[TLOB_LOGIC_FILES_MAX];
+	struct stat st[TLOB_LOGIC_FILES_MAX], here;
 	struct tlob_logic_table *t = &spec->table;
+	unsigned int nfiles = 0, f;
 	int ret = TLOB_SECTION_OK;
 
-	if (!other) {
+	if (!other || !paths) {
+		free(other);
+		free(paths);
 		snprintf(err, len, "out of memory");
 		return TLOB_SECTION_LOOKUP;
 	}
@@ -319,23 +334,46 @@ static int places(const struct model *m, const struct mapping *mp, const int *ma
 					 len);
 		if (ret)
 			break;
-		if (e && strcmp(other->path, spec->path)) {
-			snprintf(err, len, "all events of a model must be in one file for now: "
-				 "'%s' is in %s, '%s' in %s", m->events[0], TLOB_SHOWN(spec->path),
-				 m->events[e], TLOB_SHOWN(other->path));
+		if (stat(e ? other->path : spec->path, &here)) {
+			snprintf(err, len, "%s: %s", TLOB_SHOWN(e ? other->path : spec->path),
+				 strerror(errno));
+			ret = TLOB_SECTION_LOOKUP;
+			break;
+		}
+		for (f = 0; f < nfiles && (st[f].st_dev != here.st_dev ||
+					   st[f].st_ino != here.st_ino); f++)
+			;
+		if (f == TLOB_LOGIC_FILES_MAX) {
+			snprintf(err, len, "the events of a model lie in at most %d files: '%s' "
+				 "is in a %dth, %s", TLOB_LOGIC_FILES_MAX, m->events[e],
+				 TLOB_LOGIC_FILES_MAX + 1, TLOB_SHOWN(other->path));
 			ret = TLOB_SECTION_SYNTAX;
+			break;
+		}
+		if (f == nfiles) {
+			st[nfiles] = here;
+			strcpy(paths[nfiles++], e ? other->path : spec->path);
 		}
 		for (int d = 0; d < e && !ret; d++) {
-			if (t->offset[d] != off)
+			if (t->offset[d] != off || t->file[d] != f)
 				continue;
 			snprintf(err, len, "events '%s' and '%s' are one place (0x%" PRIx64 ") of "
 				 "%s: each event needs a probe of its own", m->events[d],
-				 m->events[e], off, TLOB_SHOWN(spec->path));
+				 m->events[e], off, TLOB_SHOWN(paths[f]));
 			ret = TLOB_SECTION_SYNTAX;
 		}
 		t->offset[e] = off;
+		t->file[e] = (u8)f;
+	}
+	for (f = 0; f < nfiles; f++)
+		files[f] = paths[f];
+	if (!ret && tlob_spec_set_files(spec, files, nfiles)) {
+		snprintf(err, len, "the paths of the model's files are too long together "
+			 "(%d bytes at most)", PATH_MAX);
+		ret = TLOB_SECTION_SYNTAX;
 	}
 	free(other);
+	free(paths);
 	return ret;
 }
 

@@ -110,6 +110,17 @@ static int logic_check(const struct tlob_binding_spec *spec, char *err, size_t l
 		snprintf(err, len, "a logical binding's START is its event 0's offset");
 		return -EINVAL;
 	}
+	for (unsigned int f = 1; f < t->nfiles; f++) {
+		ret = tlob_path_check(tlob_spec_file(spec, f), err, len);
+		if (ret)
+			return ret;
+		for (unsigned int g = 0; g < f; g++)
+			if (!strcmp(tlob_spec_file(spec, f), tlob_spec_file(spec, g))) {
+				snprintf(err, len, "logical binding: file %s given twice",
+					 tlob_spec_file(spec, f));
+				return -EINVAL;
+			}
+	}
 	if (spec->per != TLOB_PER_PROCESS && spec->per != TLOB_PER_TASK) {
 		snprintf(err, len, "per=%u: a logical binding runs per process or per task",
 			 spec->per);
@@ -121,6 +132,38 @@ static int logic_check(const struct tlob_binding_spec *spec, char *err, size_t l
 			 "budget, minimum, period, expect or margin");
 		return -EINVAL;
 	}
+	return 0;
+}
+
+const char *tlob_spec_file(const struct tlob_binding_spec *spec, unsigned int f)
+{
+	const char *p = spec->files;
+
+	if (f >= spec->table.nfiles && f)
+		return NULL;
+	if (!f)
+		return spec->path;
+	while (--f)
+		p += strlen(p) + 1;
+	return p;
+}
+
+int tlob_spec_set_files(struct tlob_binding_spec *spec, const char *const *files,
+			unsigned int nfiles)
+{
+	size_t at = 0, n;
+
+	if (!nfiles || nfiles > TLOB_LOGIC_FILES_MAX)
+		return -EINVAL;
+	for (unsigned int f = 1; f < nfiles; f++) {
+		n = strlen(files[f]) + 1;
+		if (at + n > sizeof(spec->files))
+			return -ENAMETOOLONG;
+		memcpy(spec->files + at, files[f], n);
+		at += n;
+	}
+	memset(spec->files + at, 0, sizeof(spec->files) - at);
+	spec->table.nfiles = (u8)nfiles;
 	return 0;
 }
 
@@ -285,7 +328,7 @@ static void why(const struct tlob_req *req, const char *line, char *err, size_t 
 		break;
 	case TLOB_WHY_LOGIC_LIST:
 		snprintf(err, len, "malformed list '%s' in an 'l' line (states=NAME,.. "
-			 "events=NAME@OFF,.. edges=FROM.EVENT.TO[.r][.gLO-[HI]],.. final=I,..)",
+			 "events=NAME@[N:]OFF,.. edges=FROM.EVENT.TO[.r][.gLO-[HI]],.. final=I,..)",
 			 bad);
 		break;
 	case TLOB_WHY_LOGIC_RANGE:
@@ -301,6 +344,11 @@ static void why(const struct tlob_req *req, const char *line, char *err, size_t 
 	case TLOB_WHY_LOGIC_MISSING:
 		snprintf(err, len, "an 'l' line needs model=, states=, events=, edges= and "
 			 "final=: '%s'", shown);
+		break;
+	case TLOB_WHY_LOGIC_FILE:
+		snprintf(err, len, "invalid file '%s' in an 'l' line (file1= .. file%d= are "
+			 "absolute paths, numbered without a gap, each a file of its own)", bad,
+			 TLOB_LOGIC_FILES_MAX - 1);
 		break;
 	default:
 		snprintf(err, len, "malformed monitor line: '%s'", shown);
@@ -368,6 +416,10 @@ int tlob_monline_parse(const char *line, struct tlob_binding_spec *spec,
 		spec->margin = req.margin;
 		spec->per = (uint8_t)req.per;
 		spec->logic = req.logic;
+		if (req.logic && tlob_spec_set_files(spec, req.files, spec->table.nfiles)) {
+			snprintf(err, len, "paths too long");
+			ret = -EINVAL;
+		}
 		memcpy(spec->tag, req.tag, sizeof(spec->tag));
 		if (req.filter == TLOB_FILTER_PID)
 			spec->pid = (pid_t)req.filter_id;
@@ -484,12 +536,16 @@ append(char *buf, size_t len, size_t *n, const char *fmt, ...)
 static int format_logic(const struct tlob_binding_spec *spec, char *buf, size_t len)
 {
 	char filter[32] = "", tag[TLOB_TAG_LEN + 6] = "", tol[32] = "";
+	const char *files[TLOB_LOGIC_FILES_MAX] = { NULL };
 	size_t n = 0;
 	int w;
 
+	for (unsigned int f = 0; f < spec->table.nfiles && f < TLOB_LOGIC_FILES_MAX; f++)
+		files[f] = tlob_spec_file(spec, f);
 	common_terms(spec, tol, sizeof(tol), tag, sizeof(tag), filter, sizeof(filter));
 	append(buf, len, &n, "l %s ", spec->path);
-	w = tlob_logic_format(&spec->table, n < len ? buf + n : NULL, n < len ? len - n : 0);
+	w = tlob_logic_format(&spec->table, files, n < len ? buf + n : NULL,
+			      n < len ? len - n : 0);
 	n += w > 0 ? (size_t)w : 0;
 	append(buf, len, &n, " per=%s%s%s%s", spec->per == TLOB_PER_TASK ? "task" : "process",
 	       tol, tag, filter);

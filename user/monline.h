@@ -73,6 +73,20 @@ int tlob_same_binding(const char *a, uint64_t a_start, const char *b, uint64_t b
  * not in a stats line: a holder's one binding per section needs no more
  * to be found.
  */
+/*
+ * A logical spec's file @f (its table's file[e]): 0 is spec->path, 1..
+ * table.nfiles - 1 the files beyond it; NULL for any other @f.
+ */
+const char *tlob_spec_file(const struct tlob_binding_spec *spec, unsigned int f);
+
+/*
+ * Set a logical spec's files beyond path to @files[1..@nfiles - 1] and
+ * table.nfiles to @nfiles (1..TLOB_LOGIC_FILES_MAX): 0, or -ENAMETOOLONG
+ * when they do not fit in spec->files, -EINVAL for another @nfiles.
+ */
+int tlob_spec_set_files(struct tlob_binding_spec *spec, const char *const *files,
+			unsigned int nfiles);
+
 int tlob_spec_same_binding(const struct tlob_binding_spec *a,
 			   const struct tlob_binding_spec *b);
 

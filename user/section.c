@@ -76,13 +76,17 @@ static int check_monline(const struct tlob_binding_spec *spec, unsigned int flag
 
 	if (flags & TLOB_SECTION_START_ONLY)
 		return TLOB_SECTION_OK;
+	/* A logical binding's offsets are its events', each in its file (event 0's is START). */
+	if (spec->logic) {
+		ret = 0;
+		for (unsigned int e = 0; !ret && e < spec->table.nevents; e++)
+			ret = tlob_elf_check_offset(tlob_spec_file(spec, spec->table.file[e]),
+						    spec->table.offset[e], elf_flags(flags), err, len);
+		return elf_verdict(ret);
+	}
 	ret = tlob_elf_check_offset(spec->path, spec->start, elf_flags(flags), err, len);
-	/* A logical binding's offsets are its events' (event 0's is START). */
-	for (unsigned int e = 1; spec->logic && !ret && e < spec->table.nevents; e++)
-		ret = tlob_elf_check_offset(spec->path, spec->table.offset[e], elf_flags(flags),
-					    err, len);
 	/* An alive binding's checkpoint is its only offset. */
-	if (!ret && !spec->alive && !spec->logic && !spec->stop_is_ret)
+	if (!ret && !spec->alive && !spec->stop_is_ret)
 		ret = tlob_elf_check_offset(spec->path, spec->stop, elf_flags(flags), err, len);
 	return elf_verdict(ret);
 }

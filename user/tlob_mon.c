@@ -75,7 +75,7 @@ static const char *const mon_usage[] = {
 	"                         does not allow where it is or when it is, or an instance",
 	"                         that ends outside a final state, is a violation",
 	"  -e, --event EVENT=PATH:SYMBOL  where each event of the model happens, every",
-	"                         event once, all in one file (SYMBOL as START)",
+	"                         event once, in up to four files (SYMBOL as START)",
 	"      --per process|task one instance per process (default) or per thread",
 	"      --tolerance K/W    react at K violations among the last W instances",
 	"      --tag NAME         a tag carried by the model's records",

@@ -705,6 +705,26 @@ static void logic_names(struct bpf_priv *p, const struct tlob_logic_record *r,
 		snprintf(n->event, sizeof(n->event), "%s", t->event[r->event]);
 }
 
+/*
+ * A logical binding's files: b->path holds PATH, then its files beyond it
+ * (spec->files), each ended by a NUL, as bind_locked() wrote them.
+ */
+static void spec_files_of(const struct tlob_bpf_binding *b, struct tlob_binding_spec *s)
+{
+	const char *files[TLOB_LOGIC_FILES_MAX] = { s->path };
+	size_t at = strnlen(b->path, sizeof(b->path)) + 1;
+	unsigned int f;
+
+	if (!s->table.nfiles)	/* no table (neither the map's nor ours): no files */
+		return;
+	for (f = 1; f < s->table.nfiles && f < TLOB_LOGIC_FILES_MAX && at < sizeof(b->path); f++) {
+		files[f] = b->path + at;
+		at += strnlen(files[f], sizeof(b->path) - at) + 1;
+	}
+	if (at > sizeof(b->path) || tlob_spec_set_files(s, files, f))
+		memset(s->files, 0, sizeof(s->files));
+}
+
 static void spec_of(const struct bpf_priv *p, const struct tlob_bpf_binding *b, uint32_t id,
 		    struct tlob_binding_spec *s)
 {
@@ -732,6 +752,8 @@ static void spec_of(const struct bpf_priv *p, const struct tlob_bpf_binding *b, 
 				if (p->tables[i].id == id)
 					s->table = p->tables[i].t;
 		}
+		/* Its files beyond PATH follow PATH in b->path (bind_locked()). */
+		spec_files_of(b, s);
 	}
 	s->tol_k = b->tol_k;
 	s->tol_w = b->tol_w;
@@ -839,10 +861,15 @@ static int attach_binding(struct tlob_backend *be, uint32_t id,
 					 sizeof(be->err));
 		return fd[0] < 0 ? fd[0] : 0;
 	}
-	/* A logical binding: each event of its table, the index in the cookie. */
+	/*
+	 * A logical binding: each event of its table, at its offset of its
+	 * file (tlob_spec_file()), the index in the cookie.
+	 */
 	if (spec->logic) {
 		for (int e = 0; e < spec->table.nevents && e < TB_BIND_LINKS; e++) {
-			fd[e] = tb_attach_uprobe(p->m.prog_fd, spec->path, spec->table.offset[e],
+			fd[e] = tb_attach_uprobe(p->m.prog_fd,
+						 tlob_spec_file(spec, spec->table.file[e]),
+						 spec->table.offset[e],
 						 false, TLOB_COOKIE(id, TLOB_COOKIE_LOGIC(e)),
 						 be->err, sizeof(be->err));
 			if (fd[e] < 0) {
@@ -1036,6 +1063,12 @@ static int bind_locked(struct tlob_backend *be, const struct tlob_binding_spec *
 		b.flags |= TLOB_BIND_PERSIST;
 	b.readers = my_bit(p);
 	snprintf(b.path, sizeof(b.path), "%s", spec->path);
+	/* A logical binding's files beyond PATH after it (bpf_bind() measured them). */
+	for (unsigned int f = 1, at = strlen(b.path) + 1; spec->logic && f < spec->table.nfiles;
+	     f++) {
+		strcpy(b.path + at, tlob_spec_file(spec, f));
+		at += strlen(b.path + at) + 1;
+	}
 	zero = calloc(p->nr_cpus, sizeof(*zero));
 	if (!zero)
 		return -ENOMEM;
@@ -1090,9 +1123,18 @@ static int bpf_bind(struct tlob_backend *be, const struct tlob_binding_spec *spe
 	if (strlen(spec->path) >= TLOB_BPF_PATH_MAX)
 		return tlob_backend_err(be, ENAMETOOLONG, "the BPF backend takes paths of at "
 					"most %d bytes", TLOB_BPF_PATH_MAX - 1);
-	if (stat(spec->path, &st))
-		return tlob_backend_err(be, ENOENT, "%s: %s", TLOB_SHOWN(spec->path),
-					strerror(errno));
+	for (unsigned int f = 0, at = 0; spec->logic && f < spec->table.nfiles; f++) {
+		at += strlen(tlob_spec_file(spec, f)) + 1;
+		if (at > TLOB_BPF_PATH_MAX)
+			return tlob_backend_err(be, ENAMETOOLONG, "the BPF backend takes a "
+						"model's files in %d bytes at most, their paths "
+						"together", TLOB_BPF_PATH_MAX);
+	}
+	for (unsigned int f = 0; f < (spec->logic ? spec->table.nfiles : 1U); f++)
+		if (stat(tlob_spec_file(spec, f), &st))
+			return tlob_backend_err(be, ENOENT, "%s: %s",
+						TLOB_SHOWN(tlob_spec_file(spec, f)),
+						strerror(errno));
 	if (p->shared || (p->persist && tb_bpffs())) {
 		lock = tb_lock(be->err, sizeof(be->err));
 		if (lock < 0)

@@ -92,6 +92,7 @@ struct tlob_bpf_binding {
 	__u64 stop;
 	__u32 flags;		/* TLOB_BIND_* */
 	__u32 readers;		/* reader slots holding it (1 << slot) */
+	/* PATH; for a logical binding its files beyond PATH after it, each NUL-ended */
 	char path[TLOB_BPF_PATH_MAX];
 };
 

@@ -122,6 +122,15 @@ struct tlob_binding {
 	bool logic;
 	const struct tlob_logic_table *table;
 	struct tlob_logic_probe *lprobes;	/* [table->nevents] */
+	/*
+	 * The files its events lie in: file f (the table's file[e]) is
+	 * files[f] as written, its inode inodes[f]; file 0 is path, fpath
+	 * and inode, and files 1..table->nfiles - 1 (the line's fileN=) are
+	 * held by fpaths[f].
+	 */
+	const char *files[TLOB_LOGIC_FILES_MAX];
+	struct path fpaths[TLOB_LOGIC_FILES_MAX];
+	struct inode *inodes[TLOB_LOGIC_FILES_MAX];
 	struct tlob_logic_stats lstats;
 	struct uprobe_consumer start_uc;
 	struct uprobe_consumer stop_uc;

@@ -22,8 +22,15 @@ static atomic_t tlob_binding_objs = ATOMIC_INIT(0);
 
 void tlob_binding_free(struct tlob_binding *b)
 {
+	unsigned int f;
+
 	if (!b)
 		return;
+	for (f = 1; f < TLOB_LOGIC_FILES_MAX; f++) {
+		if (b->fpaths[f].dentry)
+			path_put(&b->fpaths[f]);
+		kfree(b->files[f]);
+	}
 	path_put(&b->fpath);
 	kfree(b->lprobes);
 	kfree(b->table);
@@ -34,18 +41,48 @@ void tlob_binding_free(struct tlob_binding *b)
 }
 
 /*
- * An `l` line's binding: its own copy of the parsed table (the write's
- * is reused for its next line) and a uprobe consumer per event, each
- * offset inside the file.
+ * An `l` line's files beyond PATH (fileN=): each held, a regular file,
+ * its path kept as written for the listing.
+ */
+static int tlob_binding_files(struct tlob_binding *b,
+			      const struct tlob_req *req)
+{
+	unsigned int f;
+	int ret;
+
+	b->files[0] = b->path;
+	b->inodes[0] = b->inode;
+	for (f = 1; f < req->table->nfiles; f++) {
+		ret = kern_path(req->files[f], LOOKUP_FOLLOW, &b->fpaths[f]);
+		if (ret)
+			return ret;
+		b->inodes[f] = d_real_inode(b->fpaths[f].dentry);
+		if (!S_ISREG(b->inodes[f]->i_mode))
+			return -EINVAL;
+		b->files[f] = kstrdup(req->files[f], GFP_KERNEL);
+		if (!b->files[f])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * An `l` line's binding: its files, its own copy of the parsed table
+ * (the write's is reused for its next line) and a uprobe consumer per
+ * event, each offset inside its file.
  */
 static int tlob_binding_logic(struct tlob_binding *b,
 			      const struct tlob_req *req)
 {
 	const struct tlob_logic_table *t = req->table;
 	unsigned int e;
+	int ret;
 
+	ret = tlob_binding_files(b, req);
+	if (ret)
+		return ret;
 	for (e = 0; e < t->nevents; e++)
-		if (t->offset[e] >= i_size_read(b->inode))
+		if (t->offset[e] >= i_size_read(b->inodes[t->file[e]]))
 			return -EINVAL;
 	b->table = kmemdup(t, sizeof(*t), GFP_KERNEL);
 	b->lprobes = kcalloc(t->nevents, sizeof(*b->lprobes), GFP_KERNEL);
@@ -87,7 +124,9 @@ int tlob_binding_new(const struct tlob_req *req, struct tlob_binding **out)
 	if (!b->path || !b->stats)
 		goto fail;
 	ret = -EINVAL;
-	if (!S_ISREG(inode->i_mode) || req->start >= i_size_read(inode) ||
+	/* an `l` line's offsets are each in its own file: tlob_binding_logic() */
+	if (!S_ISREG(inode->i_mode) ||
+	    (!req->logic && req->start >= i_size_read(inode)) ||
 	    (!req->alive && !req->logic && !req->stop_ret &&
 	     req->stop >= i_size_read(inode)))
 		goto fail;
@@ -142,14 +181,20 @@ int tlob_binding_same(const struct tlob_binding *b, const struct inode *inode,
  * filter. Two holders asking for the same section with the same terms
  * share one binding (its windows, records and statistics); other terms
  * make a binding of its own. Two tables are the same byte for byte: the
- * parser writes every byte of one (tlob_parse.c).
+ * parser writes every byte of one (tlob_parse.c); and their files beyond
+ * PATH the same files.
  */
 bool tlob_binding_same_terms(const struct tlob_binding *a,
 			     const struct tlob_binding *b)
 {
+	unsigned int f;
+
 	if (a->logic != b->logic ||
 	    (a->logic && memcmp(a->table, b->table, sizeof(*a->table))))
 		return false;
+	for (f = 1; a->logic && f < a->table->nfiles; f++)
+		if (a->inodes[f] != b->inodes[f])
+			return false;
 	return a->alive == b->alive && a->per == b->per &&
 	       a->period_ns == b->period_ns && a->expect == b->expect &&
 	       a->margin == b->margin && a->stop_ret == b->stop_ret &&

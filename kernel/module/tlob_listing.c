@@ -46,7 +46,8 @@ static void tlob_out_section(struct tlob_out *o, const struct tlob_binding *b,
 
 /*
  * "l PATH model=.. states=.. events=.. edges=.. final=.. initial=..
- * per=..": the table's canonical text (tlob_parse.c), per= always.
+ * [file1=..] per=..": the table's canonical text (tlob_parse.c), per=
+ * always.
  */
 static void tlob_out_logic(struct tlob_out *o, const struct tlob_binding *b)
 {
@@ -54,7 +55,8 @@ static void tlob_out_logic(struct tlob_out *o, const struct tlob_binding *b)
 
 	tlob_out(o, "l %s ", b->path);
 	at = min(o->n, o->size);
-	o->n += tlob_logic_format(b->table, o->buf + at, o->size - at);
+	o->n += tlob_logic_format(b->table, b->files, o->buf + at,
+				  o->size - at);
 	tlob_out(o, " per=%s", b->per == TLOB_PER_TASK ? "task" : "process");
 }
 

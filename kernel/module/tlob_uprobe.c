@@ -81,7 +81,8 @@ static void tlob_uprobe_del_logic(struct tlob_binding *b, unsigned int n)
 	unsigned int e;
 
 	for (e = 0; e < n; e++)
-		tlob_uprobe_del_nosync(&b->lprobes[e].up, b->inode,
+		tlob_uprobe_del_nosync(&b->lprobes[e].up,
+				       b->inodes[b->table->file[e]],
 				       b->table->offset[e], &b->lprobes[e].uc);
 }
 
@@ -93,7 +94,8 @@ static int tlob_uprobe_register_logic(struct tlob_binding *b)
 
 	for (e = 0; e < b->table->nevents; e++) {
 		b->lprobes[e].uc.handler = tlob_logic_handler;
-		ret = tlob_uprobe_add(&b->lprobes[e].up, b->inode,
+		ret = tlob_uprobe_add(&b->lprobes[e].up,
+				      b->inodes[b->table->file[e]],
 				      b->table->offset[e], &b->lprobes[e].uc);
 		if (ret)
 			break;

@@ -52,6 +52,11 @@
 #define TLOB_LOGIC_STATES_MAX	32
 #define TLOB_LOGIC_EVENTS_MAX	16
 #define TLOB_LOGIC_NAME_MAX	23
+/*
+ * A model's events may lie in up to TLOB_LOGIC_FILES_MAX files: the
+ * line's PATH and file1= .. file3= (an application and its libraries).
+ */
+#define TLOB_LOGIC_FILES_MAX	4
 #define TLOB_LOGIC_NONE		0xff	/* no state or event */
 
 #define TLOB_COMM_LEN		16

@@ -28,7 +28,8 @@
  * too; the messages below name the maxima.
  */
 static_assert(TLOB_LOGIC_STATES_MAX == 32 && TLOB_LOGIC_EVENTS_MAX == 16 &&
-	      TLOB_LOGIC_NAME_MAX == 23, "tlob_logic.h: sets and messages");
+	      TLOB_LOGIC_NAME_MAX == 23 && TLOB_LOGIC_FILES_MAX == 4,
+	      "tlob_logic.h: sets and messages");
 
 /* Which rule a table broke (tlob_logic_check(), and the parser's own). */
 enum tlob_logic_rule {
@@ -39,7 +40,8 @@ enum tlob_logic_rule {
 	TLOB_LOGIC_RULE_NAME,		/* a name not [A-Za-z_][A-Za-z0-9_]*, 1..23 */
 	TLOB_LOGIC_RULE_STATE_DUP,	/* two states of one name (at: the second) */
 	TLOB_LOGIC_RULE_EVENT_DUP,	/* two events of one name (at: the second) */
-	TLOB_LOGIC_RULE_OFFSET_DUP,	/* two events at one offset (at: the second) */
+	TLOB_LOGIC_RULE_OFFSET_DUP,	/* two events at one offset of one file (at: the second) */
+	TLOB_LOGIC_RULE_FILES,		/* not 1..4 files, or one without events (at) */
 	TLOB_LOGIC_RULE_INITIAL,	/* initial= is not a state */
 	TLOB_LOGIC_RULE_FINAL,		/* final= empty, repeated or not a state */
 	TLOB_LOGIC_RULE_EDGE,		/* an edge names no such state or event */
@@ -68,7 +70,9 @@ static inline const char *tlob_logic_rule_text(enum tlob_logic_rule rule)
 	case TLOB_LOGIC_RULE_EVENT_DUP:
 		return "two events have one name";
 	case TLOB_LOGIC_RULE_OFFSET_DUP:
-		return "two events are at one offset";
+		return "two events are at one offset of one file";
+	case TLOB_LOGIC_RULE_FILES:
+		return "the events must lie in 1..4 files, each file holding one at least";
 	case TLOB_LOGIC_RULE_INITIAL:
 		return "the initial state is not a state of the model";
 	case TLOB_LOGIC_RULE_FINAL:
@@ -167,9 +171,38 @@ tlob_logic_check_names(const struct tlob_logic_table *t, unsigned int *at)
 		for (j = 0; j < i; j++) {
 			if (!strcmp(t->event[i], t->event[j]))
 				return TLOB_LOGIC_RULE_EVENT_DUP;
-			if (t->offset[i] == t->offset[j])
+			if (t->offset[i] == t->offset[j] &&
+			    t->file[i] == t->file[j])
 				return TLOB_LOGIC_RULE_OFFSET_DUP;
 		}
+	}
+	return TLOB_LOGIC_RULE_NONE;
+}
+
+/*
+ * The files: 1..TLOB_LOGIC_FILES_MAX, every event in one of them, every
+ * one holding an event (a file= no event uses would be a binding's file
+ * that does nothing). Returns the rule broken, @at the file or event.
+ */
+static inline enum tlob_logic_rule
+tlob_logic_check_files(const struct tlob_logic_table *t, unsigned int *at)
+{
+	unsigned int e, f;
+	u32 used = 0;
+
+	*at = t->nfiles;
+	if (!t->nfiles || t->nfiles > TLOB_LOGIC_FILES_MAX)
+		return TLOB_LOGIC_RULE_FILES;
+	for (e = 0; e < t->nevents; e++) {
+		*at = e;
+		if (t->file[e] >= t->nfiles)
+			return TLOB_LOGIC_RULE_FILES;
+		used |= 1U << t->file[e];
+	}
+	for (f = 0; f < t->nfiles; f++) {
+		*at = f;
+		if (!(used & (1U << f)))
+			return TLOB_LOGIC_RULE_FILES;
 	}
 	return TLOB_LOGIC_RULE_NONE;
 }
@@ -294,7 +327,9 @@ static inline int tlob_logic_check(const struct tlob_logic_table *t,
 	/* final: not empty, and only states of the model */
 	if (!t->final || (t->nstates < 32 && t->final >> t->nstates))
 		return tlob_logic_broke(TLOB_LOGIC_RULE_FINAL, 0, why, at);
-	rule = tlob_logic_check_names(t, &i);
+	rule = tlob_logic_check_files(t, &i);
+	if (rule == TLOB_LOGIC_RULE_NONE)
+		rule = tlob_logic_check_names(t, &i);
 	if (rule == TLOB_LOGIC_RULE_NONE)
 		rule = tlob_logic_check_edges(t, &i);
 	if (rule == TLOB_LOGIC_RULE_NONE)

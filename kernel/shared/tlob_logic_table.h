@@ -24,6 +24,7 @@
  */
 struct tlob_logic_table {
 	u8 nstates, nevents, initial;
+	u8 nfiles;			/* 1..TLOB_LOGIC_FILES_MAX */
 	u16 nedges;
 	u32 final;			/* bit s: state s is final */
 	u8 next[TLOB_LOGIC_STATES_MAX][TLOB_LOGIC_EVENTS_MAX];
@@ -42,7 +43,13 @@ struct tlob_logic_table {
 	u64 hi[TLOB_LOGIC_STATES_MAX][TLOB_LOGIC_EVENTS_MAX];
 	u64 inv[TLOB_LOGIC_STATES_MAX];
 	char clock[TLOB_LOGIC_NAME_MAX + 1];
-	u64 offset[TLOB_LOGIC_EVENTS_MAX];	/* event e's ELF file offset in PATH */
+	/*
+	 * Event e is a uprobe at ELF file offset offset[e] of file file[e]:
+	 * 0 is the line's PATH, 1..nfiles - 1 its file1= .. (the paths are
+	 * the binding's, not the table's: no backend's step reads them).
+	 */
+	u64 offset[TLOB_LOGIC_EVENTS_MAX];
+	u8 file[TLOB_LOGIC_EVENTS_MAX];
 	char model[TLOB_LOGIC_NAME_MAX + 1];
 	char state[TLOB_LOGIC_STATES_MAX][TLOB_LOGIC_NAME_MAX + 1];
 	char event[TLOB_LOGIC_EVENTS_MAX][TLOB_LOGIC_NAME_MAX + 1];

@@ -230,6 +230,9 @@ enum tlob_opt {
 	TLOB_OPT_INITIAL,
 	TLOB_OPT_CLOCK,
 	TLOB_OPT_INV,
+	TLOB_OPT_FILE1,		/* .. TLOB_OPT_FILE1 + TLOB_LOGIC_FILES_MAX - 2 */
+	TLOB_OPT_FILE2,
+	TLOB_OPT_FILE3,
 	TLOB_OPT_MAX,
 };
 
@@ -257,7 +260,13 @@ static const struct {
 	[TLOB_OPT_INITIAL] = { "initial", false, false, true },
 	[TLOB_OPT_CLOCK] = { "clock", false, false, true },
 	[TLOB_OPT_INV] = { "inv", false, false, true },
+	[TLOB_OPT_FILE1] = { "file1", false, false, true },
+	[TLOB_OPT_FILE2] = { "file2", false, false, true },
+	[TLOB_OPT_FILE3] = { "file3", false, false, true },
 };
+
+static_assert(TLOB_OPT_FILE3 - TLOB_OPT_FILE1 + 2 == TLOB_LOGIC_FILES_MAX,
+	      "one fileN= option per file beyond PATH");
 
 /* Which option @key is on this line's verb; TLOB_OPT_MAX: none. */
 static enum tlob_opt tlob_opt_of(const char *key, const struct tlob_req *req)
@@ -311,6 +320,9 @@ static int tlob_option(enum tlob_opt opt, char *v, struct tlob_req *req)
 	case TLOB_OPT_INITIAL:
 	case TLOB_OPT_CLOCK:
 	case TLOB_OPT_INV:
+	case TLOB_OPT_FILE1:
+	case TLOB_OPT_FILE2:
+	case TLOB_OPT_FILE3:
 		/* edges= needs states= and events=: tlob_logic_opts() */
 		return 0;
 	default:
@@ -411,11 +423,16 @@ static int tlob_logic_states(char *v, struct tlob_req *req)
 	return 0;
 }
 
-/* events=E0@OFF,E1@OFF,..: the events by index, each at its offset. */
+/*
+ * events=E0@OFF,E1@N:OFF,..: the events by index, each at its offset of
+ * PATH, or of the line's fileN= (N 1..TLOB_LOGIC_FILES_MAX - 1; that the
+ * file was given is tlob_logic_check()'s rule, through nfiles).
+ */
 static int tlob_logic_events(char *v, struct tlob_req *req)
 {
 	struct tlob_logic_table *t = req->table;
-	unsigned int n = tlob_list_len(v);
+	unsigned int n = tlob_list_len(v), file;
+	const char *p;
 	char *e, *at;
 	int ret;
 
@@ -428,8 +445,15 @@ static int tlob_logic_events(char *v, struct tlob_req *req)
 		ret = tlob_logic_name(e, at - e, t->event[t->nevents], req);
 		if (ret)
 			return ret;
-		if (tlob_offset(at + 1, &t->offset[t->nevents]))
+		p = at + 1;
+		file = 0;
+		if (strchr(p, ':') &&
+		    (!tlob_logic_num(&p, ':', &file) ||
+		     !file || file >= TLOB_LOGIC_FILES_MAX))
 			return tlob_refuse(req, -EINVAL, TLOB_WHY_LOGIC_LIST, e);
+		if (tlob_offset(p, &t->offset[t->nevents]))
+			return tlob_refuse(req, -EINVAL, TLOB_WHY_LOGIC_LIST, e);
+		t->file[t->nevents] = file;
 		t->nevents++;
 	}
 	return 0;
@@ -589,6 +613,53 @@ static int tlob_logic_initial(const char *v, struct tlob_req *req)
 }
 
 /*
+ * An `l` line's file, its PATH or a fileN=: absolute, what a line can
+ * carry, and whole (no :OFFSET: the offsets are the events'). Returns
+ * TLOB_WHY_NONE, or why not.
+ */
+static enum tlob_parse_why tlob_logic_path_why(const char *path)
+{
+	const char *p;
+
+	if (path[0] != '/' || strlen(path) >= PATH_MAX)
+		return TLOB_WHY_PATH;
+	for (p = path; *p; p++)
+		if (!tlob_path_char_ok(*p))
+			return TLOB_WHY_PATH_CHAR;
+	return TLOB_WHY_NONE;
+}
+
+/*
+ * file1= .. file3=: the files beyond PATH that events lie in, into
+ * req->files[] and nfiles. Each is a file of its own (no two the same
+ * path, none PATH itself) and they are numbered without a gap, so that
+ * one set of files has one line.
+ */
+static int tlob_logic_files(char **vals, struct tlob_req *req)
+{
+	unsigned int f, g;
+	char *v;
+
+	req->files[0] = req->path;
+	req->table->nfiles = 1;
+	for (f = 1; f < TLOB_LOGIC_FILES_MAX; f++) {
+		v = vals[TLOB_OPT_FILE1 + f - 1];
+		if (!v)
+			continue;
+		if (tlob_logic_path_why(v) != TLOB_WHY_NONE ||
+		    req->table->nfiles != f)
+			return tlob_refuse(req, -EINVAL, TLOB_WHY_LOGIC_FILE, v);
+		for (g = 0; g < f; g++)
+			if (!strcmp(req->files[g], v))
+				return tlob_refuse(req, -EINVAL,
+						   TLOB_WHY_LOGIC_FILE, v);
+		req->files[f] = v;
+		req->table->nfiles = f + 1;
+	}
+	return 0;
+}
+
+/*
  * The table of an `l` line from its keys' values @vals (each given once,
  * tlob_options()), then the rules no one key shows (tlob_logic_check()).
  * START, the binding's key, is event 0's offset.
@@ -604,8 +675,10 @@ static int tlob_logic_opts(char **vals, struct tlob_req *req)
 	    !vals[TLOB_OPT_EVENTS] || !vals[TLOB_OPT_EDGES] ||
 	    !vals[TLOB_OPT_FINAL])
 		return tlob_refuse(req, -EINVAL, TLOB_WHY_LOGIC_MISSING, NULL);
-	ret = tlob_logic_name(vals[TLOB_OPT_MODEL], strlen(vals[TLOB_OPT_MODEL]),
-			      t->model, req);
+	ret = tlob_logic_files(vals, req);
+	if (!ret)
+		ret = tlob_logic_name(vals[TLOB_OPT_MODEL],
+				      strlen(vals[TLOB_OPT_MODEL]), t->model, req);
 	if (!ret)
 		ret = tlob_logic_states(vals[TLOB_OPT_STATES], req);
 	if (!ret)
@@ -681,22 +754,19 @@ static int tlob_options(char *rest, struct tlob_req *req)
 }
 
 /*
- * An `l` line's PATH: absolute, what a line can carry, and whole (no
- * :OFFSET: the offsets are the events'). Its table starts empty, with no
- * edge anywhere, so two lines of one table are one table byte for byte.
+ * An `l` line's PATH (tlob_logic_path_why()). Its table starts empty,
+ * with no edge anywhere, so two lines of one table are one table byte
+ * for byte.
  */
 static int tlob_logic_path(char *tok, struct tlob_req *req)
 {
 	struct tlob_logic_table *t = req->table;
-	char *p;
+	enum tlob_parse_why why = tlob_logic_path_why(tok);
 
 	memset(t, 0, sizeof(*t));
 	memset(t->next, TLOB_LOGIC_NONE, sizeof(t->next));
-	if (tok[0] != '/' || strlen(tok) >= PATH_MAX)
-		return tlob_refuse(req, -EINVAL, TLOB_WHY_PATH, tok);
-	for (p = tok; *p; p++)
-		if (!tlob_path_char_ok(*p))
-			return tlob_refuse(req, -EINVAL, TLOB_WHY_PATH_CHAR, tok);
+	if (why != TLOB_WHY_NONE)
+		return tlob_refuse(req, -EINVAL, why, tok);
 	req->path = tok;
 	return 0;
 }
@@ -769,8 +839,8 @@ static __printf(2, 3) void tlob_fmt(struct tlob_fmt *f, const char *fmt, ...)
 	va_end(ap);
 }
 
-int tlob_logic_format(const struct tlob_logic_table *t, char *buf,
-		      size_t size)
+int tlob_logic_format(const struct tlob_logic_table *t,
+		      const char *const *files, char *buf, size_t size)
 {
 	struct tlob_fmt f = { buf, size, 0 };
 	const char *sep = "";
@@ -780,9 +850,12 @@ int tlob_logic_format(const struct tlob_logic_table *t, char *buf,
 	for (s = 0; s < t->nstates; s++)
 		tlob_fmt(&f, "%s%s", s ? "," : "", t->state[s]);
 	tlob_fmt(&f, " events=");
-	for (e = 0; e < t->nevents; e++)
-		tlob_fmt(&f, "%s%s@0x%llx", e ? "," : "", t->event[e],
-			 (unsigned long long)t->offset[e]);
+	for (e = 0; e < t->nevents; e++) {
+		tlob_fmt(&f, "%s%s@", e ? "," : "", t->event[e]);
+		if (t->file[e])
+			tlob_fmt(&f, "%u:", t->file[e]);
+		tlob_fmt(&f, "0x%llx", (unsigned long long)t->offset[e]);
+	}
 	tlob_fmt(&f, " edges=");
 	for (s = 0; s < t->nstates; s++)
 		for (e = 0; e < t->nevents; e++) {
@@ -817,5 +890,7 @@ int tlob_logic_format(const struct tlob_logic_table *t, char *buf,
 		tlob_fmt(&f, "%s%u.%llu", sep, s, (unsigned long long)t->inv[s]);
 		sep = ",";
 	}
+	for (s = 1; s < t->nfiles && files; s++)
+		tlob_fmt(&f, " file%u=%s", s, files[s]);
 	return f.n;
 }

@@ -6,9 +6,10 @@
  *     [pid=N | tgid=N]
  *   a PATH:CHECKPOINT period=NS expect=N [margin=M] [per=process|task]
  *     [tolerance=K/W] [tag=NAME] [pid=N | tgid=N]
- *   l PATH model=NAME states=S0,S1,.. events=E0@OFF,E1@OFF,..
+ *   l PATH model=NAME states=S0,S1,.. events=E0@[N:]OFF,E1@[N:]OFF,..
  *     edges=F.E.T[.r][.gLO-[HI]],.. final=I[,J..] [initial=I] [clock=NAME]
- *     [inv=S.HI,..] [per=process|task] [tolerance=K/W] [tag=NAME] [pid=N | tgid=N]
+ *     [inv=S.HI,..] [file1=PATH1 [file2=PATH2 [file3=PATH3]]]
+ *     [per=process|task] [tolerance=K/W] [tag=NAME] [pid=N | tgid=N]
  *   -PATH:START
  *
  * `p` binds a section (deadline supervision, models/tlob.dot); `a` binds a
@@ -16,11 +17,13 @@
  * or per task, each reference cycle of period= must see the checkpoint
  * between expect-margin and expect+margin times; `l` binds a user's
  * deterministic automaton (logical supervision): each event is a symbol's
- * offset in PATH, edges= are FROM.EVENT.TO state and event indices, and
- * an event the model does not allow is a violation (tlob_logic.h checks
- * the table). A model may have one clock (clock=): an edge's `.r` resets
- * it, its `.gLO-HI` takes the edge only while the clock reads LO ns or
- * more and less than HI ns (no HI: no upper bound); an allowed event
+ * offset in PATH, or with N: in the line's fileN= (an application's
+ * events may lie in its libraries; every file holds one), edges= are
+ * FROM.EVENT.TO state and event indices, and an event the model does
+ * not allow is a violation (tlob_logic.h checks the table). A model may
+ * have one clock (clock=): an edge's `.r` resets it, its `.gLO-HI`
+ * takes the edge only while the clock reads LO ns or more and less
+ * than HI ns (no HI: no upper bound); an allowed event
  * outside its guard is a violation too, and so is a state held until
  * the clock reads its inv= HI ns or more (the module's timer). A
  * removal names any of them by its PATH:START (a checkpoint's offset is
@@ -95,6 +98,7 @@ enum tlob_parse_why {
 	TLOB_WHY_LOGIC_RANGE,	/* more states, events, edges or invariants than allowed */
 	TLOB_WHY_LOGIC_TABLE,	/* a table rule: tlob_logic_check() */
 	TLOB_WHY_LOGIC_MISSING,	/* an `l` line without model=, states=, events=, edges= or final= */
+	TLOB_WHY_LOGIC_FILE,	/* fileN= not a path, after a gap, or a file given twice */
 };
 
 /* Which instances an alive binding supervises (`a` lines' per=). */
@@ -128,6 +132,11 @@ struct tlob_req {
 	 */
 	bool logic;
 	struct tlob_logic_table *table;
+	/*
+	 * An `l` line's files (into the line): files[0] is PATH, files[f]
+	 * the line's fileN= for f 1..table->nfiles - 1.
+	 */
+	const char *files[TLOB_LOGIC_FILES_MAX];
 	/* When refused: why, and the token at fault (into the line) or NULL. */
 	enum tlob_parse_why why;
 	const char *bad;
@@ -154,12 +163,14 @@ int tlob_parse_line(char *line, struct tlob_req *req);
 
 /*
  * An `l` line's table as its canonical text, "model=M states=S0,..
- * events=E0@0xOFF,.. edges=F.E.T,.. final=I,.. initial=I" (edges by FROM,
- * then EVENT), which tlob_parse_line() reads back as the same table.
+ * events=E0@0xOFF,E1@1:0xOFF,.. edges=F.E.T,.. final=I,.. initial=I
+ * [clock=C inv=..] [file1=PATH1 ..]" (edges by FROM, then EVENT), which
+ * tlob_parse_line() reads back as the same table; @files[f] is file f's
+ * path for f 1..t->nfiles - 1 (@files may be NULL when nfiles is 1).
  * snprintf() semantics: returns the length it needs.
  */
-int tlob_logic_format(const struct tlob_logic_table *t, char *buf,
-		      size_t size);
+int tlob_logic_format(const struct tlob_logic_table *t,
+		      const char *const *files, char *buf, size_t size);
 
 /*
  * tolerance=K/W's value @v (modified, then restored): 0 with *@k and *@w

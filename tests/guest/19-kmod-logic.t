@@ -16,8 +16,9 @@
 # and writes back; the table checks refuse malformed tables with their
 # errno; a clock's guard makes an end too early or too late TIMING, and
 # an invariant's timer makes a state held too long TIMING with no event
-# (cancelled with the instance at unbind); rmmod with a live instance, its
-# timer armed, leaves no splat.
+# (cancelled with the instance at unbind); a model's events in two files
+# (an application and its library, file1=) are one automaton; rmmod with a
+# live instance, its timer armed, leaves no splat.
 . /opt/tlob/tests/lib/tap.sh
 . /opt/tlob/tests/lib/kmod.sh
 
@@ -83,11 +84,12 @@ echo 1 >$TLOB/enable
 ALL=/tmp/logic-all
 : >$ALL
 
-# run ARGS: tlob-flow ARGS with the trace on; fpid = its pid; its records
-# are appended to $ALL (the stats check at the end of the first binding)
+# run ARGS: tlob-flow ARGS (PROG=... another program) with the trace on;
+# fpid = its pid; its records are appended to $ALL (the stats check at the
+# end of the first binding)
 run() {
 	trace_start $LOGIC_EVENT
-	$FLOW "$@" >/tmp/flow.out &
+	${PROG:-$FLOW} "$@" >/tmp/flow.out &
 	fpid=$!
 	wait $fpid
 	trace_stop
@@ -282,6 +284,46 @@ is "$(errno_of "l $FLOW model=flow $STATES events=init@$((I)),begin@$((B)),end@$
 is "$(grep "^l " $TLOB/monitor)" "$(canon)" "... and listed 0x, with initial= and per= written"
 unlogic
 is "$(cat $TLOB/monitor)" "" "nothing listed"
+
+# --- events in two files: tlob-flow-split calls frame_begin and frame_end
+# in its library (libtlob-flow.so, the line's file1=), flow_init and
+# flow_shutdown in itself
+SPLIT=/opt/tlob/bin/tlob-flow-split
+LIB=/opt/tlob/bin/libtlob-flow.so
+soff() { awk -v s="$1" '$1 == s { print $2 }' "$2"; }
+SI=$(soff flow_init $SPLIT.offsets) SS=$(soff flow_shutdown $SPLIT.offsets)
+LB=$(soff frame_begin /opt/tlob/bin/libtlob-flow.offsets)
+LE=$(soff frame_end /opt/tlob/bin/libtlob-flow.offsets)
+SEVENTS="events=init@$SI,begin@1:$LB,end@1:$LE,shutdown@$SS"
+is "$(errno_of "l $SPLIT model=flow $STATES $SEVENTS $EDGES final=3 file1=$LIB")" "ok" \
+	"two files: the application's and its library's events bind"
+is "$(grep "^l " $TLOB/monitor)" \
+	"l $SPLIT model=flow $STATES $SEVENTS $EDGES final=3 initial=0 file1=$LIB per=process" \
+	"two files: the listing names the library (file1=) and its events (1:)"
+line=$(grep "^l " $TLOB/monitor)
+PROG=$SPLIT run -n 3 legal
+is "$(nrec) $(one verdict state_name abort_reason events)" "1 $OK done $A_EXIT 8" \
+	"two files: a legal flow is one OK in done at the exit, 8 events (6 in the library)"
+is "$(one comm) $(one pid)" "tlob-flow-split $fpid" "two files: ... the process's record"
+PROG=$SPLIT run end-first
+is "$(nrec) $(one verdict state_name event_name)" "1 $ORDER ready end" \
+	"two files: the library's end first is ORDER in ready on end"
+run -n 3 legal
+is "$(nrec)" "0" "two files: tlob-flow (its own frame functions, another file) reports nothing"
+monitor "-$SPLIT:$SI"
+is "$(errno_of "$line")" "ok" "two files: the listed line binds again"
+monitor "-$SPLIT:$SI"
+is "$(errno_of "l $SPLIT model=flow $STATES $SEVENTS $EDGES final=3 file1=/opt/tlob/bin/nosuch.so")" \
+	"No such file or directory" "two files: a file1= that does not exist is ENOENT"
+is "$(errno_of "l $SPLIT model=flow $STATES $SEVENTS $EDGES final=3 file1=/opt/tlob/bin")" \
+	"Invalid argument" "two files: a file1= that is a directory is EINVAL"
+is "$(errno_of "l $SPLIT model=flow $STATES events=init@$SI,begin@1:$LB,end@1:0x7fffffff,shutdown@$SS $EDGES final=3 file1=$LIB")" \
+	"Invalid argument" "two files: an offset past the library's end is EINVAL (checked in its own file)"
+is "$(errno_of "l $SPLIT model=flow $STATES $SEVENTS $EDGES final=3")" \
+	"Invalid argument" "two files: events in file 1 with no file1= is EINVAL"
+is "$(errno_of "l $SPLIT model=flow $STATES $EVENTS $EDGES final=3 file1=$LIB")" \
+	"Invalid argument" "two files: a file1= no event lies in is EINVAL"
+is "$(cat $TLOB/monitor)" "" "two files: the refused lines bound nothing"
 
 # --- the table checks: malformed tables refused with their errno. The
 # monitor is off: the accepted tables of 32 states and 16 events put

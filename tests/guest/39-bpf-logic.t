@@ -15,8 +15,10 @@
 # frame's end; an exit mid-flow is INCOMPLETE; per task, threads are
 # instances of their own, with the tag; tolerance=2/3 holds back the
 # first reaction, not the record; the session's end (unbind) ends a live
-# instance ABORTED; tlob bind keeps one on the pinned monitor with its
-# statistics, and the same model again is refused.
+# instance ABORTED; a model whose events lie in a program and its library
+# is one automaton; tlob bind keeps one on the pinned monitor with its
+# statistics (and its files in its listing), and the same model again is
+# refused.
 . /opt/tlob/tests/lib/tap.sh
 . /opt/tlob/bin/tool.sh
 
@@ -62,6 +64,23 @@ is "$(jget "$s" logic_records) $(lviol "$s") $(jget "$s" lost)" "1 0 0" \
 	"legal: the summary counts one logic record, no violation, nothing lost" || diag "$s"
 tool_clean_state $B
 ok $? "legal: after mon, nothing left"
+
+# --- events in two files: tlob-flow-split calls frame_begin and frame_end
+# in its library (libtlob-flow.so), flow_init and flow_shutdown in itself
+MON_PROG=$SPLIT
+# shellcheck disable=SC2046
+mon_run split --json --backend $B $(split_args) -- -n 3 legal
+r=$(lrecs "$T/split" | head -n 1)
+is "$(lrecs "$T/split" | nl_) $(jget "$r" verdict) $(jget "$r" state) $(jget "$r" abort)" "1 ok done exit" \
+	"two files: one OK in done at the exit" || diag "$(head -n 5 "$T/split")"
+is "$(jget "$r" events) $(jget "$r" comm) $(jget "$r" pid)" "8 tlob-flow-split $wpid" \
+	"two files: 8 events (6 in the library), the process"
+# shellcheck disable=SC2046
+mon_run split_order --json --backend $B $(split_args) -- end-first
+r=$(lrecs "$T/split_order" | head -n 1)
+is "$(jget "$r" verdict) $(jget "$r" state) $(jget "$r" event)" "order ready end" \
+	"two files: the library's end first is ORDER in ready on end" || diag "$(head -n 5 "$T/split_order")"
+MON_PROG=$FLOW
 
 # --- an illegal order: ORDER naming the state and the event
 # shellcheck disable=SC2046
@@ -156,6 +175,12 @@ if [ -d /sys/fs/bpf ] && out=$(tlob bind --backend $B $(model_args flow.dot) 2>&
 	echo "$stat" | grep -q "id=[0-9]* l $FLOW model=flow "
 	ok $? "tlob status lists it as its l line" || diag "$stat"
 	# shellcheck disable=SC2046
+	out=$(tlob bind --backend $B $(split_args) 2>&1)
+	ok $? "tlob bind takes a model over two files" || diag "$out"
+	stat=$(tlob status --backend $B 2>&1)
+	echo "$stat" | grep -q "id=[0-9]* l $SPLIT_LIB model=flow .*events=begin@0x[0-9a-f]*,end@0x[0-9a-f]*,init@1:0x[0-9a-f]*,shutdown@1:0x[0-9a-f]* .* file1=$SPLIT "
+	ok $? "tlob status lists its l line: event 0's file (begin's, the library) PATH, the program file1=" || diag "$stat"
+	# shellcheck disable=SC2046
 	out=$(tlob bind --backend $B $(model_args flow.dot) 2>&1)
 	r=$?
 	cmp_ok "$r" -ne 0 "tlob bind of the same model again is refused ($out)"
@@ -163,7 +188,7 @@ if [ -d /sys/fs/bpf ] && out=$(tlob bind --backend $B $(model_args flow.dot) 2>&
 	ok $? "tlob unbind -a removes it"
 else
 	diag "$out"
-	for _i in 1 2 3 4 5; do skip "tlob bind --backend bpf: no pinned monitor here"; done
+	for _i in 1 2 3 4 5 6 7; do skip "tlob bind --backend bpf: no pinned monitor here"; done
 fi
 tool_clean_state $B
 ok $? "at the end, nothing left"

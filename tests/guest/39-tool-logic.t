@@ -9,7 +9,8 @@
 # state and the event, an exit mid-flow is INCOMPLETE; per task, threads
 # are instances of their own; the summary counts the records and the
 # violations; tlob bind/stats/status show a logical binding and unbind
-# removes it (the BPF backend's: 39-bpf-logic.t); a model with a
+# removes it (the BPF backend's: 39-bpf-logic.t); a model whose events
+# lie in a program and its library is one automaton; a model with a
 # clock (flow_timed.dot: end 40 ms .. 400 ms after begin) reports an end
 # outside it as TIMING with the clock's reading, and one with an invariant
 # (flow_held.dot: busy while clk < 200 ms) a frame held too long, with no
@@ -94,6 +95,32 @@ is "$(jget "$s" $J_SUM_RECORDS) $(lviol "$s")" "1 0" \
 is "$(jget "$s" lost)" 0 "legal: nothing lost"
 tool_clean_state $B
 ok $? "legal: after mon, nothing left (binding, enable, trace instance)"
+
+# --- events in two files: tlob-flow-split calls frame_begin and frame_end
+# in its library (libtlob-flow.so, the module's file1=), flow_init and
+# flow_shutdown in itself
+MON_PROG=$SPLIT
+# shellcheck disable=SC2046
+mon_run split --json --backend $B $(split_args) -- -n 3 legal
+r=$(lrecs "$T/split" | head -n 1)
+is "$(lrecs "$T/split" | nl_) $(jget "$r" $J_VERDICT) $(jget "$r" state) $(jget "$r" $J_ABORT)" "1 ok done exit" \
+	"two files: one OK in done at the exit" || diag "$(head -n 5 "$T/split")"
+is "$(jget "$r" events) $(jget "$r" comm)" "8 tlob-flow-split" "two files: 8 events (6 in the library)"
+MON_PROG=$FLOW
+# shellcheck disable=SC2046
+out=$(tlob bind --backend $B $(split_args) 2>&1)
+ok $? "two files: tlob bind takes the model ($out)"
+l=$(grep "^l " /sys/kernel/tlob/monitor)
+case "$l" in
+"l $SPLIT_LIB model=flow "*" events=begin@0x"*",end@0x"*",init@1:0x"*",shutdown@1:0x"*" file1=$SPLIT per=process"*) r=0 ;;
+*) r=1 ;;
+esac
+ok $r "two files: event 0's (begin, the events sorted) is PATH, the program file1= and its events 1: ($l)"
+tlob unbind --backend $B -a >/dev/null 2>&1
+is "$(cat /sys/kernel/tlob/monitor)" "" "two files: tlob unbind -a removes it"
+echo 0 >/sys/kernel/tlob/enable
+tool_clean_state $B
+ok $? "two files: after mon and unbind, nothing left"
 
 # --- an illegal order, JSON: ORDER naming the state and the event
 # shellcheck disable=SC2046

@@ -111,3 +111,13 @@ mon_run() {
 	wait $_mp
 	mon_rc=$?
 }
+
+# tlob-flow-split (tlob-flow with frame_begin and frame_end in its library,
+# libtlob-flow.so) and the options binding the flow model's four events
+# there: a model whose events lie in two files (39-*-logic.t).
+SPLIT=/opt/tlob/bin/tlob-flow-split
+SPLIT_LIB=/opt/tlob/bin/libtlob-flow.so
+split_args() {
+	echo "--model /opt/tlob/bin/${1:-flow.dot} -e init=$SPLIT:flow_init -e begin=$SPLIT_LIB:frame_begin" \
+		"-e end=$SPLIT_LIB:frame_end -e shutdown=$SPLIT:flow_shutdown"
+}

@@ -27,8 +27,31 @@ $(BUILD)/progs/tlob-diag.offsets: $(BUILD)/progs/tlob-diag tests/programs/elf-of
 $(BUILD)/progs/tlob-flow.offsets: $(BUILD)/progs/tlob-flow tests/programs/elf-offsets
 	$(Q)tests/programs/elf-offsets $< $(FLOW_SYMS) >$@.tmp && mv $@.tmp $@
 
+# tlob-flow-split: tlob-flow with frame_begin and frame_end in a library
+# of its own (libtlob-flow.so, found beside it: $$ORIGIN), for models whose
+# events lie in several files. Dynamic, unlike the others: the guest's
+# initramfs carries the libraries of every program (mkinitramfs: ldd).
+FLOW_SPLIT_SYMS := flow_init flow_shutdown
+FLOW_LIB_SYMS := frame_begin frame_end
+$(BUILD)/progs/libtlob-flow.so: tests/programs/lib/tlob-flow-frames.c
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -shared -fPIC -o $@ $<
+
+$(BUILD)/progs/tlob-flow-split: tests/programs/tlob-flow.c tests/programs/lib/tlob-flow-frames.c \
+		$(BUILD)/progs/libtlob-flow.so
+	$(Q)$(CC) $(filter-out -static,$(PROGS_CFLAGS)) -DTLOB_FLOW_SPLIT -o $@ $< \
+		-L$(BUILD)/progs -ltlob-flow -Wl,-rpath,'$$ORIGIN'
+
+$(BUILD)/progs/tlob-flow-split.offsets: $(BUILD)/progs/tlob-flow-split tests/programs/elf-offsets
+	$(Q)tests/programs/elf-offsets $< $(FLOW_SPLIT_SYMS) >$@.tmp && mv $@.tmp $@
+
+$(BUILD)/progs/libtlob-flow.offsets: $(BUILD)/progs/libtlob-flow.so tests/programs/elf-offsets
+	$(Q)tests/programs/elf-offsets $< $(FLOW_LIB_SYMS) >$@.tmp && mv $@.tmp $@
+
+PROGS += $(BUILD)/progs/libtlob-flow.so $(BUILD)/progs/tlob-flow-split
 PROGS_OFFSETS := $(BUILD)/progs/tlob-workload.offsets $(BUILD)/progs/tlob-diag.offsets \
-	$(BUILD)/progs/tlob-flow.offsets
+	$(BUILD)/progs/tlob-flow.offsets $(BUILD)/progs/tlob-flow-split.offsets \
+	$(BUILD)/progs/libtlob-flow.offsets
 .PHONY: progs
 progs: $(PROGS) $(PROGS_OFFSETS)
 ALL += $(PROGS) $(PROGS_OFFSETS)

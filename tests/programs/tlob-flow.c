@@ -40,6 +40,9 @@
  *                (one frame at a time, under a mutex), the main thread
  *                shuts down: one legal flow per process
  *   noop         no event
+ * tlob-flow-split is this program built with TLOB_FLOW_SPLIT: frame_begin
+ * and frame_end are then libtlob-flow.so's (lib/tlob-flow-frames.c), the
+ * other events its own.
  * Prints "flow=MODE events=N sigxcpu=N" at the end (SIGXCPU, the signal
  * reactor's default, is counted, not fatal).
  */
@@ -87,17 +90,13 @@ NOINLINE void flow_init(void)
 	__atomic_fetch_add(&calls[0], 1, __ATOMIC_RELAXED);
 }
 
-NOINLINE void frame_begin(void)
-{
-	__asm__ volatile("nop" ::: "memory");
-	__atomic_fetch_add(&calls[1], 1, __ATOMIC_RELAXED);
-}
-
-NOINLINE void frame_end(void)
-{
-	__asm__ volatile("nop" ::: "memory");
-	__atomic_fetch_add(&calls[2], 1, __ATOMIC_RELAXED);
-}
+#ifdef TLOB_FLOW_SPLIT
+/* tlob-flow-split: frame_begin and frame_end are libtlob-flow.so's */
+void frame_begin(unsigned long *n);
+void frame_end(unsigned long *n);
+#else
+#include "lib/tlob-flow-frames.c"
+#endif
 
 NOINLINE void flow_shutdown(void)
 {
@@ -112,8 +111,8 @@ NOINLINE void flow_idle(void)
 }
 
 static void ev_init(void) { gap(); flow_init(); }
-static void ev_begin(void) { gap(); frame_begin(); }
-static void ev_end(void) { gap(); frame_end(); }
+static void ev_begin(void) { gap(); frame_begin(&calls[1]); }
+static void ev_end(void) { gap(); frame_end(&calls[2]); }
 static void ev_shutdown(void) { gap(); flow_shutdown(); }
 
 static unsigned long total(void)

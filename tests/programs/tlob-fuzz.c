@@ -77,6 +77,32 @@
  * detail open, it reads: inv= listed after clock=, by state index, HI
  * without leading zeros.
  *
+ * Events in several files (a third of the `l` lines of two events or
+ * more): file1= .. file3= naming t0..t3, link, ./t1, //t2 or data, each
+ * event's N: its file (now and then 01:), every file holding one, event
+ * 0 in PATH three times in four, offsets inside their own file, now and
+ * then one offset in two files (two places); mutated into an N: out of
+ * range or malformed (0:, 4:, 99:, :, x:, 1:1:), an event in a file not
+ * given, a fileN= no event uses, a gap, a path twice or PATH's, a path
+ * relative, empty or with a control byte, data holding an offset past
+ * its end, a directory or a device (EINVAL), a file not there (ENOENT,
+ * ENOTDIR), an offset past its own file, two events at one offset of one
+ * file, a fileN= twice; fileN= on `p`/`a` lines and file4=, file0= are
+ * unknown keys. The model reads: N what precedes the first ':' after
+ * '@', an index (leading zeros taken) 1..3; fileN= for N 1..K without a
+ * gap, each absolute and of a path's bytes, no two the same string and
+ * none PATH's (strings only: link beside t0, or //t2 beside t2, is
+ * another file to the parser); the files 1 + K, each holding an event;
+ * two events at one offset a duplicate only in one file; then, as the
+ * module binds, the files opened in order through symlinks (missing:
+ * stat()'s errno; not regular: EINVAL), then every offset inside its own
+ * file, PATH's no more for all of them; START still event 0's offset,
+ * whatever its file, and a duplicate still PATH's inode + START. Where
+ * the contract leaves a detail open, it reads: events listed E@N:0xOFF
+ * (nothing for PATH), fileN= after inv= as written; a removed binding
+ * written back with its files named otherwise (link for t0) the same
+ * terms (files compared by inode), kept with its first names.
+ *
  * usage: tlob-fuzz [-M] [-s SEED] [-n LINES] [-m MAX_BINDINGS] [-o FILE] DIR
  *   DIR holds the files bindings point at (made by the test script):
  *   t0..t3 (copies of a binary that is never run), data (a short text
@@ -85,7 +111,8 @@
  * `a` lines in accepted writes, refused writes the model blames on an `a`
  * line; accepted_logic/rejected_logic the same for `l` lines,
  * accepted_timed/rejected_timed for timed `l` lines, inv_lines/
- * accepted_inv for `l` lines with an inv=) and exits 0
+ * accepted_inv for `l` lines with an inv=, files_lines/accepted_files/
+ * rejected_files for `l` lines with a fileN= or an N:) and exits 0
  * if nothing failed; -o FILE gets the model's final monitor listing (the
  * accepted set).
  * -M: model only, no control file touched: the model plays the kernel
@@ -123,6 +150,7 @@ static const char *ctl = "/sys/kernel/tlob/";
 #define L_STATES_MAX 32
 #define L_EVENTS_MAX 16
 #define L_ITEMS 2400			/* list elements a line can hold */
+#define L_FILES_MAX 4			/* PATH and file1= .. file3= */
 
 enum { F_MONITOR, F_ENABLE, F_REACTORS };
 
@@ -131,6 +159,15 @@ struct terms {
 	bool alive;			/* an `a` line (else `p`, or `l`) */
 	bool logic;			/* an `l` line: its canonical table in ltab */
 	const char *ltab;		/* "model=.. states=.. events=.. edges=.. final=.. initial=.." */
+	/*
+	 * `l`: " file1=P1 file2=P2 .." as written ("": PATH alone), listed
+	 * after ltab; the files, PATH counted; the inodes of file1= .. (the
+	 * kernel's same terms: by inode, not by name).
+	 */
+	const char *lfiles;
+	int nfiles;
+	dev_t fdev[L_FILES_MAX];
+	ino_t fino[L_FILES_MAX];
 	uint64_t stop;			/* p: STOP, or ret */
 	bool ret;
 	uint64_t budget, min;		/* p: threshold=, min= (0: none) */
@@ -189,6 +226,13 @@ static unsigned long timed_lines, accepted_timed, rejected_timed, removed_timed,
 static unsigned long timed_errno_checked;
 /* `l` lines with an inv= (as written); in accepted writes */
 static unsigned long inv_lines, accepted_inv;
+/*
+ * `l` lines with events in several files (a fileN= or an N: as written):
+ * generated; in accepted writes (two files or more); refused writes
+ * blamed on one; removed; with a structured fault; their errno checked.
+ */
+static unsigned long multi_lines, accepted_multi, rejected_multi, removed_multi, multi_faulty;
+static unsigned long multi_errno_checked;
 static unsigned long by_errno[256];
 static unsigned long fail_changed, fail_accepted_bad, fail_refused_good, fail_state;
 /* of fail_accepted_bad: writes with a NUL followed by more than blanks */
@@ -277,7 +321,7 @@ static void snapshot(struct snap *s, int file)
 /*
  * The canonical line: the verb's own terms first (p: STOP threshold=
  * [min=]; a: period= expect= [margin=] [per=task]; l: PATH, no START, the
- * table (ltab) and per=, always), then the common ones
+ * table (ltab), its fileN= (lfiles) and per=, always), then the common ones
  * ([tolerance=K/W] when W > 1, [tag=], [pid=|tgid=]); defaults not shown.
  */
 static void print_bind(char **p, const struct bind *b)
@@ -285,7 +329,7 @@ static void print_bind(char **p, const struct bind *b)
 	const struct terms *t = &b->t;
 
 	if (t->logic)
-		*p += sprintf(*p, "l %s %s per=%s", b->path, t->ltab,
+		*p += sprintf(*p, "l %s %s%s per=%s", b->path, t->ltab, t->lfiles,
 			      t->per_task ? "task" : "process");
 	else
 		*p += sprintf(*p, "%c %s:0x%" PRIx64, t->alive ? 'a' : 'p', b->path, b->start);
@@ -423,6 +467,11 @@ struct req {
 	bool lunsure;
 	bool ltimed;	/* `l`: a clock=, an edge's timing or an inv= written (well formed or not) */
 	bool linv;	/* `l`: an inv= written (well formed or not) */
+	/* `l`: a fileN= or an event's N: written (well formed or not) */
+	bool lmulti;
+	/* `l`: every event's file (0: PATH); file f's path (into the line) */
+	unsigned int lfi[L_EVENTS_MAX];
+	char *lfile[L_FILES_MAX];
 };
 
 static int offset_ref(const char *s, uint64_t *v)
@@ -498,7 +547,7 @@ static int tolerance_ref(const char *v, struct terms *t)
 enum { VP = 1, VA = 2, VL = 4 };
 enum { K_THRESHOLD, K_MIN, K_PERIOD, K_EXPECT, K_MARGIN, K_PER, K_TOLERANCE, K_TAG,
 	K_PID, K_TGID, K_MODEL, K_STATES, K_EVENTS, K_EDGES, K_FINAL, K_INITIAL, K_CLOCK,
-	K_INV, NKEYS };
+	K_INV, K_FILE1, K_FILE2, K_FILE3, NKEYS };
 static const struct {
 	const char *name;
 	unsigned int verbs;
@@ -521,6 +570,9 @@ static const struct {
 	[K_INITIAL] = { "initial", VL },
 	[K_CLOCK] = { "clock", VL },
 	[K_INV] = { "inv", VL },
+	[K_FILE1] = { "file1", VL },
+	[K_FILE2] = { "file2", VL },
+	[K_FILE3] = { "file3", VL },
 };
 
 /* An `l` line's table keys' values (into the line), set by option_ref() */
@@ -582,6 +634,7 @@ static int option_ref(char *tok, struct terms *t, unsigned int *seen)
 		return tolerance_ref(v, t);
 	case K_MODEL: case K_STATES: case K_EVENTS: case K_EDGES: case K_FINAL:
 	case K_INITIAL: case K_CLOCK: case K_INV:	/* read whole by parse_logic_ref() */
+	case K_FILE1: case K_FILE2: case K_FILE3:
 		lval[k] = v;
 		return 0;
 	case K_TAG:
@@ -708,16 +761,54 @@ static bool lindex(const char *s, unsigned int *x)
  */
 static struct {
 	bool einval, erange;
-	int ns, ne, nedges;
+	int ns, ne, nedges, nf;
 	unsigned int initial;
 	char *state[L_ITEMS], *event[L_ITEMS];
 	uint64_t off[L_ITEMS];
+	unsigned int file[L_ITEMS];	/* event i's file: its N:, 0 (PATH) without */
 	unsigned int ef[L_ITEMS], ee[L_ITEMS], et[L_ITEMS];
 	bool eok[L_ITEMS], er[L_ITEMS], eg[L_ITEMS];
 	uint64_t elo[L_ITEMS], ehi[L_ITEMS];
 	bool reach[L_ITEMS], used[L_ITEMS], fin[L_ITEMS];
 	uint64_t inv[L_ITEMS];		/* state s's invariant (0: none) */
 } lp;
+
+/*
+ * A path a line may name (PATH, fileN=): absolute, shorter than
+ * PATH_MAX, no control byte, space or DEL.
+ */
+static bool lpath_ok(const char *s)
+{
+	if (s[0] != '/' || strlen(s) >= PATH_MAX)
+		return false;
+	for (; *s; s++)
+		if ((unsigned char)*s <= ' ' || *s == 0x7f)
+			return false;
+	return true;
+}
+
+/*
+ * An event's place, what follows its '@', in place: [N:]OFFSET. With a
+ * ':' anywhere, N is what precedes the first one: an index (lindex(),
+ * leading zeros taken) of a file beyond PATH, 1..3 (PATH has no N:, so
+ * 0: is no file); OFFSET then as a `p` line's START, so a second ':' is
+ * no offset. 0 and *@f, *@off; -EINVAL.
+ */
+static int lplace_ref(char *s, unsigned int *f, uint64_t *off)
+{
+	char *colon = strchr(s, ':');
+
+	*f = 0;
+	if (colon) {
+		*colon = '\0';
+		if (!lindex(s, f) || !*f || *f >= L_FILES_MAX) {
+			*f = 0;
+			return -EINVAL;
+		}
+		s = colon + 1;
+	}
+	return offset_ref(s, off);
+}
 
 /*
  * An edge's timing: @part[0..@n), what follows F.E.T split at its dots.
@@ -794,14 +885,15 @@ static void linv_ref(char *v)
  * lp.erange: more states or events than the maxima, more edges than
  * states * events, tolerance= out of range), not only the first, so that
  * a line with faults of one class only has a known errno whatever order
- * the kernel checks in. 0 and r filled (ltab canonical), or the errno.
+ * the kernel checks in. 0 and r filled (ltab and lfiles canonical), or
+ * the errno.
  */
 static int parse_logic_ref(char *rest, struct req *r)
 {
 	static char *item[L_ITEMS];
 	static char canon[3 * PAGE + 1024];
 	unsigned int seen = 0, x, f, e, t;
-	bool lists_ok = true, states_read = false, changed, timed;
+	bool lists_ok = true, states_read = false, changed, timed, fused[L_FILES_MAX];
 	char *tok, *q, *at, *d, *part[6];
 	int ret, i, j, n, np, eix[L_STATES_MAX][L_EVENTS_MAX];
 	size_t len;
@@ -811,11 +903,8 @@ static int parse_logic_ref(char *rest, struct req *r)
 	lp.ns = lp.ne = lp.nedges = 0;
 	lp.initial = 0;
 	tok = token(&rest);
-	if (!tok || tok[0] != '/' || strlen(tok) >= PATH_MAX)
+	if (!tok || !lpath_ok(tok))
 		return -EINVAL;
-	for (const char *c = tok; *c; c++)
-		if ((unsigned char)*c <= ' ' || *c == 0x7f)
-			return -EINVAL;
 	r->path = tok;
 	while ((tok = token(&rest))) {
 		ret = option_ref(tok, &r->t, &seen);
@@ -830,6 +919,28 @@ static int parse_logic_ref(char *rest, struct req *r)
 	    !lval[K_FINAL]) {
 		lp.einval = true;
 		lists_ok = false;
+	}
+	/*
+	 * file1= .. file3=: given for 1..K, no gap, each a path as PATH is,
+	 * none the string of PATH or of another (strings: nothing is opened
+	 * yet); lp.nf the files, PATH counted, up to the first fault.
+	 */
+	lp.nf = 1;
+	r->lfile[0] = r->path;
+	for (f = 1; f < L_FILES_MAX; f++) {
+		q = lval[K_FILE1 + f - 1];
+		if (!q)
+			continue;
+		r->lmulti = true;
+		if ((unsigned int)lp.nf != f || !lpath_ok(q)) {
+			lp.einval = true;
+			continue;
+		}
+		for (e = 0; e < f; e++)
+			if (!strcmp(r->lfile[e], q))
+				lp.einval = true;
+		r->lfile[f] = q;
+		lp.nf = (int)f + 1;
 	}
 	if (lval[K_MODEL] && !lname_ok(lval[K_MODEL]))
 		lp.einval = true;
@@ -865,18 +976,34 @@ static int parse_logic_ref(char *rest, struct req *r)
 			for (i = 0; i < n; i++) {
 				lp.event[i] = item[i];
 				lp.off[i] = UINT64_MAX - (uint64_t)i;	/* none alike when unparsed */
+				lp.file[i] = 0;
 				at = strchr(item[i], '@');
 				if (!at) {
 					lp.einval = true;
 					continue;
 				}
 				*at = '\0';
-				if (!lname_ok(item[i]) || offset_ref(at + 1, &lp.off[i]))
+				if (strchr(at + 1, ':'))
+					r->lmulti = true;
+				if (!lname_ok(item[i]) || lplace_ref(at + 1, &lp.file[i], &lp.off[i]))
 					lp.einval = true;
+				/* one offset is one place only in one file */
 				for (j = 0; j < i; j++)
-					if (!strcmp(lp.event[j], item[i]) || lp.off[j] == lp.off[i])
+					if (!strcmp(lp.event[j], item[i]) ||
+					    (lp.off[j] == lp.off[i] && lp.file[j] == lp.file[i]))
 						lp.einval = true;
 			}
+			/* the files: every event's one given, every one holding an event */
+			memset(fused, 0, sizeof(fused));
+			for (i = 0; i < n; i++) {
+				if (lp.file[i] >= (unsigned int)lp.nf)
+					lp.einval = true;
+				else
+					fused[lp.file[i]] = true;
+			}
+			for (i = 0; i < lp.nf; i++)
+				if (!fused[i])
+					lp.einval = true;
 		}
 	}
 	if (lval[K_EDGES]) {
@@ -1011,8 +1138,12 @@ static int parse_logic_ref(char *rest, struct req *r)
 	for (i = 0; i < lp.ns; i++)
 		q += sprintf(q, "%s%s", i ? "," : "", lp.state[i]);
 	q += sprintf(q, " events=");
-	for (i = 0; i < lp.ne; i++)
-		q += sprintf(q, "%s%s@0x%" PRIx64, i ? "," : "", lp.event[i], lp.off[i]);
+	for (i = 0; i < lp.ne; i++) {
+		q += sprintf(q, "%s%s@", i ? "," : "", lp.event[i]);
+		if (lp.file[i])
+			q += sprintf(q, "%u:", lp.file[i]);
+		q += sprintf(q, "0x%" PRIx64, lp.off[i]);
+	}
 	q += sprintf(q, " edges=");
 	len = 0;
 	for (i = 0; i < lp.ns; i++)
@@ -1041,10 +1172,18 @@ static int parse_logic_ref(char *rest, struct req *r)
 		if (lp.inv[i])
 			q += sprintf(q, "%s%d.%" PRIu64, len++ ? "," : " inv=", i, lp.inv[i]);
 	r->t.ltab = arena_dup(canon);
+	q = canon;
+	*q = '\0';
+	for (i = 1; i < lp.nf; i++)
+		q += sprintf(q, " file%d=%s", i, r->lfile[i]);
+	r->t.lfiles = arena_dup(canon);
+	r->t.nfiles = lp.nf;
 	r->start = lp.off[0];
 	r->nloff = lp.ne;
-	for (i = 0; i < lp.ne; i++)
+	for (i = 0; i < lp.ne; i++) {
 		r->loff[i] = lp.off[i];
+		r->lfi[i] = lp.file[i];
+	}
 	return 0;
 }
 
@@ -1106,11 +1245,27 @@ static int parse_ref(char *line, struct req *r)
 	return 0;
 }
 
-/* The kernel's "same terms": a removed binding re-added with them is kept. */
+/* An `l` binding's files beyond PATH: the same inodes, whatever their names */
+static bool same_files(const struct terms *a, const struct terms *b)
+{
+	if (a->nfiles != b->nfiles)
+		return false;
+	for (int f = 1; f < a->nfiles; f++)
+		if (a->fdev[f] != b->fdev[f] || a->fino[f] != b->fino[f])
+			return false;
+	return true;
+}
+
+/*
+ * The kernel's "same terms": a removed binding re-added with them is
+ * kept. An `l` binding's: its table as text, and its files beyond PATH
+ * by inode (file1=link for t0 is the same binding, listed as first
+ * written).
+ */
 static bool same_terms(const struct terms *a, const struct terms *b)
 {
 	return a->alive == b->alive && a->logic == b->logic &&
-	       (!a->logic || !strcmp(a->ltab, b->ltab)) &&
+	       (!a->logic || (!strcmp(a->ltab, b->ltab) && same_files(a, b))) &&
 	       a->ret == b->ret && (a->ret || a->stop == b->stop) &&
 	       a->budget == b->budget && a->min == b->min && a->period == b->period &&
 	       a->expect == b->expect && a->margin == b->margin &&
@@ -1124,6 +1279,7 @@ static struct {
 	bool blame_logic;	/* refused: ... an `l` line */
 	bool lunsure;		/* refused: ... whose faults are of both classes */
 	bool blame_timed;	/* refused: ... a timed `l` line (req.ltimed) */
+	bool blame_multi;	/* refused: ... an `l` line of several files (req.lmulti) */
 	bool cross;		/* refused: a duplicate of a binding of another verb */
 	bool cross_logic;	/* refused: a duplicate, one side an `l` line */
 	int adds_alive;		/* accepted: `a` lines */
@@ -1132,6 +1288,8 @@ static struct {
 	int removed_logic;	/* accepted: logical bindings removed */
 	int adds_timed;		/* accepted: timed `l` lines */
 	int adds_inv;		/* accepted: `l` lines with invariants */
+	int adds_multi;		/* accepted: `l` lines with events in several files */
+	int removed_multi;	/* accepted: such logical bindings removed */
 	int removed_timed;	/* accepted: timed logical bindings removed */
 	int kept;		/* accepted: removed and re-added with the same terms */
 } judged;
@@ -1153,6 +1311,55 @@ static bool logic_verb(const char *line) { return verb_is(line, 'l'); }
 /* An accepted `l` binding's table is timed exactly when it has a clock (the rule) */
 static bool ltab_timed(const struct terms *t) { return t->logic && strstr(t->ltab, " clock="); }
 static bool ltab_inv(const struct terms *t) { return t->logic && strstr(t->ltab, " inv="); }
+static bool ltab_multi(const struct terms *t) { return t->logic && t->nfiles > 1; }
+
+/*
+ * Whether a binding has a file on procfs (PATH or a fileN=; lfiles is
+ * " fileN=P" tokens, and a path holds no blank): uprobes cannot have
+ * such a file's pages, so registering its probes fails (-EIO).
+ */
+static bool on_procfs(const struct bind *b)
+{
+	const char *s;
+
+	if (!strncmp(b->path, "/proc/", 6))
+		return true;
+	for (s = b->t.logic ? b->t.lfiles : ""; (s = strstr(s, " file")); ) {
+		s = strchr(s, '=') + 1;
+		if (!strncmp(s, "/proc/", 6))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * An `l` line's files once its line is read, as the module opens them:
+ * PATH (@st) a regular file already, then file1= .. in order, each
+ * followed through symlinks (stat()): absent is its errno, not a regular
+ * file -EINVAL; then every event's offset inside its own file (-EINVAL),
+ * not PATH's. Notes the inodes of the files beyond PATH in @r.
+ */
+static int lfiles_ref(struct req *r, const struct stat *st)
+{
+	uint64_t size[L_FILES_MAX];
+	struct stat fs;
+	int f, j;
+
+	size[0] = (uint64_t)st->st_size;
+	for (f = 1; f < r->t.nfiles; f++) {
+		if (stat(r->lfile[f], &fs))
+			return -errno;
+		if (!S_ISREG(fs.st_mode))
+			return -EINVAL;
+		size[f] = (uint64_t)fs.st_size;
+		r->t.fdev[f] = fs.st_dev;
+		r->t.fino[f] = fs.st_ino;
+	}
+	for (j = 0; j < r->nloff; j++)
+		if (r->loff[j] >= size[r->lfi[j]])
+			return -EINVAL;
+	return 0;
+}
 
 /* Two bindings on the same section: the same file (inode) and START. */
 static bool same_section(const struct bind *a, const struct bind *b)
@@ -1165,7 +1372,8 @@ static bool same_section(const struct bind *a, const struct bind *b)
  * 0 and the new table in @nb/@nn, or the errno it expects.
  *
  * All or nothing, in the kernel's order: every line parsed and its file
- * checked (a regular file holding START, and STOP for `p`); then each line
+ * checked (a regular file holding START, and STOP for `p`; an `l` line's
+ * files and offsets: lfiles_ref()); then each line
  * against the table and the lines before it: a removal takes the binding
  * it names (by path or by inode, at START, whatever its verb), -ENOENT if
  * none is left; an add on a section the table still holds or an earlier
@@ -1210,6 +1418,7 @@ static int model_monitor(const char *data, size_t n, struct bind *nb, int *nn)
 		judged.blame_logic = logic_verb(line);
 		ret = parse_ref(line, r);
 		judged.blame_timed = r->ltimed;
+		judged.blame_multi = r->lmulti;
 		if (ret == 1)
 			continue;
 		if (ret) {
@@ -1221,14 +1430,14 @@ static int model_monitor(const char *data, size_t n, struct bind *nb, int *nn)
 
 			if (stat(r->path, &st))
 				return -errno;
-			if (!S_ISREG(st.st_mode) || r->start >= (uint64_t)st.st_size ||
+			/* an `l` line's START, event 0's offset, may be another file's */
+			if (!S_ISREG(st.st_mode) ||
+			    (!r->t.logic && r->start >= (uint64_t)st.st_size) ||
 			    (!r->t.alive && !r->t.logic && !r->t.ret &&
 			     r->t.stop >= (uint64_t)st.st_size))
 				return -EINVAL;
-			/* every event of an `l` line in the file, as START */
-			for (j = 0; r->t.logic && j < r->nloff; j++)
-				if (r->loff[j] >= (uint64_t)st.st_size)
-					return -EINVAL;
+			if (r->t.logic && (ret = lfiles_ref(r, &st)))
+				return ret;
 			memset(b, 0, sizeof(*b));
 			snprintf(b->path, sizeof(b->path), "%s", r->path);
 			b->start = r->start;
@@ -1244,6 +1453,7 @@ static int model_monitor(const char *data, size_t n, struct bind *nb, int *nn)
 		judged.blame_alive = !reqs[i].remove && reqs[i].t.alive;
 		judged.blame_logic = !reqs[i].remove && reqs[i].t.logic;
 		judged.blame_timed = judged.blame_logic && reqs[i].ltimed;
+		judged.blame_multi = judged.blame_logic && reqs[i].lmulti;
 		del[i] = -1;
 		if (reqs[i].remove) {
 			bool have = !stat(reqs[i].path, &st);
@@ -1299,15 +1509,17 @@ static int model_monitor(const char *data, size_t n, struct bind *nb, int *nn)
 	}
 	/* procfs cannot give uprobes its pages: registering fails (enabled) */
 	for (i = 0; i < nreq; i++)
-		if (!reqs[i].remove && !strncmp(adds[i].path, "/proc/", 6) && model_enabled) {
+		if (!reqs[i].remove && on_procfs(&adds[i]) && model_enabled) {
 			judged.blame_alive = reqs[i].t.alive;
 			judged.blame_logic = reqs[i].t.logic;
 			judged.blame_timed = reqs[i].t.logic && reqs[i].ltimed;
+			judged.blame_multi = reqs[i].t.logic && reqs[i].lmulti;
 			return -EIO;
 		}
 	judged.blame_alive = false;
 	judged.blame_logic = false;
 	judged.blame_timed = false;
+	judged.blame_multi = false;
 	*nn = 0;
 	for (k = 0; k < nmodel; k++) {
 		bool gone = false;
@@ -1321,6 +1533,7 @@ static int model_monitor(const char *data, size_t n, struct bind *nb, int *nn)
 			judged.removed_alive += model[k].t.alive;
 			judged.removed_logic += model[k].t.logic;
 			judged.removed_timed += ltab_timed(&model[k].t);
+			judged.removed_multi += ltab_multi(&model[k].t);
 		}
 	}
 	for (i = 0; i < nreq; i++)
@@ -1330,6 +1543,7 @@ static int model_monitor(const char *data, size_t n, struct bind *nb, int *nn)
 			judged.adds_logic += adds[i].t.logic;
 			judged.adds_timed += ltab_timed(&adds[i].t);
 			judged.adds_inv += ltab_inv(&adds[i].t);
+			judged.adds_multi += ltab_multi(&adds[i].t);
 		}
 	return 0;
 }
@@ -1361,7 +1575,7 @@ static int model_enable(const char *data, size_t n, bool *on)
 	/* enabling registers every binding's uprobes: procfs ones fail */
 	if (*on && !model_enabled)
 		for (int k = 0; k < nmodel; k++)
-			if (!strncmp(model[k].path, "/proc/", 6))
+			if (on_procfs(&model[k]))
 				return -EIO;
 	return 0;
 }
@@ -1478,25 +1692,56 @@ static uint64_t gen_in(int t)
 }
 
 /*
- * A name of @b's file: its own path, or (@other% of the time, if there is
- * one) another that names the same inode; *@t a target of that file.
+ * A name of the file @path (inode @dev/@ino): @path, or (@other% of the
+ * time, if there is one) another that names the same inode; *@t a target
+ * of that file.
  */
-static const char *alias_of(const struct bind *b, int *t, int other)
+static const char *alias_path(const char *path, dev_t dev, ino_t ino, int *t, int other)
 {
 	int cand[12], n = 0, i;
 
 	*t = 0;
 	for (i = 0; i < ntargets; i++) {
-		if (!target_ino[i] || target_dev[i] != b->dev || target_ino[i] != b->ino)
+		if (!target_ino[i] || target_dev[i] != dev || target_ino[i] != ino)
 			continue;
 		*t = i;
-		if (strcmp(targets[i], b->path))
+		if (strcmp(targets[i], path))
 			cand[n++] = i;
 	}
 	if (!n || !chance(other))
-		return b->path;
+		return path;
 	*t = cand[below(n)];
 	return targets[*t];
+}
+
+/* A name of @b's file (alias_path()) */
+static const char *alias_of(const struct bind *b, int *t, int other)
+{
+	return alias_path(b->path, b->dev, b->ino, t, other);
+}
+
+/*
+ * @t's fileN= (an `l` binding's lfiles), each file named half the time
+ * by another path of its inode (link for t0, ./t1 for t1): the same
+ * terms to the kernel, which compares those files by inode.
+ */
+static const char *lfiles_alias(const struct terms *t)
+{
+	static char out[L_FILES_MAX * (PATH_MAX + 8)], path[PATH_MAX];
+	const char *s = t->lfiles, *v;
+	char *o = out;
+	size_t len;
+	int f, k;
+
+	*o = '\0';
+	for (f = 1; f < t->nfiles && (s = strstr(s, " file")); f++) {
+		v = strchr(s, '=') + 1;
+		len = strcspn(v, " ");
+		snprintf(path, sizeof(path), "%.*s", (int)len, v);
+		o += sprintf(o, " file%d=%s", f, alias_path(path, t->fdev[f], t->fino[f], &k, 50));
+		s = v + len;
+	}
+	return arena_dup(out);
 }
 
 /*
@@ -1594,7 +1839,7 @@ static void gen_section(char *p)
 		gen_filter(&p);
 	if (hostile(2)) {	/* a key of the other verb */
 		static const char *const k[] = { " period=1000000", " expect=1", " margin=0",
-			" per=task", " per=process" };
+			" per=task", " per=process", " file1=/bin/sh", " file2=/" };
 
 		p += sprintf(p, "%s", k[below(sizeof(k) / sizeof(k[0]))]);
 	}
@@ -1743,7 +1988,7 @@ static void gen_alive(char *p)
 	}
 	if (hostile(4)) {	/* a key of the other verb, or none at all */
 		static const char *const k[] = { "threshold=1000000", "min=1000", "stop=0x10",
-			"ret=1" };
+			"ret=1", "file1=/bin/sh", "file3=/" };
 
 		strcpy(opt[nopt++], k[below(sizeof(k) / sizeof(k[0]))]);
 	}
@@ -1772,13 +2017,17 @@ static void gen_alive(char *p)
 #define G_NAME 48
 #define G_SUFFIX 96
 #define G_INV 2048
+#define G_FTOK 6
 
 /*
  * A table as it will be written: esuf[i] is edge i's timing as text
  * (".r", ".g5-10", ".r.g7-", or a malformed one; "" none), clock its
  * clock= (written when has_clock, an empty name too), inv its inv=
  * (written when has_inv, an empty value too) and inv2 a second inv=
- * (written when not "").
+ * (written when not ""). Its files: nf of them, PATH (path, as written)
+ * and file1= .., file f a target ft[f] (ft[0] PATH's); event i in file
+ * evf[i], written as its N: unless evpre[i] is not "" (a malformed one,
+ * written instead); the fileN= tokens as written, fnum[k]= fpath[k].
  */
 struct gtab {
 	int ns, ne, ned, nfin, initial;
@@ -1791,6 +2040,10 @@ struct gtab {
 	char clock[G_NAME];
 	char esuf[G_EDGES][G_SUFFIX];
 	char inv[G_INV], inv2[G_INV];
+	const char *path;
+	int nf, ft[L_FILES_MAX], evf[G_EVENTS], nfk, fnum[G_FTOK];
+	char evpre[G_EVENTS][24];
+	char fpath[G_FTOK][PATH_MAX];
 };
 
 /* Set by gen_logic(): the line may have its errno checked (see checked_write()). */
@@ -1866,6 +2119,21 @@ static void g_edge(struct gtab *g, int f, int e, int t)
 	g->ned++;
 }
 
+/* @a[0..@n) the indices 0..@n - 1 in a random order */
+static void g_perm(int *a, int n)
+{
+	int i, j, k;
+
+	for (i = 0; i < n; i++)
+		a[i] = i;
+	for (i = n - 1; i > 0; i--) {
+		j = (int)below(i + 1);
+		k = a[i];
+		a[i] = a[j];
+		a[j] = k;
+	}
+}
+
 /* Whether every state of @g is reachable from @from (the generator's own walk) */
 static bool g_all_reached(const struct gtab *g, int from)
 {
@@ -1893,6 +2161,8 @@ static void g_names(struct gtab *g, int ns, int ne, int t, uint64_t start)
 	memset(g, 0, sizeof(*g));
 	g->ns = ns;
 	g->ne = ne;
+	g->nf = 1;
+	g->ft[0] = t;
 	gen_ident(g->model, gen_name_len());
 	for (i = 0; i < ns; i++)
 		gen_unique(g->st, i, g->st[i], 0);
@@ -2067,11 +2337,12 @@ static void gtab_fault(struct gtab *g, int t)
 			gen_ident(g->model, L_NAME_MAX + 1);
 		}
 		break;
-	case 7:		/* two events at one offset */
+	case 7:		/* two events at one offset (of one file: elsewhere it is no fault) */
 		if (g->ne >= 2) {
 			i = (int)below(g->ne);
 			j = (i + 1 + (int)below(g->ne - 1)) % g->ne;
 			g->off[j] = g->off[i];
+			g->evf[j] = g->evf[i];
 		} else {
 			g->et[0] = g->ns;
 		}
@@ -2090,16 +2361,261 @@ static void gtab_fault(struct gtab *g, int t)
 		}
 		g->initial = g->ns + (int)below(3);
 		break;
-	case 10:	/* an event past the end of the file */
+	case 10:	/* an event past the end of its file */
 		if (g->ne >= 2) {
 			i = 1 + (int)below(g->ne - 1);
-			g->off[i] = target_size[t] + below(64);
+			g->off[i] = target_size[g->ft[g->evf[i]]] + below(64);
 			break;
 		}
 		/* fall through */
 	default:	/* an edge out of range at the other end */
 		i = (int)below(g->ned);
 		g->et[i] = g->ns + (int)below(3);
+	}
+}
+
+/* --- events in several files: file1= .. file3= and each event's N: */
+
+/* What a fileN= names when valid: t0..t3, link, ./t1, //t2 (regular files) */
+static const int gfile_targets[] = { 0, 1, 2, 3, 5, 7, 8 };
+
+/*
+ * A target for file @f of @g, now and then data (a short text: its
+ * events must lie in its few dozen bytes): its string none of PATH's or
+ * the files' before it.
+ */
+static int g_file_target(const struct gtab *g, int f)
+{
+	int k, j;
+
+	for (;;) {
+		k = chance(90) ? gfile_targets[below(sizeof(gfile_targets) / sizeof(gfile_targets[0]))] : 4;
+		for (j = 1; j < f && g->ft[j] != k; j++)
+			;
+		if (j == f && strcmp(targets[k], g->path))
+			return k;
+	}
+}
+
+/*
+ * An offset in file @f of @g apart from those of its events before @n;
+ * now and then another file's event's offset (one offset in two files is
+ * two places).
+ */
+static uint64_t g_file_off(const struct gtab *g, int n, int f)
+{
+	uint64_t size = (uint64_t)target_size[g->ft[f]], o;
+	int i, tries;
+
+	for (tries = 0; tries < 64; tries++) {
+		o = below(size);
+		if (n && chance(15)) {
+			i = (int)below(n);
+			if (g->off[i] < size)
+				o = g->off[i];
+		}
+		for (i = 0; i < n && (g->evf[i] != f || g->off[i] != o); i++)
+			;
+		if (i == n)
+			return o;
+	}
+	return size + (uint64_t)n;	/* past the end: refused there */
+}
+
+/* @g's fileN= tokens from its files, in order */
+static void g_file_tokens(struct gtab *g)
+{
+	g->nfk = 0;
+	for (int f = 1; f < g->nf; f++) {
+		g->fnum[g->nfk] = f;
+		strcpy(g->fpath[g->nfk++], targets[g->ft[f]]);
+	}
+}
+
+/*
+ * Events of @g (two at least) in 2..4 files: every file holding one,
+ * event 0 in PATH three times in four (its offset is START: in another
+ * file only where it fits), the others' offsets drawn again inside their
+ * own file.
+ */
+static void gtab_files(struct gtab *g)
+{
+	int perm[G_EVENTS], max = g->ne < L_FILES_MAX ? g->ne : L_FILES_MAX, i;
+
+	if (max < 2)
+		return;
+	g->nf = 2 + (int)below(max - 1);
+	for (i = 1; i < g->nf; i++)
+		g->ft[i] = g_file_target(g, i);
+	g_perm(perm, g->ne);
+	if (chance(75))
+		for (i = 1; i < g->ne; i++)
+			if (perm[i] == 0) {
+				perm[i] = perm[0];
+				perm[0] = 0;
+			}
+	for (i = 0; i < g->ne; i++)
+		g->evf[perm[i]] = i < g->nf ? i : (int)below(g->nf);
+	if (g->evf[0] && g->off[0] >= (uint64_t)target_size[g->ft[g->evf[0]]]) {
+		g->evf[perm[0]] = g->evf[0];
+		g->evf[0] = 0;
+	}
+	for (i = 1; i < g->ne; i++)
+		if (g->evf[i])
+			g->off[i] = g_file_off(g, i, g->evf[i]);
+	g_file_tokens(g);
+}
+
+/* A fileN= token of @g to spoil: one of its own, else file1= for event @i */
+static int g_file_tok(struct gtab *g, int i)
+{
+	if (!g->nfk) {
+		g->ft[1] = g_file_target(g, 1);
+		g->nf = 2;
+		g->evf[i] = 1;
+		g_file_tokens(g);
+	}
+	return (int)below(g->nfk);
+}
+
+/*
+ * One fault of @g's files (given files first where it has two events):
+ * EINVAL but for a file that is not there (ENOENT, ENOTDIR). An N: out
+ * of range or malformed; an event in a file not given (its fileN= gone,
+ * or an N: past them); a fileN= no event uses; a gap (the last file
+ * numbered one past, or file1= gone); a path twice or PATH's; a path not
+ * absolute, empty or with a control byte or DEL; data holding an offset
+ * past its end; a directory or a device; a file not there; an offset
+ * past its own file's end; two events at one offset of one file; a
+ * fileN= twice.
+ */
+static void gtab_files_fault(struct gtab *g)
+{
+	static const char *const badn[] = { "0:", "00:", "4:", "04:", "99:",
+		"4294967297:", ":", "x:", "-1:", "+1:", "0x1:", "1.:", "1:1:", "1::", "a1:" };
+	static const char badc[] = "\x01\x1b\x7f";
+	int i, j, k, f;
+	char *s;
+
+	if (g->nf < 2)
+		gtab_files(g);
+	i = (int)below(g->ne);
+	switch (below(13)) {
+	case 0:		/* an N: out of range or malformed */
+	case 1:
+		strcpy(g->evpre[i], badn[below(sizeof(badn) / sizeof(badn[0]))]);
+		break;
+	case 2:		/* an event in a file not given */
+		if (g->nfk && chance(70))
+			g->nfk--;
+		else
+			g->evf[i] = g->nf + (int)below(L_FILES_MAX + 1 - g->nf);
+		break;
+	case 3:		/* a fileN= no event uses */
+		if (g->nf < L_FILES_MAX) {
+			g->ft[g->nf] = g_file_target(g, g->nf);
+			g->nf++;
+			g_file_tokens(g);
+			break;
+		}
+		for (k = 0; k < g->ne; k++)
+			if (g->evf[k] == g->nf - 1)
+				g->evf[k] = 0;
+		break;
+	case 4:		/* a gap */
+		if (g->nfk && g->nf < L_FILES_MAX) {
+			g->fnum[g->nfk - 1]++;
+			for (k = 0; k < g->ne; k++)
+				if (g->evf[k] == g->nf - 1)
+					g->evf[k]++;
+		} else if (g->nfk) {
+			g->nfk--;
+			memmove(g->fnum, g->fnum + 1, g->nfk * sizeof(g->fnum[0]));
+			memmove(g->fpath, g->fpath + 1, g->nfk * sizeof(g->fpath[0]));
+		} else {
+			g->fnum[0] = 2;
+			strcpy(g->fpath[0], targets[g_file_target(g, 1)]);
+			g->nfk = 1;
+			g->evf[i] = 2;
+		}
+		break;
+	case 5:		/* a path twice, or PATH's */
+		k = g_file_tok(g, i);
+		j = (int)below(g->nfk);
+		if (j != k && chance(60))
+			strcpy(g->fpath[k], g->fpath[j]);
+		else
+			snprintf(g->fpath[k], PATH_MAX, "%s", g->path);
+		break;
+	case 6:		/* not absolute, empty, a bad byte */
+		k = g_file_tok(g, i);
+		s = g->fpath[k];
+		switch (below(5)) {
+		case 0:
+			s[0] = '\0';
+			break;
+		case 1:
+			memmove(s, s + 1, strlen(s));
+			break;
+		case 2:
+			memmove(s, strrchr(s, '/') + 1, strlen(strrchr(s, '/')));
+			break;
+		case 3:
+			memmove(s + 1, strrchr(s, '/'), strlen(strrchr(s, '/')) + 1);
+			s[0] = '.';
+			break;
+		default:
+			j = 1 + (int)below(strlen(s));
+			memmove(s + j + 1, s + j, strlen(s + j) + 1);
+			s[j] = badc[below(sizeof(badc) - 1)];
+		}
+		break;
+	case 7:		/* data, holding an offset past its end */
+		g_file_tok(g, i);
+		f = 1 + (int)below(g->nf - 1);
+		g->ft[f] = 4;
+		strcpy(g->fpath[f - 1], targets[4]);
+		for (k = 0; k < g->ne && g->evf[k] != f; k++)
+			;
+		if (k < g->ne)
+			g->off[k] = target_size[4] + below(chance(50) ? 64 : (uint64_t)target_size[0]);
+		break;
+	case 8:		/* a directory or a device */
+		k = g_file_tok(g, i);
+		strcpy(g->fpath[k], targets[chance(70) ? 6 : 10]);
+		break;
+	case 9:		/* a file not there, or a path through a file */
+		k = g_file_tok(g, i);
+		j = (int)below(3);
+		if (j == 0)
+			strcpy(g->fpath[k], targets[9]);
+		else
+			snprintf(g->fpath[k], PATH_MAX, j == 1 ? "%s/t0/x" : "%s/none/t1", dir);
+		break;
+	case 10:	/* an offset past its own file's end */
+		for (k = 0; k < g->ne && !g->evf[k]; k++)
+			;
+		k = k < g->ne ? k : i;
+		g->off[k] = target_size[g->ft[g->evf[k]]] + below(64);
+		break;
+	case 11:	/* two events at one offset of one file */
+		if (g->ne >= 2) {
+			for (k = 0; k < g->ne && !g->evf[k]; k++)
+				;
+			i = k < g->ne ? k : i;
+			j = (i + 1 + (int)below(g->ne - 1)) % g->ne;
+			g->evf[j] = g->evf[i];
+			g->off[j] = g->off[i];
+			break;
+		}
+		/* fall through */
+	default:	/* a fileN= twice, the same path or another */
+		k = g_file_tok(g, i);
+		if (g->nfk == G_FTOK)
+			break;
+		g->fnum[g->nfk] = g->fnum[k];
+		strcpy(g->fpath[g->nfk], chance(50) ? g->fpath[k] : targets[g_file_target(g, g->nf)]);
+		g->nfk++;
 	}
 }
 
@@ -2321,14 +2837,7 @@ static void g_inv_list(const struct gtab *g, char *out)
 	int order[G_STATES], i, j, k, n;
 	char hi[32];
 
-	for (i = 0; i < g->ns; i++)
-		order[i] = i;
-	for (i = g->ns - 1; i > 0; i--) {
-		j = (int)below(i + 1);
-		k = order[i];
-		order[i] = order[j];
-		order[j] = k;
-	}
+	g_perm(order, g->ns);
 	n = chance(55) ? 1 : 1 + (int)below(g->ns);
 	if (chance(50))		/* by index */
 		for (i = 1; i < n; i++)
@@ -2482,7 +2991,8 @@ static int tok_fault(char tk[][8192], int ntk)
 		"expect=1", "margin=0", "min=5", "ret", "stop=1", "state=a", "event=a@1",
 		"edge=0.0.0", "finals=0", "Model=x", "model", "=", "states", "clocks=c", "Clock=c",
 		"timer=t", "clock", "reset=0.0.0", "Inv=0.5", "invariant=0.5", "inv", "invs=0.5",
-		"inv 0.5" };
+		"inv 0.5", "file4=/bin/sh", "file0=/", "file=/", "File1=/", "file01=/", "files=/",
+		"file1", "file-1=/" };
 	int i = 0, k, n, tries;
 	char *v, *c;
 
@@ -2554,13 +3064,15 @@ static int tok_fault(char tk[][8192], int ntk)
 
 /*
  * An `l` line: PATH, the table (model= states= events= edges= final=
- * [initial=] [clock=] [inv=]) and [per=] [tolerance=] [tag=] [pid=|tgid=];
- * the keys in the contract's order, or (a fifth of the time) any. A
- * valid automaton, one of too many states or events, or a valid one with
- * a fault; a third of each timed (gtab_time()), two fifths of those with
- * invariants (g_inv()); a fault in a timed one three times in ten of its
- * clock, twice in ten of its invariants, in an untimed one now and then
- * too.
+ * [initial=] [clock=] [inv=] [file1= ..]) and [per=] [tolerance=] [tag=]
+ * [pid=|tgid=]; the keys in the contract's order, or (a fifth of the
+ * time) any. A valid automaton, one of too many states or events, or a
+ * valid one with a fault; a third of each timed (gtab_time()), two
+ * fifths of those with invariants (g_inv()); a third of those of two
+ * events or more with events in several files (gtab_files()); a fault in
+ * a timed one three times in ten of its clock, twice in ten of its
+ * invariants, in an untimed one now and then too; in one of several
+ * files about a third of the rest of its files, in others now and then.
  */
 static void gen_logic(char *p)
 {
@@ -2570,7 +3082,7 @@ static void gen_logic(char *p)
 	const char *path;
 	uint64_t start;
 	int t, i, ntk = 0, kind = (int)below(100), ns, ne, idx[G_EDGES];
-	bool shuffle = chance(20), faulty = false, timed = chance(33);
+	bool shuffle = chance(20), faulty = false, timed = chance(33), multi;
 	char v[64], *q;
 
 	logic_lines++;
@@ -2593,20 +3105,32 @@ static void gen_logic(char *p)
 		gtab_valid(&g, t, start, ns, ne);
 		faulty = true;
 	}
+	g.path = path;
+	multi = g.ne >= 2 && chance(33);
+	if (multi)
+		gtab_files(&g);
 	if (timed)
 		gtab_time(&g);
 	if (timed && chance(40))
 		g_inv(&g);
 	if (kind >= 55 && kind < 85) {
 		i = (int)below(100);
-		if (i < (timed ? 30 : 10))
+		if (i < (timed ? 30 : 10)) {
 			gtab_clock_fault(&g);
-		else if (i < (timed ? 50 : 15))
+		} else if (i < (timed ? 50 : 15)) {
 			gtab_inv_fault(&g);
-		else
+		} else if (i < (timed ? 50 : 15) + (multi ? 35 : 5)) {
+			gtab_files_fault(&g);
+			multi_faulty++;
+		} else {
 			gtab_fault(&g, t);
+		}
 	}
 	timed = g.has_clock || g_timed(&g);
+	multi = g.nfk > 0;
+	for (i = 0; i < g.ne; i++)
+		multi |= g.evf[i] || g.evpre[i][0];
+	multi_lines += multi;
 	inv_lines += g.has_inv;
 	logic_faulty += faulty;
 	timed_lines += timed;
@@ -2621,6 +3145,10 @@ static void gen_logic(char *p)
 	q += sprintf(q, "events=");
 	for (i = 0; i < g.ne; i++) {
 		q += sprintf(q, "%s%s@", i ? "," : "", g.ev[i]);
+		if (g.evpre[i][0])
+			q += sprintf(q, "%s", g.evpre[i]);
+		else if (g.evf[i])	/* now and then with a leading zero, listed without */
+			q += sprintf(q, "%s%d:", chance(5) ? "0" : "", g.evf[i]);
 		gen_offset(&q, g.off[i]);
 	}
 	q = tk[ntk++];
@@ -2647,6 +3175,8 @@ static void gen_logic(char *p)
 		sprintf(tk[ntk++], "clock=%s", g.clock);
 	if (g.has_inv)
 		sprintf(tk[ntk++], "inv=%s", g.inv);
+	for (i = 0; i < g.nfk; i++)
+		sprintf(tk[ntk++], "file%d=%s", g.fnum[i], g.fpath[i]);
 	if (chance(40))
 		sprintf(tk[ntk++], "per=%s", !hostile(8) ? (chance(50) ? "process" : "task") :
 			pers[below(sizeof(pers) / sizeof(pers[0]))]);
@@ -2777,6 +3307,7 @@ static void mutate(char *s)
 			" initial=", " initial=0", ",", ".", "@", "@0x10", ".0.", " final=0",
 			".r", ".g", ".g1-", ".g0-", ".g5-5", ".r.g1-2", " clock=", " clock=c",
 			" inv=", " inv=0.1", " inv=0.18446744073709551615", ",1.5", ".0",
+			" file1=", " file1=/", " file2=/", " file3=/dev/null", "1:", "2:", "@1:",
 		};
 		const char *b = bits[below(sizeof(bits) / sizeof(bits[0]))];
 		size_t bl = strlen(b);
@@ -2852,6 +3383,8 @@ static size_t gen_monitor(char *buf)
 			gen_offset(&q, c.start);
 			*q++ = '\n';
 			snprintf(c.path, sizeof(c.path), "%s", alias_of(&model[m], &t, 50));
+			if (ltab_multi(&c.t))
+				c.t.lfiles = lfiles_alias(&c.t);
 			if (chance(25)) {
 				if (c.t.alive || c.t.logic)
 					c.t.per_task = !c.t.per_task;
@@ -2866,6 +3399,7 @@ static size_t gen_monitor(char *buf)
 			logic_lines += c.t.logic;
 			timed_lines += ltab_timed(&c.t);
 			inv_lines += ltab_inv(&c.t);
+			multi_lines += ltab_multi(&c.t);
 		} else if (kind < 35) {
 			want_dup = batch && chance(2);
 			gen_add(line);
@@ -2891,20 +3425,28 @@ static size_t gen_monitor(char *buf)
 			memcpy(buf + n, line, l);
 			n += l;
 			goto sep;
-		} else {	/* overlong path */
+		} else {	/* overlong path: PATH's, or an `l` line's file1= */
 			int t;
 			size_t pl = 200 + below(PATH_MAX + 200);
 			bool alive = chance(35), logic = !alive && chance(30);
+			bool file1 = logic && chance(40);
 
 			n += snprintf(buf + n, PATH_MAX + 3, "%c %s",
 				      logic ? 'l' : alive ? 'a' : 'p', pick_path(&t));
+			if (file1) {
+				n += sprintf(buf + n, " model=m states=a events=e@16,f@1:16"
+					     " edges=0.0.0,0.1.0 final=0 file1=");
+				n += snprintf(buf + n, PATH_MAX, "%s", pick_path(&t));
+			}
 			memset(buf + n, chance(50) ? '/' : 'a', pl);
 			n += pl;
-			n += sprintf(buf + n, logic ? " model=m states=a events=e@16 edges=0.0.0 final=0" :
-				     alive ? ":16 period=1000000 expect=1" :
-				     ":16 32 threshold=1000000");
+			if (!file1)
+				n += sprintf(buf + n, logic ? " model=m states=a events=e@16 edges=0.0.0 final=0" :
+					     alive ? ":16 period=1000000 expect=1" :
+					     ":16 32 threshold=1000000");
 			alive_lines += alive;
 			logic_lines += logic;
+			multi_lines += file1;
 			goto sep;
 		}
 		l = strlen(line);
@@ -3033,6 +3575,11 @@ static void resync(void)
 			b->dev = st.st_dev;
 			b->ino = st.st_ino;
 		}
+		for (int f = 1; b->t.logic && f < b->t.nfiles; f++)
+			if (!stat(r.lfile[f], &st)) {
+				b->t.fdev[f] = st.st_dev;
+				b->t.fino[f] = st.st_ino;
+			}
 		nmodel++;
 	}
 	model_enabled = after.enable[0] == '1';
@@ -3130,6 +3677,7 @@ static void checked_write(int fd, int file, const char *data, size_t n)
 			rejected_alive += judged.blame_alive;
 			rejected_logic += judged.blame_logic;
 			rejected_timed += judged.blame_timed;
+			rejected_multi += judged.blame_multi;
 			eexist_cross += mret == -EEXIST && judged.cross;
 			eexist_logic += mret == -EEXIST && judged.cross_logic;
 			/* a generated `l` line on its own: the contract's errno */
@@ -3138,6 +3686,7 @@ static void checked_write(int fd, int file, const char *data, size_t n)
 			} else if (cur_checkable && judged.blame_logic) {
 				logic_errno_checked++;
 				timed_errno_checked += judged.blame_timed;
+				multi_errno_checked += judged.blame_multi;
 				if (err != -mret)
 					fail(&fail_logic_errno, "refused an l line with another errno than the model's",
 					     file, data, n, ret, err, mret);
@@ -3177,6 +3726,8 @@ static void checked_write(int fd, int file, const char *data, size_t n)
 		removed_logic += judged.removed_logic;
 		accepted_timed += judged.adds_timed;
 		accepted_inv += judged.adds_inv;
+		accepted_multi += judged.adds_multi;
+		removed_multi += judged.removed_multi;
 		removed_timed += judged.removed_timed;
 		kept += judged.kept;
 	} else if (file == F_ENABLE && mret == 0) {
@@ -3222,7 +3773,7 @@ int main(int argc, char **argv)
 {
 	unsigned long target = 100000, seed = 1, progress = 0;
 	const char *out = NULL;
-	int opt, i, n_alive, n_logic, n_timed;
+	int opt, i, n_alive, n_logic, n_timed, n_multi;
 
 	while ((opt = getopt(argc, argv, "s:n:m:o:M")) != -1) {
 		switch (opt) {
@@ -3284,17 +3835,21 @@ int main(int argc, char **argv)
 	       " timed_faulty=%lu timed_errno_checked=%lu\n", timed_lines, accepted_timed,
 	       rejected_timed, removed_timed, timed_faulty, timed_errno_checked);
 	printf("fuzz: inv_lines=%lu accepted_inv=%lu\n", inv_lines, accepted_inv);
+	printf("fuzz: files_lines=%lu accepted_files=%lu rejected_files=%lu removed_files=%lu"
+	       " files_faulty=%lu files_errno_checked=%lu\n", multi_lines, accepted_multi,
+	       rejected_multi, removed_multi, multi_faulty, multi_errno_checked);
 	printf("fuzz: rejected_by_errno");
 	for (i = 0; i < 256; i++)
 		if (by_errno[i])
 			printf(" %s=%lu", strerrorname_np(i) ?: "?", by_errno[i]);
-	for (i = 0, n_alive = 0, n_logic = 0, n_timed = 0; i < nmodel; i++) {
+	for (i = 0, n_alive = 0, n_logic = 0, n_timed = 0, n_multi = 0; i < nmodel; i++) {
 		n_alive += model[i].t.alive;
 		n_logic += model[i].t.logic;
 		n_timed += ltab_timed(&model[i].t);
+		n_multi += ltab_multi(&model[i].t);
 	}
-	printf("\nfuzz: final bindings=%d alive=%d logic=%d timed=%d enable=%d reactor=%s\n",
-	       nmodel, n_alive, n_logic, n_timed, model_enabled, model_reactor);
+	printf("\nfuzz: final bindings=%d alive=%d logic=%d timed=%d files=%d enable=%d reactor=%s\n",
+	       nmodel, n_alive, n_logic, n_timed, n_multi, model_enabled, model_reactor);
 	if (out) {
 		FILE *f = fopen(out, "w");
 

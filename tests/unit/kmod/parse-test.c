@@ -130,7 +130,7 @@ static void good_logic(const char *line, const char *canon, u64 start,
 	ret = tlob_parse_line(buf, &r);
 	got[0] = '\0';
 	if (!ret)
-		tlob_logic_format(&table, got, sizeof(got));
+		tlob_logic_format(&table, r.files, got, sizeof(got));
 	ok(!ret && r.logic && !r.alive && !r.remove && !strcmp(r.path, "/a") &&
 	   r.start == start && r.per == per && r.tol_k == k && r.tol_w == w &&
 	   r.filter == filter && r.filter_id == id && !strcmp(got, canon) &&
@@ -180,7 +180,7 @@ static void roundtrip_logic(const char *line)
 		return;
 	snprintf(path, sizeof(path), "%s", a.path);
 	at = snprintf(listed, sizeof(listed), "l %s ", a.path);
-	at += tlob_logic_format(&first, listed + at, sizeof(listed) - at);
+	at += tlob_logic_format(&first, a.files, listed + at, sizeof(listed) - at);
 	at += snprintf(listed + at, sizeof(listed) - at, " per=%s",
 		       a.per == TLOB_PER_TASK ? "task" : "process");
 	if (a.tol_w > 1)
@@ -202,6 +202,34 @@ static void roundtrip_logic(const char *line)
 		printf("# got %d, why %d\n", ret, b.why);
 }
 
+/*
+ * An `l` line's files: files[0] is PATH, files[f] its fileN=, numbered as
+ * written whatever the order of the keys; the table's file[] says which
+ * file each event is in.
+ */
+static void files_tests(void)
+{
+	struct tlob_req r = { .table = &table };
+	char buf[512];
+	int ret;
+
+	snprintf(buf, sizeof(buf), "l /app file3=/l3 file1=/l1 model=m states=s,t "
+		 "events=a@1,b@1:1,c@2:1,d@3:5 edges=0.0.1,1.1.0,1.2.0,1.3.0 final=0 "
+		 "file2=/l2");
+	ret = tlob_parse_line(buf, &r);
+	ok(!ret && table.nfiles == 4 && !strcmp(r.files[0], "/app") &&
+	   !strcmp(r.files[1], "/l1") && !strcmp(r.files[2], "/l2") &&
+	   !strcmp(r.files[3], "/l3") && table.file[0] == 0 && table.file[1] == 1 &&
+	   table.file[2] == 2 && table.file[3] == 3 && table.offset[3] == 5 &&
+	   r.start == 1, "logic: four files, each event in its own", "/app /l1 /l2 /l3");
+	if (ret)
+		printf("# got %d, why %d\n", ret, r.why);
+	snprintf(buf, sizeof(buf), "l /app model=m states=s events=a@1 edges=0.0.0 final=0");
+	ret = tlob_parse_line(buf, &r);
+	ok(!ret && table.nfiles == 1 && !strcmp(r.files[0], "/app") && !r.files[1] &&
+	   !table.file[0], "logic: one file, PATH", "/app");
+}
+
 /* Logical supervision: `l PATH model= states= events= edges= final= ...` */
 static void logic_tests(void)
 {
@@ -216,6 +244,9 @@ static void logic_tests(void)
 		/* invariants on states */
 		"l /a model=t states=r,f events=b@1,e@2 edges=0.0.1.r,1.1.0 final=0 clock=clk inv=1.33000000",
 		"l /a model=t states=r,f,g events=b@1,e@2 edges=0.0.1,1.1.2,2.0.1.r final=0 clock=c inv=2.1,0.18446744073709551615,1.5",
+		/* events in several files */
+		"l /usr/bin/app model=flow states=idle,running events=begin@0x1139,end@1:0x1150 edges=0.0.1,1.1.0 final=0 file1=/usr/lib/libapp.so.1 per=task",
+		"l /a model=m states=s,t,u,v events=a@1,b@3:1,c@2:1,d@1:1 edges=0.0.1,1.1.2,2.2.3,3.3.0 final=0 file3=/d file1=/b file2=/c:x,y@z=1",
 	};
 	struct tlob_req r = { .table = NULL };
 	char buf[512], big[8192];
@@ -246,6 +277,15 @@ static void logic_tests(void)
 	good_logic("l /a inv=1.7,0.9 model=t states=r,f events=b@1,e@2 edges=0.0.1,1.1.0 final=0 clock=c",
 		   "model=t states=r,f events=b@0x1,e@0x2 edges=0.0.1,1.1.0 final=0 initial=0 clock=c inv=0.9,1.7",
 		   1, TLOB_PER_PROCESS, 1, 1, TLOB_FILTER_NONE, 0);
+	/* events in several files: N: names fileN=, listed after the rest */
+	good_logic("l /a model=m states=s,t events=b@1,e@1:2 edges=0.0.1,1.1.0 final=0 file1=/lib/x.so",
+		   "model=m states=s,t events=b@0x1,e@1:0x2 edges=0.0.1,1.1.0 final=0 initial=0 file1=/lib/x.so",
+		   1, TLOB_PER_PROCESS, 1, 1, TLOB_FILTER_NONE, 0);
+	/* one offset in two files is two places; event 0 may be in any file */
+	good_logic("l /a file2=/c events=b@2:0x10,e@1,f@1:0x10 file1=/b model=m states=s,t edges=0.0.1,1.1.0,1.2.1 final=0",
+		   "model=m states=s,t events=b@2:0x10,e@0x1,f@1:0x10 edges=0.0.1,1.1.0,1.2.1 final=0 initial=0 file1=/b file2=/c",
+		   0x10, TLOB_PER_PROCESS, 1, 1, TLOB_FILTER_NONE, 0);
+	files_tests();
 	for (i = 0; i < sizeof(roundtrips) / sizeof(roundtrips[0]); i++)
 		roundtrip_logic(roundtrips[i]);
 
@@ -351,6 +391,29 @@ static void logic_tests(void)
 	why_logic("l /a model=m states=s,s events=e@1 edges=0.0.1,1.0.0 final=0", -EINVAL, TLOB_WHY_LOGIC_TABLE, TLOB_LOGIC_RULE_STATE_DUP);
 	why_logic("l /a model=m states=s events=e@1,e@2 edges=0.0.0,0.1.0 final=0", -EINVAL, TLOB_WHY_LOGIC_TABLE, TLOB_LOGIC_RULE_EVENT_DUP);
 	why_logic("l /a model=m states=s events=e@1,f@0x1 edges=0.0.0,0.1.0 final=0", -EINVAL, TLOB_WHY_LOGIC_TABLE, TLOB_LOGIC_RULE_OFFSET_DUP);
+	why_logic("l /a model=m states=s events=g@1,e@1:1,f@1:0x1 edges=0.0.0,0.1.0,0.2.0 final=0 file1=/b", -EINVAL, TLOB_WHY_LOGIC_TABLE, TLOB_LOGIC_RULE_OFFSET_DUP);
+	/* files: an event in a file not given, a file with no event, N out of range */
+	why_logic("l /a model=m states=s events=e@1,f@1:2 edges=0.0.0,0.1.0 final=0", -EINVAL, TLOB_WHY_LOGIC_TABLE, TLOB_LOGIC_RULE_FILES);
+	why_logic("l /a model=m states=s events=e@1,f@2:2 edges=0.0.0,0.1.0 final=0 file1=/b", -EINVAL, TLOB_WHY_LOGIC_TABLE, TLOB_LOGIC_RULE_FILES);
+	why_logic("l /a model=m states=s events=e@1 edges=0.0.0 final=0 file1=/b", -EINVAL, TLOB_WHY_LOGIC_TABLE, TLOB_LOGIC_RULE_FILES);
+	why_logic("l /a model=m states=s events=e@1:1 edges=0.0.0 final=0 file1=/b", -EINVAL, TLOB_WHY_LOGIC_TABLE, TLOB_LOGIC_RULE_FILES);
+	why_logic("l /a model=m states=s events=e@4:1 edges=0.0.0 final=0", -EINVAL, TLOB_WHY_LOGIC_LIST, 0);
+	why_logic("l /a model=m states=s events=e@0:1 edges=0.0.0 final=0", -EINVAL, TLOB_WHY_LOGIC_LIST, 0);
+	why_logic("l /a model=m states=s events=e@:1 edges=0.0.0 final=0", -EINVAL, TLOB_WHY_LOGIC_LIST, 0);
+	why_logic("l /a model=m states=s events=e@1: edges=0.0.0 final=0 file1=/b", -EINVAL, TLOB_WHY_LOGIC_LIST, 0);
+	why_logic("l /a model=m states=s events=e@x:1 edges=0.0.0 final=0", -EINVAL, TLOB_WHY_LOGIC_LIST, 0);
+	why_logic("l /a model=m states=s events=e@1:1:1 edges=0.0.0 final=0 file1=/b", -EINVAL, TLOB_WHY_LOGIC_LIST, 0);
+	/* fileN=: relative, empty, a control byte, PATH again, twice, a gap, N past 3, repeated */
+	why_logic("l /a model=m states=s events=e@1,f@1:1 edges=0.0.0,0.1.0 final=0 file1=b", -EINVAL, TLOB_WHY_LOGIC_FILE, 0);
+	why_logic("l /a model=m states=s events=e@1,f@1:1 edges=0.0.0,0.1.0 final=0 file1=", -EINVAL, TLOB_WHY_LOGIC_FILE, 0);
+	why_logic("l /a model=m states=s events=e@1,f@1:1 edges=0.0.0,0.1.0 final=0 file1=/b\x01", -EINVAL, TLOB_WHY_LOGIC_FILE, 0);
+	why_logic("l /a model=m states=s events=e@1,f@1:1 edges=0.0.0,0.1.0 final=0 file1=/a", -EINVAL, TLOB_WHY_LOGIC_FILE, 0);
+	why_logic("l /a model=m states=s events=e@1,f@1:1,g@2:1 edges=0.0.0,0.1.0,0.2.0 final=0 file1=/b file2=/b", -EINVAL, TLOB_WHY_LOGIC_FILE, 0);
+	why_logic("l /a model=m states=s events=e@1,f@2:1 edges=0.0.0,0.1.0 final=0 file2=/b", -EINVAL, TLOB_WHY_LOGIC_FILE, 0);
+	why_logic("l /a model=m states=s events=e@1 edges=0.0.0 final=0 file4=/b", -EINVAL, TLOB_WHY_OPTION, 0);
+	why_logic("l /a model=m states=s events=e@1,f@1:1 edges=0.0.0,0.1.0 final=0 file1=/b file1=/c", -EINVAL, TLOB_WHY_OPTION, 0);
+	why("p /a:0x10 0x20 threshold=5000 file1=/b", -EINVAL, TLOB_WHY_OPTION);
+	why("a /a:0x10 period=1000000 expect=5 file1=/b", -EINVAL, TLOB_WHY_OPTION);
 	/* the clock: each edge's timing malformed */
 	why_logic("l /a model=m states=s events=e@1 edges=0.0.0. final=0 clock=c", -EINVAL, TLOB_WHY_LOGIC_LIST, 0);
 	why_logic("l /a model=m states=s events=e@1 edges=0.0.0.x final=0 clock=c", -EINVAL, TLOB_WHY_LOGIC_LIST, 0);
@@ -402,6 +465,7 @@ static void check_tests(void)
 	strcpy(t.state[1], "t");
 	strcpy(t.event[0], "e");
 	t.offset[0] = 1;
+	t.nfiles = 1;
 	t.nstates = 2;
 	t.nevents = 1;
 	t.nedges = 2;
@@ -410,6 +474,24 @@ static void check_tests(void)
 	t.next[1][0] = 0;
 	ret = tlob_logic_check(&t, &rule, &at);
 	ok(!ret && rule == TLOB_LOGIC_RULE_NONE, "check: a good table", "s -e-> t -e-> s");
+	/* its files: none, more than the maximum, an event in a file past them */
+	t.nfiles = 0;
+	ret = tlob_logic_check(&t, &rule, &at);
+	ok(ret == -EINVAL && rule == TLOB_LOGIC_RULE_FILES, "check: no file", "nfiles 0");
+	t.nfiles = TLOB_LOGIC_FILES_MAX + 1;
+	ret = tlob_logic_check(&t, &rule, &at);
+	ok(ret == -EINVAL && rule == TLOB_LOGIC_RULE_FILES, "check: too many files", "nfiles 5");
+	t.nfiles = 1;
+	t.file[0] = 1;
+	ret = tlob_logic_check(&t, &rule, &at);
+	ok(ret == -EINVAL && rule == TLOB_LOGIC_RULE_FILES && at == 0,
+	   "check: an event in a file past nfiles", "file[0] 1");
+	t.nfiles = 2;
+	ret = tlob_logic_check(&t, &rule, &at);
+	ok(ret == -EINVAL && rule == TLOB_LOGIC_RULE_FILES && at == 0,
+	   "check: a file with no event", "file 0 empty");
+	t.file[0] = 0;
+	t.nfiles = 1;
 	t.next[1][0] = 2;
 	ret = tlob_logic_check(&t, &rule, &at);
 	ok(ret == -EINVAL && rule == TLOB_LOGIC_RULE_EDGE && at == 1, "check: next beyond the states", "t -e-> 2");

@@ -122,9 +122,35 @@ refused 2 "-e naming no event of the model" \
 	mon --model "$EX" $ev -e bogus="$app:main"
 refused 2 "an event mapped twice" "tlob: -e init=...: event 'init' is mapped twice" -- \
 	mon --model "$EX" $ev -e init="$app:main"
-refused 2 "events in two files" \
-	"tlob: all events of a model must be in one file for now: 'frame_begin' is in $app, 'frame_end' in $lib" -- \
-	mon --model "$M/loop.dot" -e frame_begin="$app:frame_begin" -e frame_end="$lib:frame_step_v2"
+# Events in several files (an application and its libraries): event 0's
+# file is PATH, each other one a fileN= in the order the events name them;
+# a path that is a link to a file already named is that file.
+fs=$(sym_off "$lib" frame_step_v2)
+got=$("$DRV" line "$M/loop.dot" frame_begin="$app:frame_begin" frame_end="$lib:frame_step_v2")
+is "$got" "l $app model=loop states=ready,in_frame events=frame_begin@$fb,frame_end@1:$fs edges=0.0.1,1.1.0 final=0 initial=0 file1=$lib per=process" \
+	"events in two files: frame_end@1: names file1=, the library"
+ln -s "$app" "$tmp/app-link"
+got=$("$DRV" line "$M/loop.dot" frame_begin="$app:frame_begin" frame_end="$tmp/app-link:frame_end")
+is "$got" "l $app model=loop states=ready,in_frame events=frame_begin@$fb,frame_end@$fe edges=0.0.1,1.1.0 final=0 initial=0 per=process" \
+	"a link to the file of event 0 is that file: no file1="
+refused 2 "one place of one file through a link" \
+	"tlob: events 'frame_begin' and 'frame_end' are one place ($fb) of $app: each event needs a probe of its own" -- \
+	mon --model "$M/loop.dot" -e frame_begin="$app:frame_begin" -e frame_end="$tmp/app-link:frame_begin"
+# Five events in five files: one more than an `l` line holds.
+{
+	echo 'digraph five {'
+	echo '	"__init_s" -> "s";'
+	for i in 1 2 3 4 5; do echo "	\"s\" -> \"s\" [ label = \"e$i\" ];"; done
+	echo '}'
+} >"$tmp/five.dot"
+five=
+for i in 1 2 3 4 5; do
+	cp "$app" "$tmp/app$i"
+	five="$five -e e$i=$tmp/app$i:frame_begin"
+done
+refused 2 "events in five files" \
+	"tlob: the events of a model lie in at most 4 files: 'e5' is in a 5th, $tmp/app5" -- \
+	mon --model "$tmp/five.dot" $five
 refused 2 "two events at one offset" \
 	"tlob: events 'frame_begin' and 'frame_end' are one place ($fb) of $app: each event needs a probe of its own" -- \
 	mon --model "$M/loop.dot" -e frame_begin="$app:frame_begin" -e frame_end="$app:frame_begin"
