@@ -524,6 +524,8 @@ int tb_attach(struct bpf_mon *m, char *err, size_t len)
 		ret = attach_prog(m, s->progs.tlob_exit, err, len);
 	if (!ret)
 		ret = attach_prog(m, s->progs.tlob_exec, err, len);
+	if (!ret)
+		ret = attach_prog(m, s->progs.tlob_exec_again, err, len);
 	if (!ret && m->tskel)
 		ret = attach_prog(m, m->tskel->progs.tlob_arm_exit, err, len);
 	if (!ret && m->tskel)
@@ -534,6 +536,8 @@ int tb_attach(struct bpf_mon *m, char *err, size_t len)
 		ret = attach_prog(m, m->tskel->progs.tlob_logic_arm_exit, err, len);
 	if (!ret && m->tskel)
 		ret = attach_prog(m, m->tskel->progs.tlob_timer_exit, err, len);
+	if (!ret && m->tskel)
+		ret = attach_prog(m, m->tskel->progs.tlob_timer_exit_again, err, len);
 	/* The timer's deadline stacks (tlob_diag.bpf.h): before any timer runs. */
 	if (!ret && m->tskel)
 		ret = attach_prog(m, m->tskel->progs.tlob_timer_done, err, len);

@@ -39,7 +39,7 @@ enum tlob_bpf_map {
 	TB_NR_MAPS,
 };
 
-#define TB_MAX_LINKS	14
+#define TB_MAX_LINKS	16
 
 const char *tb_map_name(enum tlob_bpf_map i);
 

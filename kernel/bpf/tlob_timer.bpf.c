@@ -289,8 +289,14 @@ int BPF_PROG(tlob_logic_arm_exit, __u64 key, __u64 start_ns, __u64 delay_ns, int
 }
 
 /* The task is gone: so are its slots' timers (deleting cancels them). */
-SEC("tp_btf/sched_process_exit")
-int BPF_PROG(tlob_timer_exit, struct task_struct *p)
+/*
+ * A task's exit: its windows' timers, and the logical instances' timers
+ * cancelled by ends elsewhere. Two programs, as tlob_exec (tlob.bpf.c):
+ * on 7.x the kernel may skip one's run for a task exiting while another
+ * is preempted inside it on the same CPU (an entry left here is a timer
+ * that finds no window when it fires; tlob_exit_run() explains).
+ */
+static __always_inline int tlob_timer_exit_run(struct task_struct *p)
 {
 	__u64 key = (__u32)p->pid;
 	int i;
@@ -304,6 +310,18 @@ int BPF_PROG(tlob_timer_exit, struct task_struct *p)
 	if (READ_ONCE(tlob_logic_timers_nr))
 		bpf_for_each_map_elem(&tlob_logic_timers, tlob_logic_orphan, NULL, 0);
 	return 0;
+}
+
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(tlob_timer_exit, struct task_struct *p)
+{
+	return tlob_timer_exit_run(p);
+}
+
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(tlob_timer_exit_again, struct task_struct *p)
+{
+	return tlob_timer_exit_run(p);
 }
 
 /*

@@ -2,10 +2,12 @@
 /*
  * Test-only: the BPF backend's benchmark floors (tests/bench/progs/
  * bpffloor.c loads them). Empty programs on what kernel/bpf/tlob.bpf.c
- * attaches: tp_btf programs on the five scheduler tracepoints it uses,
- * the one on hrtimer_expire_exit that kernel/bpf/tlob_timer.bpf.c adds
- * where bpf_timer loads, and one uprobe program, attached at START and at
- * STOP as tlob_uprobe is. Each returns at once: what is left is the price
+ * attaches: tp_btf programs on the five scheduler tracepoints it uses
+ * (two on sched_process_exec, as tlob_exec and tlob_exec_again), the two
+ * on sched_process_exit and the one on
+ * hrtimer_expire_exit that kernel/bpf/tlob_timer.bpf.c adds where
+ * bpf_timer loads, and one uprobe program, attached at START and at STOP
+ * as tlob_uprobe is. Each returns at once: what is left is the price
  * of being attached.
  */
 #include "vmlinux.h"
@@ -40,6 +42,25 @@ int BPF_PROG(floor_exit)
 
 SEC("tp_btf/sched_process_exec")
 int BPF_PROG(floor_exec)
+{
+	return 0;
+}
+
+SEC("tp_btf/sched_process_exec")
+int BPF_PROG(floor_exec_again)
+{
+	return 0;
+}
+
+/* tlob_timer.bpf.c's two, where bpf_timer loads (bpffloor.c) */
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(floor_timer_exit)
+{
+	return 0;
+}
+
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(floor_timer_exit_again)
 {
 	return 0;
 }

@@ -167,7 +167,7 @@ cat >"$DATA/labels" <<'L'
 absent|monitor absent||
 absent2|monitor absent (again: noise)||
 floor|module floor: 5 empty tracepoint probes||
-bpf_floor|BPF floor: empty tp_btf programs where the backend has them (6; 5 without bpf_timer)||bpf_floor
+bpf_floor|BPF floor: empty tp_btf programs where the backend has them (9; 6 without bpf_timer)||bpf_floor
 kmod_loaded|module loaded, enabled, no binding|over:0.5|
 kmod_bound|module: 2 bindings, no window open|floor:0.5|
 kmod_park1|module: 1 task parked in a window||

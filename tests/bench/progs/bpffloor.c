@@ -6,11 +6,12 @@
  *
  *   bench-bpffloor sched           empty tp_btf programs on sched_switch,
  *                                  sched_wakeup, sched_waking,
- *                                  sched_process_exit and
- *                                  sched_process_exec (tlob.bpf.c's five),
- *                                  and on hrtimer_expire_exit where the
- *                                  verifier takes bpf_timer (as
- *                                  tlob_timer.bpf.c's)
+ *                                  sched_process_exit and two on
+ *                                  sched_process_exec (tlob.bpf.c's
+ *                                  six), and two more on
+ *                                  sched_process_exit and one on
+ *                                  hrtimer_expire_exit where the verifier
+ *                                  takes bpf_timer (tlob_timer.bpf.c's)
  *   bench-bpffloor uprobe BINARY   one empty uprobe program at BINARY's
  *                                  bench_start and bench_stop (every
  *                                  process), as tlob_uprobe is attached
@@ -35,8 +36,12 @@ static int print_warn(enum libbpf_print_level level, const char *fmt,
 	return vfprintf(stderr, fmt, ap);
 }
 
-/* The tracepoints tlob.bpf.c and tlob_timer.bpf.c attach. */
-#define NR_SCHED	6
+/*
+ * The programs tlob.bpf.c (NR_ALWAYS) and tlob_timer.bpf.c (the rest,
+ * where bpf_timer loads) attach to tracepoints.
+ */
+#define NR_ALWAYS	6
+#define NR_SCHED	9
 
 static int fail(const char *what, long err)
 {
@@ -78,11 +83,14 @@ int main(int argc, char **argv)
 		sched[1] = skel->progs.floor_wakeup;
 		sched[2] = skel->progs.floor_exit;
 		sched[3] = skel->progs.floor_exec;
-		sched[4] = skel->progs.floor_waking;
-		sched[5] = skel->progs.floor_timer_done;
+		sched[4] = skel->progs.floor_exec_again;
+		sched[5] = skel->progs.floor_waking;
+		sched[6] = skel->progs.floor_timer_exit;
+		sched[7] = skel->progs.floor_timer_exit_again;
+		sched[8] = skel->progs.floor_timer_done;
 		/* Load only what this floor attaches. */
 		for (i = 0; i < NR_SCHED; i++)
-			bpf_program__set_autoload(sched[i], !uprobe && (i < 5 || timer));
+			bpf_program__set_autoload(sched[i], !uprobe && (i < NR_ALWAYS || timer));
 		bpf_program__set_autoload(skel->progs.floor_uprobe, uprobe);
 		quiet = timer;
 		err = bench_floor_bpf__load(skel);
@@ -95,7 +103,7 @@ int main(int argc, char **argv)
 		rc = fail("load", err);
 		goto out;
 	}
-	for (i = 0; i < (uprobe ? 2 : NR_SCHED - !timer); i++) {
+	for (i = 0; i < (uprobe ? 2 : timer ? NR_SCHED : NR_ALWAYS); i++) {
 		LIBBPF_OPTS(bpf_uprobe_opts, o, .func_name = marks[i & 1]);
 
 		if (uprobe)
