@@ -42,12 +42,14 @@ void tlob_binding_free(struct tlob_binding *b)
 
 /*
  * An `l` line's files beyond PATH (fileN=): each held, a regular file,
- * its path kept as written for the listing.
+ * its path kept as written for the listing. Each a file of its own: two
+ * paths of one inode (a link) would put two probes at one place of it,
+ * and one call would be two events (-EINVAL, as the tool refuses it).
  */
 static int tlob_binding_files(struct tlob_binding *b,
 			      const struct tlob_req *req)
 {
-	unsigned int f;
+	unsigned int f, g;
 	int ret;
 
 	b->files[0] = b->path;
@@ -59,6 +61,9 @@ static int tlob_binding_files(struct tlob_binding *b,
 		b->inodes[f] = d_real_inode(b->fpaths[f].dentry);
 		if (!S_ISREG(b->inodes[f]->i_mode))
 			return -EINVAL;
+		for (g = 0; g < f; g++)
+			if (b->inodes[g] == b->inodes[f])
+				return -EINVAL;
 		b->files[f] = kstrdup(req->files[f], GFP_KERNEL);
 		if (!b->files[f])
 			return -ENOMEM;

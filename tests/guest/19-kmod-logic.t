@@ -319,6 +319,9 @@ is "$(errno_of "l $SPLIT model=flow $STATES $SEVENTS $EDGES final=3 file1=/opt/t
 	"Invalid argument" "two files: a file1= that is a directory is EINVAL"
 is "$(errno_of "l $SPLIT model=flow $STATES events=init@$SI,begin@1:$LB,end@1:0x7fffffff,shutdown@$SS $EDGES final=3 file1=$LIB")" \
 	"Invalid argument" "two files: an offset past the library's end is EINVAL (checked in its own file)"
+ln -sf $SPLIT /tmp/split-link
+is "$(errno_of "l $SPLIT model=flow $STATES $SEVENTS $EDGES final=3 file1=/tmp/split-link")" \
+	"Invalid argument" "two files: a file1= that is PATH's file under another name (a link) is EINVAL"
 is "$(errno_of "l $SPLIT model=flow $STATES $SEVENTS $EDGES final=3")" \
 	"Invalid argument" "two files: events in file 1 with no file1= is EINVAL"
 is "$(errno_of "l $SPLIT model=flow $STATES $EVENTS $EDGES final=3 file1=$LIB")" \

@@ -95,7 +95,8 @@
  * another file to the parser); the files 1 + K, each holding an event;
  * two events at one offset a duplicate only in one file; then, as the
  * module binds, the files opened in order through symlinks (missing:
- * stat()'s errno; not regular: EINVAL), then every offset inside its own
+ * stat()'s errno; not regular, or an inode PATH or an earlier file has:
+ * EINVAL, two probes at one place), then every offset inside its own
  * file, PATH's no more for all of them; START still event 0's offset,
  * whatever its file, and a duplicate still PATH's inode + START. Where
  * the contract leaves a detail open, it reads: events listed E@N:0xOFF
@@ -1351,6 +1352,12 @@ static int lfiles_ref(struct req *r, const struct stat *st)
 			return -errno;
 		if (!S_ISREG(fs.st_mode))
 			return -EINVAL;
+		/* one inode under two paths (a link): two probes at one place */
+		if (fs.st_dev == st->st_dev && fs.st_ino == st->st_ino)
+			return -EINVAL;
+		for (j = 1; j < f; j++)
+			if (fs.st_dev == r->t.fdev[j] && fs.st_ino == r->t.fino[j])
+				return -EINVAL;
 		size[f] = (uint64_t)fs.st_size;
 		r->t.fdev[f] = fs.st_dev;
 		r->t.fino[f] = fs.st_ino;
