@@ -63,17 +63,6 @@ int tlob_spec_check(const struct tlob_binding_spec *spec, char *err, size_t len)
 int tlob_same_binding(const char *a, uint64_t a_start, const char *b, uint64_t b_start);
 
 /*
- * The module's "same binding" (tlob_abi.h), as far as its stats lines
- * show it: the same section (tlob_same_binding()'s 2 or 1, returned) and
- * the same STOP, budget and tag; 0 otherwise. A budget of 0 (a listing of
- * an older module, which did not show it) matches any. Alive bindings
- * match alive bindings only, by period, expect, margin, per, tolerance
- * and tag (their stats lines show every term); logical bindings logical
- * ones, by the model's name, per, tolerance and tag. The pid/tgid filter is
- * not in a stats line: a holder's one binding per section needs no more
- * to be found.
- */
-/*
  * A logical spec's file @f (its table's file[e]): 0 is spec->path, 1..
  * table.nfiles - 1 the files beyond it; NULL for any other @f.
  */
@@ -87,6 +76,17 @@ const char *tlob_spec_file(const struct tlob_binding_spec *spec, unsigned int f)
 int tlob_spec_set_files(struct tlob_binding_spec *spec, const char *const *files,
 			unsigned int nfiles);
 
+/*
+ * The module's "same binding" (tlob_abi.h), as far as its stats lines
+ * show it: the same section (tlob_same_binding()'s 2 or 1, returned) and
+ * the same STOP, budget and tag; 0 otherwise. A budget of 0 (a listing of
+ * an older module, which did not show it) matches any. Alive bindings
+ * match alive bindings only, by period, expect, margin, per, tolerance
+ * and tag (their stats lines show every term); logical bindings logical
+ * ones, by the model's name, per, tolerance and tag. The pid/tgid filter is
+ * not in a stats line: a holder's one binding per section needs no more
+ * to be found.
+ */
 int tlob_spec_same_binding(const struct tlob_binding_spec *a,
 			   const struct tlob_binding_spec *b);
 

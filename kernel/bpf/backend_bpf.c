@@ -1123,18 +1123,19 @@ static int bpf_bind(struct tlob_backend *be, const struct tlob_binding_spec *spe
 	if (strlen(spec->path) >= TLOB_BPF_PATH_MAX)
 		return tlob_backend_err(be, ENAMETOOLONG, "the BPF backend takes paths of at "
 					"most %d bytes", TLOB_BPF_PATH_MAX - 1);
-	for (unsigned int f = 0, at = 0; spec->logic && f < spec->table.nfiles; f++) {
-		at += strlen(tlob_spec_file(spec, f)) + 1;
+	/* Each file there; a logical binding's in b->path together (bind_locked()). */
+	for (unsigned int f = 0, at = 0; f < (spec->logic ? spec->table.nfiles : 1U); f++) {
+		const char *file = tlob_spec_file(spec, f);
+
+		at += strlen(file) + 1;
 		if (at > TLOB_BPF_PATH_MAX)
 			return tlob_backend_err(be, ENAMETOOLONG, "the BPF backend takes a "
 						"model's files in %d bytes at most, their paths "
 						"together", TLOB_BPF_PATH_MAX);
-	}
-	for (unsigned int f = 0; f < (spec->logic ? spec->table.nfiles : 1U); f++)
-		if (stat(tlob_spec_file(spec, f), &st))
-			return tlob_backend_err(be, ENOENT, "%s: %s",
-						TLOB_SHOWN(tlob_spec_file(spec, f)),
+		if (stat(file, &st))
+			return tlob_backend_err(be, ENOENT, "%s: %s", TLOB_SHOWN(file),
 						strerror(errno));
+	}
 	if (p->shared || (p->persist && tb_bpffs())) {
 		lock = tb_lock(be->err, sizeof(be->err));
 		if (lock < 0)

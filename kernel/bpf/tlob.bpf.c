@@ -558,7 +558,9 @@ static __always_inline void tlob_sup_task_gone(__u32 tid, __u32 tgid, bool group
  * last switch (tlob_switch: prev->exit_state set), where nothing preempts
  * a program; an exec, which has no such switch, by two programs on its
  * tracepoint (the kernel runs them one after the other: a task preempted
- * inside one holds that one only). Whatever one run ends, the next finds
+ * inside one holds that one only), which makes a skip rarer, not
+ * impossible: three tasks exec'ing at once on one CPU could skip both,
+ * as three exits did on 7.3.4-rt. Whatever one run ends, the next finds
  * gone (an instance ends once, by compare-and-swap; the task's entry is
  * deleted), so it costs a lookup or two. Inlined: as a function of its
  * own its frame and the ones under it passed the 512 bytes of stack

@@ -288,13 +288,14 @@ int BPF_PROG(tlob_logic_arm_exit, __u64 key, __u64 start_ns, __u64 delay_ns, int
 	return 0;
 }
 
-/* The task is gone: so are its slots' timers (deleting cancels them). */
 /*
- * A task's exit: its windows' timers, and the logical instances' timers
- * cancelled by ends elsewhere. Two programs, as tlob_exec (tlob.bpf.c):
- * on 7.x the kernel may skip one's run for a task exiting while another
- * is preempted inside it on the same CPU (an entry left here is a timer
- * that finds no window when it fires; tlob_exit_run() explains).
+ * A task's exit: its slots' timers (deleting cancels them), and the
+ * logical instances' timers cancelled by ends elsewhere. Two programs, as
+ * tlob_exec (tlob.bpf.c): on 7.x the kernel may skip one's run for a task
+ * exiting while another is preempted inside it on the same CPU; two make
+ * that rarer, not impossible (tlob_exit_run() explains). An entry left
+ * here is a timer that finds no window when it fires, deleted with the
+ * pid's next exit.
  */
 static __always_inline int tlob_timer_exit_run(struct task_struct *p)
 {
