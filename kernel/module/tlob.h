@@ -24,11 +24,13 @@
 #ifndef TLOB_H
 #define TLOB_H
 
+#include <linux/hash.h>
 #include <linux/hrtimer.h>
 #include <linux/irq_work.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/path.h>
+#include <linux/percpu.h>
 #include <linux/smp.h>
 #include <linux/sched.h>
 #include <linux/spinlock.h>
@@ -341,8 +343,19 @@ void tlob_wdiag_waking(struct tlob_wdiag *wd);
 void tlob_wdiag_current(struct tlob_wdiag *wd, struct task_struct *t,
 			bool ipi);
 void tlob_wdiag_sync(struct tlob_wdiag *wd);
-u64 tlob_wdiag_switch(struct task_struct *prev, struct task_struct *next,
-		      u64 now);
+void tlob_wdiag_switch(struct task_struct *prev, struct task_struct *next,
+		       u64 now);
+DECLARE_PER_CPU(unsigned int, tlob_cpu_waiters);
+
+/*
+ * Whether any window waits on this CPU's runqueue (sched_switch, IRQs
+ * off): the one per-CPU load a switch pays for the diagnosis otherwise.
+ */
+static inline bool tlob_wdiag_waiters_here(void)
+{
+	return this_cpu_read(tlob_cpu_waiters);
+}
+
 void tlob_diag_init(void);
 void tlob_diag_exit(void);
 void tlob_wdiag_ipi_done(void);
@@ -352,6 +365,33 @@ struct tlob_bucket {
 	raw_spinlock_t lock;
 	struct hlist_head head;
 };
+
+/*
+ * The windows by task: pool_size buckets' worth, set up at load and never
+ * resized. Inline, with tlob_task_may_have_window(), so that the
+ * scheduler probes pay no call for a task outside every window.
+ */
+struct tlob_hash {
+	struct tlob_bucket *buckets;
+	unsigned int bits;
+};
+
+extern struct tlob_hash tlob_hash;
+
+static inline struct tlob_bucket *tlob_bucket_of(const struct task_struct *t)
+{
+	return &tlob_hash.buckets[hash_ptr(t, tlob_hash.bits)];
+}
+
+/*
+ * Whether @t may have a window: its bucket is not empty. Read without the
+ * bucket lock; tlob_monitor.c says why that is enough for the scheduler
+ * events of @t.
+ */
+static inline bool tlob_task_may_have_window(const struct task_struct *t)
+{
+	return !hlist_empty(&tlob_bucket_of(t)->head);
+}
 
 /*
  * Whether any window is open in the whole system. The scheduler probes
@@ -372,7 +412,6 @@ static inline bool tlob_windows_open(void)
 
 int tlob_pool_init(size_t slot_size);
 void tlob_pool_exit(void);
-struct tlob_bucket *tlob_bucket_of(const struct task_struct *t);
 struct tlob_slot *__tlob_pool_get(struct tlob_bucket *bkt,
 				  struct task_struct *t,
 				  struct tlob_binding *b);

@@ -128,9 +128,7 @@ struct tlob_waiter {
 
 struct tlob_cpu_wait {
 	raw_spinlock_t lock;
-	/* Entries in use; the switch probe reads it without the lock. */
-	unsigned int nr;
-	/* The task on this CPU since @since (known while nr != 0). */
+	/* The task on this CPU since @since (known while entries are used). */
 	u64 since;
 	bool cur_known;
 	pid_t cur_pid;
@@ -141,6 +139,12 @@ struct tlob_cpu_wait {
 };
 
 static DEFINE_PER_CPU(struct tlob_cpu_wait, tlob_cpu_waits);
+/*
+ * Entries in use on each CPU, written under that CPU's wait-list lock;
+ * the switch probe reads its own CPU's without the lock
+ * (tlob_wdiag_waiters_here()).
+ */
+DEFINE_PER_CPU(unsigned int, tlob_cpu_waiters);
 /* IPIs sent and whose function has not finished: waited for at exit. */
 static atomic_t tlob_diag_ipis = ATOMIC_INIT(0);
 
@@ -167,6 +171,7 @@ static void __tlob_wait_credit(struct tlob_cpu_wait *cw, struct tlob_waiter *e,
 static void tlob_wait_begin(struct tlob_wdiag *wd, pid_t pid, int cpu, u64 now)
 {
 	struct tlob_cpu_wait *cw = per_cpu_ptr(&tlob_cpu_waits, cpu);
+	unsigned int *nr = per_cpu_ptr(&tlob_cpu_waiters, cpu);
 	unsigned int i;
 
 	raw_spin_lock(&cw->lock);
@@ -179,12 +184,12 @@ static void tlob_wait_begin(struct tlob_wdiag *wd, pid_t pid, int cpu, u64 now)
 		e->pid = pid;
 		e->from = now;
 		e->acc.nr_ran = 0;
-		if (!cw->nr) {
+		if (!*nr) {
 			/* Whoever runs now, unknown until its switch-out. */
 			cw->since = now;
 			cw->cur_known = false;
 		}
-		WRITE_ONCE(cw->nr, cw->nr + 1);
+		WRITE_ONCE(*nr, *nr + 1);
 		wd->wait_cpu = cpu;
 		wd->wait_slot = i;
 		break;
@@ -201,7 +206,7 @@ static void tlob_wait_end(struct tlob_wdiag *wd, u64 now)
 {
 	struct tlob_cpu_wait *cw;
 	struct tlob_waiter *e;
-	unsigned int i;
+	unsigned int i, *nr;
 
 	if (wd->wait_cpu < 0)
 		return;
@@ -219,24 +224,23 @@ static void tlob_wait_end(struct tlob_wdiag *wd, u64 now)
 					  e->acc.ran[i].comm, e->acc.ran[i].ns);
 	}
 	e->wd = NULL;
-	WRITE_ONCE(cw->nr, cw->nr - 1);
+	nr = per_cpu_ptr(&tlob_cpu_waiters, wd->wait_cpu);
+	WRITE_ONCE(*nr, *nr - 1);
 	raw_spin_unlock(&cw->lock);
 	wd->wait_cpu = -1;
 }
 
 /*
- * sched_switch on this CPU (rq lock held, IRQs off): @prev ran from the
- * last switch to @now, for every window waiting here. @now is 0 if not
- * read yet; returns it. One per-CPU load when no window waits here.
+ * sched_switch on this CPU (rq lock held, IRQs off), called when
+ * tlob_wdiag_waiters_here(): @prev ran from the last switch to @now, for
+ * every window waiting here. @now is 0 if not read yet.
  */
-u64 tlob_wdiag_switch(struct task_struct *prev, struct task_struct *next,
-		      u64 now)
+void tlob_wdiag_switch(struct task_struct *prev, struct task_struct *next,
+		       u64 now)
 {
 	struct tlob_cpu_wait *cw = this_cpu_ptr(&tlob_cpu_waits);
 	unsigned int i;
 
-	if (!READ_ONCE(cw->nr))
-		return now;
 	if (!now)
 		now = ktime_get_ns();
 	raw_spin_lock(&cw->lock);
@@ -251,7 +255,6 @@ u64 tlob_wdiag_switch(struct task_struct *prev, struct task_struct *next,
 	cw->cur_policy = next->policy;
 	tlob_diag_comm(cw->cur_comm, next->comm);
 	raw_spin_unlock(&cw->lock);
-	return now;
 }
 
 /* Where @t blocks or waits; @t is off its CPU (see the top). */

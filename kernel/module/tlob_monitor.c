@@ -84,19 +84,26 @@ static u64 tlob_now(void)
 	return ktime_get_ns();
 }
 
-static void tlob_on_step(struct tlob_core *c, unsigned int curr,
-			 unsigned int event, unsigned int next)
+/*
+ * Every step of every window: inline, and nothing but the two tracepoints'
+ * static keys unless one is enabled.
+ */
+static __always_inline void tlob_on_step(struct tlob_core *c,
+					 unsigned int curr, unsigned int event,
+					 unsigned int next)
 {
-	const char *state = automaton_tlob.state_names[curr];
-	const char *ev = automaton_tlob.event_names[event];
-
 	lockdep_assert_held(&core_window(c)->lock);
-	if (next == INVALID_STATE_TLOB)
-		trace_error_tlob(c->pid, state, ev);
-	else
-		trace_event_tlob(c->pid, state, ev,
+	if (next == INVALID_STATE_TLOB) {
+		if (trace_error_tlob_enabled())
+			trace_error_tlob(c->pid,
+					 automaton_tlob.state_names[curr],
+					 automaton_tlob.event_names[event]);
+	} else if (trace_event_tlob_enabled()) {
+		trace_event_tlob(c->pid, automaton_tlob.state_names[curr],
+				 automaton_tlob.event_names[event],
 				 automaton_tlob.state_names[next],
 				 automaton_tlob.final_states[next]);
+	}
 }
 
 /*
@@ -189,10 +196,15 @@ static struct tlob_slot *__tlob_find(struct tlob_bucket *bkt,
 	return NULL;
 }
 
-/* Feed @event to one window of the bucket; the bucket lock is held. */
-static void __tlob_feed(struct tlob_bucket *bkt, struct tlob_slot *s,
-			enum events_tlob event, u64 now,
-			enum tlob_detector late, enum tlob_abort_reason why)
+/*
+ * Feed @event to one window of the bucket; the bucket lock is held.
+ * Inline: every scheduler event of a task inside a window comes here.
+ */
+static __always_inline void __tlob_feed(struct tlob_bucket *bkt,
+					struct tlob_slot *s,
+					enum events_tlob event, u64 now,
+					enum tlob_detector late,
+					enum tlob_abort_reason why)
 {
 	struct tlob_window *w = to_window(s);
 	int ret;
@@ -284,33 +296,21 @@ void tlob_window_stop(struct tlob_binding *b, struct task_struct *t)
 }
 
 /*
- * Feed @event to every window @t has open (@why: the abort's reason). A
- * task outside any window costs this one bucket walk. @now is the
- * event's time, 0 if not read yet: it is read at the first window that
- * needs it, and returned, so a scheduler event that feeds two tasks
- * (sched_switch) reads the clock once, and not at all when neither is
- * inside a window. (By value, not through a pointer: a local whose
- * address is taken costs the probe a stack canary on every call, also
- * when no window is open.)
+ * Feed @event to every window @t has open (@why: the abort's reason); the
+ * bucket lock is held. @now is the event's time, 0 if not read yet: it is
+ * read at the first window that needs it, and returned, so a scheduler
+ * event that feeds two tasks (sched_switch) reads the clock once. (By
+ * value, not through a pointer: a local whose address is taken costs the
+ * probe a stack canary on every call.)
  */
-static u64 tlob_task_feed(struct task_struct *t, enum events_tlob event,
-			  enum tlob_abort_reason why, u64 now)
+static __always_inline u64 __tlob_task_feed(struct tlob_bucket *bkt,
+					    struct task_struct *t,
+					    enum events_tlob event,
+					    enum tlob_abort_reason why, u64 now)
 {
-	struct tlob_bucket *bkt = tlob_bucket_of(t);
 	struct tlob_slot *s;
 	struct hlist_node *tmp;
-	unsigned long flags;
 
-	/*
-	 * Lockless pre-check, so that a task outside any window costs a hash
-	 * and one load, no lock: windows of @t are only added by @t itself
-	 * (START runs in its context) and that is ordered before any later
-	 * scheduler event, exit or exec of @t by the runqueue locks. An empty
-	 * bucket therefore means @t has no window.
-	 */
-	if (hlist_empty(&bkt->head))
-		return now;
-	raw_spin_lock_irqsave(&bkt->lock, flags);
 	hlist_for_each_entry_safe(s, tmp, &bkt->head, hnode) {
 		if (s->task != t)
 			continue;
@@ -320,33 +320,42 @@ static u64 tlob_task_feed(struct task_struct *t, enum events_tlob event,
 			    event == abort_tlob ? TLOB_DETECT_STOP :
 			    TLOB_DETECT_SCHED, why);
 	}
-	raw_spin_unlock_irqrestore(&bkt->lock, flags);
 	return now;
 }
 
 /*
- * A scheduler event for @t (rq lock held, IRQs off) at @now (0: not read
- * yet); returns the time it used, for the other task of the same event.
+ * A scheduler event for @t at @now (0: not read yet); returns the time it
+ * used, for the other task of the same event. The probes call it only
+ * when tlob_task_may_have_window(@t), a lockless look at @t's bucket:
+ * windows of @t are only added by @t itself (START runs in its context)
+ * and that is ordered before any later scheduler event of @t by the
+ * runqueue locks, so an empty bucket means @t has no window. IRQs are off
+ * (sched_switch and sched_wakeup: a runqueue lock; sched_waking: @t's
+ * pi_lock), so the bucket lock is taken as it is.
  */
 u64 tlob_task_event(struct task_struct *t, enum events_tlob event, u64 now)
 {
-	return tlob_task_feed(t, event, TLOB_ABORT_NONE, now);
+	struct tlob_bucket *bkt = tlob_bucket_of(t);
+
+	lockdep_assert_irqs_disabled();
+	raw_spin_lock(&bkt->lock);
+	now = __tlob_task_feed(bkt, t, event, TLOB_ABORT_NONE, now);
+	raw_spin_unlock(&bkt->lock);
+	return now;
 }
 
 /*
  * sched_waking (the waker's context, @t's pi_lock held, IRQs off): current
- * wakes @t; its windows' diagnoses note the waker. A task outside any
- * window costs the same bucket pre-check as tlob_task_feed().
+ * wakes @t; its windows' diagnoses note the waker. Called as
+ * tlob_task_event() is, when @t's bucket is not empty.
  */
 void tlob_task_waking(struct task_struct *t)
 {
 	struct tlob_bucket *bkt = tlob_bucket_of(t);
 	struct tlob_slot *s;
-	unsigned long flags;
 
-	if (hlist_empty(&bkt->head))
-		return;
-	raw_spin_lock_irqsave(&bkt->lock, flags);
+	lockdep_assert_irqs_disabled();
+	raw_spin_lock(&bkt->lock);
 	hlist_for_each_entry(s, &bkt->head, hnode) {
 		struct tlob_window *w = to_window(s);
 
@@ -357,13 +366,24 @@ void tlob_task_waking(struct task_struct *t)
 			tlob_wdiag_waking(&w->diag);
 		raw_spin_unlock(&w->lock);
 	}
-	raw_spin_unlock_irqrestore(&bkt->lock, flags);
+	raw_spin_unlock(&bkt->lock);
 }
 
-/* Exit or exec of @t (task context): its windows end without STOP. */
+/*
+ * Exit or exec of @t (task context, IRQs on): its windows end without
+ * STOP. The same lockless look at the bucket first as for a scheduler
+ * event: exit and exec run in @t's own context.
+ */
 void tlob_task_abort(struct task_struct *t, enum tlob_abort_reason why)
 {
-	tlob_task_feed(t, abort_tlob, why, 0);
+	struct tlob_bucket *bkt = tlob_bucket_of(t);
+	unsigned long flags;
+
+	if (!tlob_task_may_have_window(t))
+		return;
+	raw_spin_lock_irqsave(&bkt->lock, flags);
+	__tlob_task_feed(bkt, t, abort_tlob, why, 0);
+	raw_spin_unlock_irqrestore(&bkt->lock, flags);
 }
 
 /*

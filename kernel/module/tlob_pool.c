@@ -100,8 +100,7 @@ struct tlob_free_list {
 
 static void *tlob_slots;		/* pool_size windows */
 static size_t tlob_slot_size;		/* bytes per window, tlob_pool_init() */
-static struct tlob_bucket *tlob_buckets;
-static unsigned int tlob_hash_bits;
+struct tlob_hash tlob_hash __read_mostly;
 static DEFINE_PER_CPU_SHARED_ALIGNED(struct tlob_free_list, tlob_free);
 /* Windows taken (reserved), and the most ever: lock-free, exact. */
 static atomic_t tlob_nr_used ____cacheline_aligned_in_smp = ATOMIC_INIT(0);
@@ -116,11 +115,6 @@ struct tlob_slot *tlob_pool_slot(unsigned int i)
 unsigned int tlob_pool_size(void)
 {
 	return pool_size;
-}
-
-struct tlob_bucket *tlob_bucket_of(const struct task_struct *t)
-{
-	return &tlob_buckets[hash_ptr(t, tlob_hash_bits)];
 }
 
 /* Pop one slot; @fl's lock is held. */
@@ -317,18 +311,19 @@ int tlob_pool_init(size_t slot_size)
 	if (!pool_size || pool_size > TLOB_POOL_MAX)
 		return -EINVAL;
 	tlob_slot_size = slot_size;
-	tlob_hash_bits = max(ilog2(roundup_pow_of_two(pool_size)), 1);
-	nbuckets = 1U << tlob_hash_bits;
-	tlob_buckets = kvcalloc(nbuckets, sizeof(*tlob_buckets), GFP_KERNEL);
+	tlob_hash.bits = max(ilog2(roundup_pow_of_two(pool_size)), 1);
+	nbuckets = 1U << tlob_hash.bits;
+	tlob_hash.buckets = kvcalloc(nbuckets, sizeof(*tlob_hash.buckets),
+				     GFP_KERNEL);
 	tlob_slots = kvcalloc(pool_size, slot_size, GFP_KERNEL);
-	if (!tlob_buckets || !tlob_slots) {
-		kvfree(tlob_buckets);
+	if (!tlob_hash.buckets || !tlob_slots) {
+		kvfree(tlob_hash.buckets);
 		kvfree(tlob_slots);
 		return -ENOMEM;
 	}
 	for (i = 0; i < nbuckets; i++) {
-		raw_spin_lock_init(&tlob_buckets[i].lock);
-		INIT_HLIST_HEAD(&tlob_buckets[i].head);
+		raw_spin_lock_init(&tlob_hash.buckets[i].lock);
+		INIT_HLIST_HEAD(&tlob_hash.buckets[i].head);
 	}
 	tlob_free_fill();
 	return 0;
@@ -341,5 +336,5 @@ void tlob_pool_exit(void)
 	     "tlob: %d windows still open at exit\n",
 	     atomic_read(&tlob_nr_used));
 	kvfree(tlob_slots);
-	kvfree(tlob_buckets);
+	kvfree(tlob_hash.buckets);
 }

@@ -10,7 +10,8 @@
  * nothing; attached, each probe first reads whether any window is open
  * (tlob_windows_open(): a flag on a cache line of its own, written only
  * when the first window opens or the last one ends) and returns when
- * none is. A sched_switch reads the clock at most once for both tasks.
+ * none is; then, inline, whether its task's bucket holds any window. A
+ * sched_switch reads the clock at most once for both tasks.
  *
  * Context: sched_switch runs inside __schedule() with the runqueue lock
  * held and IRQs off; sched_wakeup under the woken task's rq lock, on the
@@ -30,26 +31,33 @@ struct linux_binprm;
 
 /*
  * Two model events, one for each task, at one time: one clock read; then
- * prev's time on this CPU for the windows waiting here (tlob_diag.c: one
- * per-CPU load when none does).
+ * prev's time on this CPU for the windows waiting here (tlob_diag.c). A
+ * task outside every window costs an inline look at its bucket, a CPU no
+ * window waits on one per-CPU load: no call.
  */
 static void tlob_on_switch(void *data, bool preempt, struct task_struct *prev,
 			   struct task_struct *next, unsigned int prev_state)
 {
-	u64 now;
+	u64 now = 0;
 
 	if (!tlob_windows_open())
 		return;
-	now = tlob_task_event(prev, tlob_switch_out_event(preempt, prev_state,
-							  tlob_task_blocked(prev)),
-			      0);
-	now = tlob_task_event(next, switch_in_tlob, now);
-	tlob_wdiag_switch(prev, next, now);
+	if (tlob_task_may_have_window(prev)) {
+		bool blocked = tlob_task_blocked(prev);
+
+		now = tlob_task_event(prev, tlob_switch_out_event(preempt,
+								  prev_state,
+								  blocked), 0);
+	}
+	if (tlob_task_may_have_window(next))
+		now = tlob_task_event(next, switch_in_tlob, now);
+	if (tlob_wdiag_waiters_here())
+		tlob_wdiag_switch(prev, next, now);
 }
 
 static void tlob_on_wakeup(void *data, struct task_struct *p)
 {
-	if (tlob_windows_open())
+	if (tlob_windows_open() && tlob_task_may_have_window(p))
 		tlob_task_event(p, wakeup_tlob, 0);
 }
 
@@ -59,7 +67,7 @@ static void tlob_on_wakeup(void *data, struct task_struct *p)
  */
 static void tlob_on_waking(void *data, struct task_struct *p)
 {
-	if (tlob_windows_open())
+	if (tlob_windows_open() && tlob_task_may_have_window(p))
 		tlob_task_waking(p);
 }
 
