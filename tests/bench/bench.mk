@@ -37,6 +37,8 @@ BENCH_HEAVY_ROUNDS ?= 3
 BENCH_MS ?= 500
 # Seconds of cyclictest per variant and round (60-rtlat.t).
 BENCH_RTLAT_S ?= 10
+# Seconds of each sustained reader measurement (50-reader.t).
+BENCH_READER_S ?= 60
 BENCH_ALL_TESTS := $(notdir $(sort $(wildcard tests/bench/guest/*.t)))
 # tests/bench/RESULTS.md is the whole benchmark (every script, its lanes),
 # one run; a subset writes $(BENCH)/RESULTS.md unless told otherwise.
@@ -108,7 +110,7 @@ bench_boot = k=$$(tests/harness/lane-kernel $(1) image) && \
 	--timeout $(BENCH_TIMEOUT) --test-timeout $(BENCH_TEST_TIMEOUT) --tests $(2) \
 	--append "tlob.bench_rounds=$(BENCH_ROUNDS) tlob.bench_ms=$(BENCH_MS) tlob.bench_clock=$(call bench_clock,$(2)) \
 	tlob.bench_bpf_rounds=$(BENCH_BPF_ROUNDS) tlob.bench_heavy_rounds=$(BENCH_HEAVY_ROUNDS) \
-	tlob.bench_rtlat_s=$(BENCH_RTLAT_S)" || true
+	tlob.bench_rtlat_s=$(BENCH_RTLAT_S) tlob.bench_reader_s=$(BENCH_READER_S)" || true
 
 # Every make bench is one run, in a directory of its own: run.info says
 # what it was (the command, the tree, when, every script and lane it
@@ -118,7 +120,7 @@ BENCH_RUN_ID := $(shell date -u +%Y%m%d-%H%M%S)-$(shell echo $$PPID)
 BENCH_RUN := $(BENCH)/runs/$(BENCH_RUN_ID)
 BENCH_CMD = make bench $(if $(BENCH_DEFAULT_LANES),,BENCH_LANES="$(BENCH_LANES)" )BENCH_ROUNDS=$(BENCH_ROUNDS) BENCH_SMP=$(BENCH_SMP) \
 	BENCH_BPF_ROUNDS=$(BENCH_BPF_ROUNDS) BENCH_HEAVY_ROUNDS=$(BENCH_HEAVY_ROUNDS) \
-	BENCH_MS=$(BENCH_MS) BENCH_RTLAT_S=$(BENCH_RTLAT_S) BENCH_TESTS="$(BENCH_TESTS)"
+	BENCH_MS=$(BENCH_MS) BENCH_RTLAT_S=$(BENCH_RTLAT_S) BENCH_READER_S=$(BENCH_READER_S) BENCH_TESTS="$(BENCH_TESTS)"
 # One "run: SCRIPT LANE CLOCK" per boot
 BENCH_PAIRS = $(foreach t,$(BENCH_TESTS),$(foreach l,$(call bench_lanes,$(t)),$(t):$(l)))
 
