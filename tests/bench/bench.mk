@@ -10,6 +10,8 @@
 #                                       a quick subset -> build/bench/RESULTS.md
 #   make bench BENCH_SMP=2 ...          the cost benchmarks on 2 vCPUs
 #                                       (wall clock, see bench_clock)
+#   make bench BENCH_READER_S=10 ...    shorter sustained reader runs
+#                                       (50-reader.t; default 60 s)
 #
 # Included right after tests/tests.mk: the recipes read VM_DEPS late, so
 # what tests/harness/vm.mk adds to it still reaches the guest.

@@ -69,6 +69,7 @@ run_print() {
 	# (after the module: a reader with no writer to come would block for good)
 	"$BIN/bench-stamp" <"$DATA/print.fifo" >"$DATA/print.out" &
 	_sp=$!
+	rm -f "$DATA/print.err"	# (bench.sh, bpf_mon: a stale "monitoring")
 	"$BIN/bench-sigdfl" tlob mon --backend "$4" -j -b "$WIN:bench_start,bench_stop,1ms" \
 		>"$DATA/print.fifo" 2>"$DATA/print.err" &
 	_mp=$!

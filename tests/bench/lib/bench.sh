@@ -129,7 +129,13 @@ targets() {
 BPF_PID=
 # bpf_mon ARGS...: tlob mon --backend bpf in the background, until
 # bpf_stop; records (-j: JSON lines) in $DATA/bpf.out
+# A reader's stderr is removed before the reader starts, everywhere here:
+# the shell truncates it only in the child, after the fork, and a wait for
+# "monitoring" that reads the previous reader's file first went on at once
+# (a sustained 50-reader run missed the first 3.4 s of windows, made
+# before the new reader's trace instance existed).
 bpf_mon() {
+	rm -f "$DATA/bpf.out" "$DATA/bpf.err"
 	"$BIN/bench-sigdfl" tlob mon --backend bpf "$@" >"$DATA/bpf.out" 2>"$DATA/bpf.err" &
 	BPF_PID=$!
 	# The tool loads and attaches before it reads; give it time to be ready.
@@ -149,6 +155,7 @@ bpf_more() {
 	shift
 	_i=1
 	while [ $_i -le "$_n" ]; do
+		rm -f "$DATA/bpf-more$_i.out" "$DATA/bpf-more$_i.err"
 		"$BIN/bench-sigdfl" tlob mon --backend bpf "$@" >"$DATA/bpf-more$_i.out" \
 			2>"$DATA/bpf-more$_i.err" &
 		BPF_MORE="$BPF_MORE $!"
