@@ -112,8 +112,13 @@
 #endif
 
 #include "tlob.h"
+/* Every comm copied here is a whole TASK_COMM_LEN buffer (tlob_diag.h). */
+#define TLOB_DIAG_COMM_WHOLE
 #include "tlob_diag.h"
 #include "tlob_trace.h"
+
+static_assert(sizeof_field(struct task_struct, comm) >= TLOB_COMM_LEN,
+	      "TLOB_DIAG_COMM_WHOLE copies TLOB_COMM_LEN bytes of a comm");
 
 /* Windows that may wait on one CPU at once with their "ran" tables. */
 #define TLOB_WAIT_MAX	4

@@ -64,7 +64,10 @@
  *   workqueue), and lockless RCU lookups over slots that are reused at
  *   once would need nulls lists and re-validation. Buckets with private
  *   raw locks give the same O(1) lookup with obvious correctness; the
- *   table has as many buckets as slots, so chains stay short.
+ *   table has twice as many buckets as slots, so chains stay short and a
+ *   task outside every window mostly finds its bucket empty (the
+ *   scheduler probes' lockless look, tlob_task_may_have_window()) even
+ *   with the pool full: 16 bytes a bucket.
  */
 #include <linux/bits.h>
 #include <linux/hash.h>
@@ -311,7 +314,7 @@ int tlob_pool_init(size_t slot_size)
 	if (!pool_size || pool_size > TLOB_POOL_MAX)
 		return -EINVAL;
 	tlob_slot_size = slot_size;
-	tlob_hash.bits = max(ilog2(roundup_pow_of_two(pool_size)), 1);
+	tlob_hash.bits = ilog2(roundup_pow_of_two(pool_size)) + 1;
 	nbuckets = 1U << tlob_hash.bits;
 	tlob_hash.buckets = kvcalloc(nbuckets, sizeof(*tlob_hash.buckets),
 				     GFP_KERNEL);
