@@ -367,8 +367,8 @@ struct tlob_bucket {
 };
 
 /*
- * The windows by task: pool_size buckets' worth, set up at load and never
- * resized. Inline, with tlob_task_may_have_window(), so that the
+ * The windows by task: twice as many buckets as windows (tlob_pool.c),
+ * set up at load and never resized. Inline, with tlob_task_may_have_window(), so that the
  * scheduler probes pay no call for a task outside every window.
  */
 struct tlob_hash {
