@@ -7,8 +7,9 @@
 # at STOP. Each backend twice: bound with no reader (the module through its
 # control file; BPF by tlob bind, whose records then go nowhere) and bound
 # by `tlob mon -q`, which reads every window's record; issue #16's target
-# (BPF at most 1.5x the module) compares the two backends like for like. Each is also measured against the floor that attaches what it
-# attaches: for the module, a tracefs uprobe pair enabled into a buffer
+# (BPF at most 1.5x the module) compares the two backends like for like.
+# Each is also measured against the floor that attaches what it attaches:
+# for the module, a tracefs uprobe pair enabled into a buffer
 # that is off (the kernel's own uprobe consumer, doing nothing); for the
 # BPF backend and bpftrace, one empty BPF uprobe program at START and STOP
 # (bench-bpffloor uprobe). Variants interleave round by round; the BPF
