@@ -8,6 +8,8 @@
  *
  *   tlob_events tlob_windows ...   the maps (tb_map_name()); the readers'
  *                                  rings are in tlob_events, tlob_urgent
+ *   tlob_timers tlob_alive_timers  the bpf_timer object's own maps, where
+ *   tlob_logic_timers              it runs (pin_timer_maps())
  *   prog_uprobe                    the program bindings attach to
  *   prog_abort                     tlob_abort, which ends open windows
  *   link_<program>                 scheduler hooks and the detector
@@ -34,6 +36,7 @@
 #include "tlob_abi.h"
 #include "tlob_bpf.h"
 #include "tlob.skel.h"
+#include "tlob_timer.skel.h"
 #include "loader.h"
 
 #define BPF_FS_MAGIC	0xcafe4a11
@@ -111,6 +114,35 @@ int tb_unpin(const char *name)
 }
 
 /*
+ * The bpf_timer object's own maps (tlob_timers, tlob_alive_timers,
+ * tlob_logic_timers; those it shares with the main object are pinned as
+ * the main object's). The kernel sets up a timer (bpf_timer_init()) only
+ * in a map user space holds, by an fd or a pin, and cancels and frees
+ * every timer of a map when its last holder goes. Unpinned, the timers
+ * lived as long as the tlob that loaded the monitor: once it exited
+ * (tlob bind at once; a first session before the others), every START's
+ * set-up failed (-EPERM, counted TLOB_LOST_NOTIMER) and an overrun was
+ * found only at a switch or at STOP.
+ */
+static int pin_timer_maps(struct bpf_mon *m, char *err, size_t len)
+{
+	struct bpf_map *map;
+	int ret;
+
+	if (!m->tskel)
+		return 0;
+	bpf_object__for_each_map(map, m->tskel->obj) {
+		if (bpf_map__is_internal(map) ||
+		    bpf_object__find_map_by_name(m->skel->obj, bpf_map__name(map)))
+			continue;
+		ret = tb_pin_fd(bpf_map__fd(map), bpf_map__name(map), err, len);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/*
  * Pin the loaded monitor: maps, program, links. The metadata map goes
  * last: its presence is what tb_pinned_exists() tests.
  */
@@ -122,6 +154,8 @@ int tb_pin(struct bpf_mon *m, char *err, size_t len)
 	for (i = 0; i < TB_NR_MAPS && !ret; i++)
 		if (i != TB_META)
 			ret = tb_pin_fd(m->fd[i], tb_map_name(i), err, len);
+	if (!ret)
+		ret = pin_timer_maps(m, err, len);
 	if (!ret)
 		ret = tb_pin_fd(m->prog_fd, "prog_uprobe", err, len);
 	if (!ret)

@@ -7,6 +7,7 @@
 # does that 100 times).
 . /opt/tlob/tests/lib/tap.sh
 . /opt/tlob/tests/lib/bpfobj.sh
+. /opt/tlob/tests/lib/bpf.sh
 
 W=/opt/tlob/bin/tlob-workload
 S1="$W:tlob_section_begin,tlob_section_end"
@@ -25,6 +26,16 @@ for f in tlob_meta tlob_events tlob_bindings tlob_stats prog_uprobe link_tlob_sw
 	[ -e "$PIN/$f" ]
 	ok $? "pinned: $f"
 done
+# The bpf_timer object's own maps too: the kernel frees a map's timers
+# when no fd or pin holds it (38-bpf-timer-slots checks they still fire).
+if [ "$BPF_DETECTOR" = bpf_timer ]; then
+	for f in tlob_timers tlob_alive_timers tlob_logic_timers; do
+		[ -e "$PIN/$f" ]
+		ok $? "pinned: $f (bpf_timer)"
+	done
+else
+	skip "no bpf_timer maps to pin: the detector is ${BPF_DETECTOR:-?}"
+fi
 st=$(tlob status --backend bpf 2>&1)
 echo "$st" | grep -q "enabled: yes"
 ok $? "status: enabled after tlob exited" || diag "$st"
