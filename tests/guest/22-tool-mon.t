@@ -6,6 +6,7 @@
 # (its bindings, enable, reactor, its trace instance).
 . /opt/tlob/tests/lib/tap.sh
 . /opt/tlob/bin/tool.sh
+. /opt/tlob/tests/lib/bpf.sh
 tool_module_up || bail_out "cannot load $TLOB_KO"
 
 begin=$(off tlob_section_begin)
@@ -14,7 +15,9 @@ for B in $BACKENDS; do
 	backend_begin "$B" || continue
 
 	# Three windows in budget, then the same binding over budget.
-	mon_run ok --json --backend "$B" -b "$W:tlob_section_begin,tlob_section_end,1s,tag=frame" -- -n 3 -g 5 spin 2
+	# BPF: a hold joins the monitor this session loads, and the sessions
+	# below find it up (4 s less each)
+	MON_THEN="bpf_hold_if $B" mon_run ok --json --backend "$B" -b "$W:tlob_section_begin,tlob_section_end,1s,tag=frame" -- -n 3 -g 5 spin 2
 	is "$mon_rc" 0 "$B: mon exits 0 on SIGINT"
 	n=$(jlines "$T/ok" record kind_name window | wc -l)
 	is "$n" 3 "$B: three window records"
@@ -132,6 +135,7 @@ for B in $BACKENDS; do
 		ok $([ -n "$why" ]; echo $?) "$B: ... saying why: $why"
 		;;
 	esac
+	bpf_release_if "$B"
 	tool_clean_state "$B"
 	ok $? "$B: everything put back"
 done

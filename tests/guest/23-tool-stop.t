@@ -12,6 +12,7 @@
 # shared 2-core host, and the measured figures are printed for the record.
 . /opt/tlob/tests/lib/tap.sh
 . /opt/tlob/bin/tool.sh
+. /opt/tlob/tests/lib/bpf.sh
 : "${READ_BOUND_MS:=1000}"
 case "$TLOB_FLAVOUR" in
 rt) : "${STOP_BOUND_MS:=15000}" ;;
@@ -31,6 +32,9 @@ for B in $BACKENDS; do
 			-b "$W:tlob_section_begin,tlob_section_end,200ms" >"$T/out" 2>"$T/err" &
 		mp=$!
 		mon_wait "$T/err" || diag "mon did not start: $(cat "$T/err")"
+		# BPF: run 1 loads the monitor, a hold joins it, runs 2 and 3
+		# find it up
+		[ $run != 1 ] || bpf_hold_if "$B"
 		# Two windows in budget, then one spinning 20 s against a 200 ms budget.
 		"$W" -n 2 spin 1 >/dev/null
 		"$W" -n 1 spin 20000 >/dev/null &
@@ -57,6 +61,9 @@ for B in $BACKENDS; do
 		tool_clean_state "$B"
 		ok $? "$B run $run: binding removed, monitor disabled, instance gone"
 	done
+	bpf_release_if "$B"
+	tool_clean_state "$B"
+	ok $? "$B: nothing left"
 done
 tool_module_down
 tool_cleanup

@@ -10,6 +10,7 @@
 # all 300 ticks).
 . /opt/tlob/tests/lib/tap.sh
 . /opt/tlob/bin/tool.sh
+. /opt/tlob/tests/lib/bpf.sh
 : "${DRAIN_WINDOWS:=3000}"
 # utime + stime of a process, in clock ticks
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
@@ -24,7 +25,10 @@ for B in $BACKENDS; do
 			>"$T/out" 2>"$T/err" &
 		mp=$!
 		mon_wait "$T/err" || diag "mon did not start: $(cat "$T/err")"
+		# BPF: the SIGINT session loads the monitor, a hold joins it,
+		# the SIGTERM one finds it up
 		if [ $sig = INT ]; then
+			bpf_hold_if "$B"
 			t0=$(cpu_ticks $mp)
 			sleep 3
 			t1=$(cpu_ticks $mp)
@@ -50,6 +54,9 @@ for B in $BACKENDS; do
 		tool_clean_state "$B"
 		ok $? "$B SIG$sig: binding removed, monitor disabled, instance gone"
 	done
+	bpf_release_if "$B"
+	tool_clean_state "$B"
+	ok $? "$B: nothing left"
 
 	# A reader that cannot keep up loses records, and says how many: with a
 	# small buffer and the reader stopped (SIGSTOP) while the kernel

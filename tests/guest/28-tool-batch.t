@@ -13,6 +13,7 @@
 #   before it are printed before it at exit.
 . /opt/tlob/tests/lib/tap.sh
 . /opt/tlob/bin/tool.sh
+. /opt/tlob/tests/lib/bpf.sh
 : "${FLOOD:=3000}"
 : "${READ_BOUND_MS:=1000}"
 # The emulated guest is slow and shared: how late a batch may be.
@@ -37,6 +38,9 @@ for B in $BACKENDS; do
 
 	# --- windows wait for their batch, at most the flush interval
 	mon_start --flush 3s -b "$S,10s"
+	# BPF: this session loads the monitor, a hold joins it, the sessions
+	# below find it up (4 s less each)
+	bpf_hold_if "$B"
 	"$W" -n 5 spin 1 >/dev/null
 	t1=$(now_ms)
 	sleep 1
@@ -101,6 +105,7 @@ for B in $BACKENDS; do
 	last_ok=$(grep -n '"kind_name":"window"' "$T/out" | grep '"verdict_name":"ok"' | tail -1 | cut -d: -f1)
 	viol=$(grep -n '"kind_name":"violation"' "$T/out" | head -1 | cut -d: -f1)
 	cmp_ok "${last_ok:-999999}" -lt "${viol:-0}" "$B: ... before the violation (oldest first)"
+	bpf_release_if "$B"
 	tool_clean_state "$B"
 	ok $? "$B: binding removed, monitor disabled, instance gone"
 done

@@ -11,6 +11,7 @@
 #   tolerance=2/3 (four overruns in a row: the first held back, react
 #   false, the rest reacted to; every one recorded)
 . /opt/tlob/tests/lib/tap.sh
+. /opt/tlob/tests/lib/bpf.sh
 
 W=/opt/tlob/bin/tlob-workload
 S1="$W:tlob_section_begin,tlob_section_end"
@@ -61,7 +62,8 @@ mon_ready() {
 	done
 }
 
-# scenario BACKEND NAME "SECTIONS (-b ...)" WORKLOAD ARGS...
+# scenario BACKEND NAME "SECTIONS (-b ...)" WORKLOAD ARGS...: $THEN, if
+# set, runs once tlob mon is monitoring
 scenario() {
 	be=$1 name=$2 secs=$3
 	shift 3
@@ -71,6 +73,7 @@ scenario() {
 	tlob mon --backend "$be" --json $secs >"$OUT/$be-$name.json" 2>"$OUT/$be-$name.err" &
 	mp=$!
 	mon_ready "$OUT/$be-$name.err" $mp
+	${THEN:+$THEN}
 	"$W" "$@" >/dev/null 2>&1
 	sleep 0.5
 	kill -INT $mp
@@ -110,8 +113,11 @@ check() {
 # the deadline in hard IRQ there (the module's hard hrtimer, BPF's
 # sampler), so the FIFO task delays neither. starve keeps SCHED_OTHER:
 # its FIFO hog must preempt it.
+# On BPF the first scenario loads the monitor and a hold joins it ($THEN,
+# once it is monitoring); the others find it up (each session's own load
+# took 4 to 8 s of this script's run); midrun below loads it cold again.
 run_all() {
-	scenario "$1" spin "-b $S1,10ms,tag=a" -c 0 -f 10 spin 60
+	THEN="bpf_hold_if $1" scenario "$1" spin "-b $S1,10ms,tag=a" -c 0 -f 10 spin 60
 	scenario "$1" sleep "-b $S1,10ms,tag=a" -c 0 sleep 60
 	scenario "$1" starve "-b $S1,10ms,tag=a" -c 0 starve 80
 	scenario "$1" restart "-b $S1,200ms,tag=a" -n 20 spin 1
@@ -125,6 +131,7 @@ run_all() {
 }
 
 run_all bpf
+bpf_release
 KMOD= KMOD_WHY="no tlob.ko in /opt/tlob/modules"
 if [ -f "$TLOB_KO" ] && insmod "$TLOB_KO" 2>/dev/null; then
 	KMOD=1

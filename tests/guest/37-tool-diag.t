@@ -24,6 +24,7 @@
 . /opt/tlob/tests/lib/tap.sh
 : "${BACKENDS:=kmod}"
 . /opt/tlob/bin/tool.sh
+. /opt/tlob/tests/lib/bpf.sh
 tool_module_up || bail_out "cannot load $TLOB_KO"
 
 DIAG=/opt/tlob/bin/tlob-diag
@@ -57,7 +58,9 @@ for B in $BACKENDS; do
 	# and under emulation its reader came to the violation after a
 	# process that exits at once was gone: CI's newest-rt run of 36,
 	# 2026-12-03, raw addresses. README "Why it overran" says so.)
-	mon_run spin --json --backend "$B" -b "$SEC" -- -n 1 -c 0 -f 10 -l 1000 spin 150
+	# BPF: spin loads the monitor, a hold joins it and the other
+	# scenarios find it up (each session's own load took 4 to 8 s here)
+	MON_THEN="bpf_hold_if $B" mon_run spin --json --backend "$B" -b "$SEC" -- -n 1 -c 0 -f 10 -l 1000 spin 150
 	d=$(diagline "$T/spin")
 	is "$mon_rc" 0 "$B: spin: mon exits 0"
 	[ -n "$d" ]
@@ -174,6 +177,7 @@ for B in $BACKENDS; do
 	fi
 	echo 0 >"$I/events/sched/sched_switch/enable"
 	rmdir "$I"
+	bpf_release_if "$B"
 done
 tool_module_down
 tool_cleanup

@@ -48,7 +48,10 @@ vals() { sed -n "s/.*\"$1\":\"\{0,1\}\([^,\"}]*\).*/\1/p"; }
 	echo 'seq exec beatexec 25 20000'
 } >"$T/per-process.sh"
 chmod +x "$T/per-process.sh"
-MON_PROG=$T/per-process.sh mon_run pp --json --backend $B -b "$HB" --
+# pp loads the monitor, a hold joins it, and the next three sessions find
+# it up (each one's own load took 4 to 8 s here); tlob bind below loads
+# it cold again.
+MON_THEN="bpf_hold_if $B" MON_PROG=$T/per-process.sh mon_run pp --json --backend $B -b "$HB" --
 is "$mon_rc" 0 "tlob mon exits 0 on SIGINT" || diag "$(cat "$T/pp.err")"
 is "$(jlines "$T/pp" summary | vals lost)" 0 "nothing lost"
 
@@ -153,6 +156,10 @@ gaps=$(judged "$T/fine" | awk '{ split($0, a, /"start_ns":/); split(a[2], s, /[,
 is "$gaps" 0 "100 us cycles: each record is its cycles' length and starts where the last ended"
 is "$(jlines "$T/fine" summary | vals alive_cycles)" "$(cycles "$T/fine" | wc -l)" \
 	"100 us cycles: the summary counts every record"
+
+bpf_release
+tool_clean_state $B
+ok $? "the hold released: nothing left"
 
 # --- tlob bind: the pinned monitor keeps it, its statistics count
 if [ -d /sys/fs/bpf ] && tlob bind --backend $B -b "$HB" >"$T/bind" 2>&1; then

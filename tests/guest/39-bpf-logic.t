@@ -21,6 +21,7 @@
 # refused.
 . /opt/tlob/tests/lib/tap.sh
 . /opt/tlob/bin/tool.sh
+. /opt/tlob/tests/lib/bpf.sh
 
 FLOW=/opt/tlob/bin/tlob-flow
 MODELS=/opt/tlob/bin
@@ -49,8 +50,11 @@ lviol() {
 }
 
 # --- a legal flow: no ORDER, the exit in `done` is OK
+# legal loads the monitor, a hold joins it, and the sessions up to the live
+# instance's find it up (each one's own load took 4 to 8 s here); the
+# rest load it themselves.
 # shellcheck disable=SC2046
-mon_run legal --json --backend $B $(model_args flow.dot) -- -n 3 legal
+MON_THEN="bpf_hold_if $B" mon_run legal --json --backend $B $(model_args flow.dot) -- -n 3 legal
 is "$mon_rc" 0 "legal: mon exits 0 on SIGINT" || diag "$(cat "$T/legal.err")"
 is "$(lrecs "$T/legal" | nl_)" 1 "legal: one logic record" || diag "$(head -n 5 "$T/legal")"
 r=$(lrecs "$T/legal" | head -n 1)
@@ -145,6 +149,10 @@ is "$(jget "$(lrecs "$T/task" | head -n 1)" tag)" fl "per task: the tag"
 mon_run tol --json --backend $B $(model_args flow.dot --tolerance 2/3) -- -r 2 end-first
 is "$(lrecs "$T/tol" verdict order | sed -n 's/.*"react":\([0-9a-z]*\).*/\1/p' | tr '\n' ' ')" "false true " \
 	"tolerance 2/3: the first ORDER held back, the second reacted to"
+
+bpf_release
+tool_clean_state $B
+ok $? "the hold released: nothing left"
 
 # --- the session's end while an instance is live: ABORTED (unbind)
 # shellcheck disable=SC2046

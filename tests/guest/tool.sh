@@ -71,10 +71,16 @@ backend_usable() {
 	return 1
 }
 
-# no leftovers: no binding, monitor disabled, no private trace instance.
+# no leftovers: no binding, monitor disabled, no private trace instance;
+# while a script holds the BPF monitor (bpf_hold, tests/lib/bpf.sh): the
+# hold's binding alone, the monitor enabled.
 tool_clean_state() {
 	_s=$(tlob status --json --backend "$1" 2>/dev/null | head -1)
-	[ "$(jget "$_s" bindings)" = 0 ] && [ "$(jget "$_s" enabled)" = false ] &&
+	_nb=0 _en=false
+	if [ "$1" = bpf ] && [ -n "${BPF_HELD-}" ]; then
+		_nb=1 _en=true
+	fi
+	[ "$(jget "$_s" bindings)" = $_nb ] && [ "$(jget "$_s" enabled)" = $_en ] &&
 		! ls /sys/kernel/tracing/instances/ | grep -q '^tlob_'
 }
 
@@ -89,7 +95,8 @@ mon_wait() {
 # mon_run NAME MON-ARGS... -- PROGRAM-ARGS...: tlob mon in the background
 # for one run of $MON_PROG (default the workload, $W); leaves $T/NAME
 # (stdout) and $T/NAME.err; wpid = the program's pid, mon_rc = tlob mon's
-# exit status after Ctrl-C.
+# exit status after Ctrl-C. $MON_THEN, if set, runs once tlob mon is
+# monitoring (bpf_hold_if: a hold joins the monitor this session loaded).
 mon_run() {
 	_n=$1
 	shift
@@ -103,6 +110,7 @@ mon_run() {
 	tlob mon $_m >"$T/$_n" 2>"$T/$_n.err" &
 	_mp=$!
 	mon_wait "$T/$_n.err"
+	${MON_THEN:+$MON_THEN}
 	"${MON_PROG:-$W}" "$@" >/dev/null &
 	wpid=$!
 	wait $wpid
