@@ -368,8 +368,9 @@ struct tlob_bucket {
 
 /*
  * The windows by task: twice as many buckets as windows (tlob_pool.c),
- * set up at load and never resized. Inline, with tlob_task_may_have_window(), so that the
- * scheduler probes pay no call for a task outside every window.
+ * set up at load and never resized. Inline, with
+ * tlob_task_may_have_window(), so that the scheduler probes pay no call
+ * for a task outside every window.
  */
 struct tlob_hash {
 	struct tlob_bucket *buckets;

@@ -6,7 +6,7 @@
 # (its bindings, enable, reactor, its trace instance).
 . /opt/tlob/tests/lib/tap.sh
 . /opt/tlob/bin/tool.sh
-. /opt/tlob/tests/lib/bpf.sh
+. /opt/tlob/tests/lib/hold.sh
 tool_module_up || bail_out "cannot load $TLOB_KO"
 
 begin=$(off tlob_section_begin)

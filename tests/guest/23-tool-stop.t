@@ -12,7 +12,7 @@
 # shared 2-core host, and the measured figures are printed for the record.
 . /opt/tlob/tests/lib/tap.sh
 . /opt/tlob/bin/tool.sh
-. /opt/tlob/tests/lib/bpf.sh
+. /opt/tlob/tests/lib/hold.sh
 : "${READ_BOUND_MS:=1000}"
 case "$TLOB_FLAVOUR" in
 rt) : "${STOP_BOUND_MS:=15000}" ;;

@@ -10,7 +10,7 @@
 # all 300 ticks).
 . /opt/tlob/tests/lib/tap.sh
 . /opt/tlob/bin/tool.sh
-. /opt/tlob/tests/lib/bpf.sh
+. /opt/tlob/tests/lib/hold.sh
 : "${DRAIN_WINDOWS:=3000}"
 # utime + stime of a process, in clock ticks
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }

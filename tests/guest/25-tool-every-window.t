@@ -24,7 +24,7 @@
 . /opt/tlob/tests/lib/tap.sh
 . /opt/tlob/tests/lib/pin.sh
 . /opt/tlob/bin/tool.sh
-. /opt/tlob/tests/lib/bpf.sh
+. /opt/tlob/tests/lib/hold.sh
 : "${EVERY_N:=500}"
 : "${EVERY_RUNS:=$(soak 10 6)}"
 pin 0

@@ -13,7 +13,7 @@
 #   before it are printed before it at exit.
 . /opt/tlob/tests/lib/tap.sh
 . /opt/tlob/bin/tool.sh
-. /opt/tlob/tests/lib/bpf.sh
+. /opt/tlob/tests/lib/hold.sh
 : "${FLOOD:=3000}"
 : "${READ_BOUND_MS:=1000}"
 # The emulated guest is slow and shared: how late a batch may be.

@@ -11,7 +11,7 @@
 #   tolerance=2/3 (four overruns in a row: the first held back, react
 #   false, the rest reacted to; every one recorded)
 . /opt/tlob/tests/lib/tap.sh
-. /opt/tlob/tests/lib/bpf.sh
+. /opt/tlob/tests/lib/hold.sh
 
 W=/opt/tlob/bin/tlob-workload
 S1="$W:tlob_section_begin,tlob_section_end"

@@ -24,7 +24,7 @@
 . /opt/tlob/tests/lib/tap.sh
 : "${BACKENDS:=kmod}"
 . /opt/tlob/bin/tool.sh
-. /opt/tlob/tests/lib/bpf.sh
+. /opt/tlob/tests/lib/hold.sh
 tool_module_up || bail_out "cannot load $TLOB_KO"
 
 DIAG=/opt/tlob/bin/tlob-diag

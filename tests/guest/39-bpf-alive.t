@@ -14,6 +14,7 @@
 . /opt/tlob/tests/lib/tap.sh
 . /opt/tlob/bin/tool.sh
 . /opt/tlob/tests/lib/bpf.sh
+. /opt/tlob/tests/lib/hold.sh
 B=bpf
 # The records' name of the detector tlob list names.
 case $BPF_DETECTOR in

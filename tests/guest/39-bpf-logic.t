@@ -21,7 +21,7 @@
 # refused.
 . /opt/tlob/tests/lib/tap.sh
 . /opt/tlob/bin/tool.sh
-. /opt/tlob/tests/lib/bpf.sh
+. /opt/tlob/tests/lib/hold.sh
 
 FLOW=/opt/tlob/bin/tlob-flow
 MODELS=/opt/tlob/bin

@@ -20,6 +20,7 @@
 . /opt/tlob/tests/lib/tap.sh
 . /opt/tlob/bin/tool.sh
 . /opt/tlob/tests/lib/bpf.sh
+. /opt/tlob/tests/lib/hold.sh
 . /opt/tlob/tests/lib/e2e.sh
 
 cmdarg() { tr ' ' '\n' </proc/cmdline | sed -n "s/^$1=//p" | tr , ' '; }

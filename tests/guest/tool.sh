@@ -72,7 +72,7 @@ backend_usable() {
 }
 
 # no leftovers: no binding, monitor disabled, no private trace instance;
-# while a script holds the BPF monitor (bpf_hold, tests/lib/bpf.sh): the
+# while a script holds the BPF monitor (bpf_hold, tests/lib/hold.sh): the
 # hold's binding alone, the monitor enabled.
 tool_clean_state() {
 	_s=$(tlob status --json --backend "$1" 2>/dev/null | head -1)

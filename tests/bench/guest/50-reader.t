@@ -17,8 +17,9 @@
 # each tlob reader's extra CPU is at most TARGET_FACTOR (1) times
 # trace-cmd's; in the sustained runs the same for `tlob mon -j` and the
 # BPF reader (the text reader's CPU is in the table, not checked), except
-# at a rate that saturates the CPU, and no tlob reader loses a record. The fastest rate a reader keeps up with is what the short
-# rounds' "as fast as it goes" row and the sustained rows show.
+# at a rate that saturates the CPU, and no tlob reader loses a record.
+# The fastest rate a reader keeps up with is what the short rounds' "as
+# fast as it goes" row and the sustained rows show.
 . /opt/tlob/tests/lib/tap.sh
 . /opt/tlob/bin/bench.sh
 
