@@ -279,6 +279,14 @@ struct tlob_backend_ops {
 	int (*poll)(struct tlob_backend *be, int timeout_ms, const struct tlob_sink *sink);
 	/* Records the backend knows were lost (ring buffer overruns) so far. */
 	int (*lost)(struct tlob_backend *be, uint64_t *lost);
+	/*
+	 * Windows opened since open() that got no overrun timer (BPF: the
+	 * bpf_timer could not be set up, e.g. its map unpinned and unheld):
+	 * their overruns are found only at a scheduler event or at STOP, so a
+	 * session must say so. Counted on the whole monitor, not per reader.
+	 * NULL: the backend's detector cannot be missing (the module's hrtimer).
+	 */
+	int (*untimed)(struct tlob_backend *be, uint64_t *n);
 
 	/*
 	 * Whether this handle is a session (kmod: TLOB_SESSION_DEV open;

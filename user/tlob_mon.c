@@ -524,12 +524,14 @@ static void mon_summary(struct tlob_backend *be, const struct tlob_params *param
 {
 	/* Only where there is alive (logical) supervision: a session of sections reads as before. */
 	bool alive = has_kind(params, ctx, st, n, false), logic = has_kind(params, ctx, st, n, true);
-	uint64_t lost = 0;
+	uint64_t lost = 0, untimed = 0;
 
 	for (size_t i = 0; i < n; i++)
 		tlob_stats_emit(&st[i], params->json);
 	if (be->ops->lost)
 		be->ops->lost(be, &lost);
+	if (be->ops->untimed)
+		be->ops->untimed(be, &untimed);
 	if (params->json) {
 		printf("{\"type\":\"summary\",\"records\":%" PRIu64 ",\"windows\":%" PRIu64
 		       ",\"violations\":%" PRIu64 ",\"dropped\":%" PRIu64 ",\"transitions\":%"
@@ -547,6 +549,9 @@ static void mon_summary(struct tlob_backend *be, const struct tlob_params *param
 			       ",\"logic_ok\":%" PRIu64 ",\"logic_aborted\":%" PRIu64,
 			       ctx->logic_records, ctx->logic_order, ctx->logic_incomplete,
 			       ctx->logic_timing, ctx->logic_ok, ctx->logic_aborted);
+		/* Only when it happened: the summary of a sound run reads as before. */
+		if (untimed)
+			printf(",\"untimed\":%" PRIu64, untimed);
 		printf("}\n");
 	} else
 		printf("records: %" PRIu64 " (windows %" PRIu64 ", violations %" PRIu64
@@ -575,6 +580,10 @@ static void mon_summary(struct tlob_backend *be, const struct tlob_params *param
 			"the BPF backend's windows map");
 	if (lost)
 		fprintf(stderr, "tlob: %" PRIu64 " events were lost (ring buffer overrun)\n", lost);
+	if (untimed)
+		fprintf(stderr, "tlob: %" PRIu64 " window(s) got no overrun timer while this session "
+			"ran (any session's): their overruns were found only at a switch or at "
+			"STOP, late\n", untimed);
 }
 
 /* --on-violation: usage errors and missing instances, before anything changes. */

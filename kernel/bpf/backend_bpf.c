@@ -129,6 +129,7 @@ struct bpf_priv {
 	bool batching;			/* windows are waiting, due at flush_due */
 	uint64_t flush_due;		/* tlob_now_ns() */
 	uint64_t foreign;	/* records of another tlob's layout, not read */
+	uint64_t untimed0;	/* TLOB_LOST_NOTIMER at open(): untimed() counts from it */
 	struct logic_copy *tables;	/* logical bindings' tables, to name their records */
 	size_t nr_tables;
 };
@@ -504,6 +505,28 @@ static int open_shared(struct tlob_backend *be)
 	return ret;
 }
 
+static bool loaded(const struct bpf_priv *p)
+{
+	return p->m.skel || p->m.pinned;
+}
+
+/* The sum over the CPUs of the tlob_lost counter at idx into *sum. */
+static int lost_counter(const struct bpf_priv *p, uint32_t idx, uint64_t *sum)
+{
+	uint64_t *v;
+	int ret;
+
+	*sum = 0;
+	v = calloc(p->nr_cpus, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	ret = bpf_map_lookup_elem(p->m.fd[TB_LOST], &idx, v) ? -errno : 0;
+	for (int c = 0; !ret && c < p->nr_cpus; c++)
+		*sum += v[c];
+	free(v);
+	return ret;
+}
+
 static int bpf_open(struct tlob_backend *be, const struct tlob_backend_opts *opts)
 {
 	struct bpf_priv *p;
@@ -551,15 +574,12 @@ static int bpf_open(struct tlob_backend *be, const struct tlob_backend_opts *opt
 		if (ret)
 			goto fail;
 	}
+	if (loaded(p))
+		lost_counter(p, TLOB_LOST_NOTIMER, &p->untimed0);
 	return 0;
 fail:
 	bpf_close(be);
 	return ret;
-}
-
-static bool loaded(const struct bpf_priv *p)
-{
-	return p->m.skel || p->m.pinned;
 }
 
 static int bpf_get_enable(struct tlob_backend *be)
@@ -1497,25 +1517,33 @@ static int bpf_poll(struct tlob_backend *be, int timeout_ms, const struct tlob_s
 static int bpf_lost(struct tlob_backend *be, uint64_t *lost)
 {
 	struct bpf_priv *p = be->priv;
-	uint64_t *v;
 
 	*lost = 0;
 	if (!loaded(p))
 		return 0;
-	v = calloc(p->nr_cpus, sizeof(*v));
-	if (!v)
-		return -ENOMEM;
 	/*
 	 * Records this reader's rings had no room for. A START that found no
 	 * free window (TLOB_LOST_NOSLOT) is not lost: its dropped record says so.
 	 */
-	if (p->rd.slot >= 0 &&
-	    !bpf_map_lookup_elem(p->m.fd[TB_LOST], &(uint32_t){ TLOB_LOST_READER(p->rd.slot) }, v))
-		for (int c = 0; c < p->nr_cpus; c++)
-			*lost += v[c];
-	free(v);
+	if (p->rd.slot >= 0)
+		lost_counter(p, TLOB_LOST_READER(p->rd.slot), lost);
 	*lost += p->foreign;
 	return 0;
+}
+
+static int bpf_untimed(struct tlob_backend *be, uint64_t *n)
+{
+	struct bpf_priv *p = be->priv;
+	uint64_t now;
+	int ret;
+
+	*n = 0;
+	if (!loaded(p))
+		return 0;
+	ret = lost_counter(p, TLOB_LOST_NOTIMER, &now);
+	if (!ret && now > p->untimed0)
+		*n = now - p->untimed0;
+	return ret;
 }
 
 /*
@@ -1564,5 +1592,6 @@ const struct tlob_backend_ops tlob_backend_bpf = {
 	.stats = bpf_stats,
 	.poll = bpf_poll,
 	.lost = bpf_lost,
+	.untimed = bpf_untimed,
 	.session = bpf_session,
 };

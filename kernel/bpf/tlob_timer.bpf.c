@@ -31,6 +31,36 @@ char LICENSE[] SEC("license") = "GPL";
 #define CLOCK_MONOTONIC 1
 #define TLOB_EBUSY 16		/* errno's, not in vmlinux.h */
 
+/*
+ * Arm the element t of map for delay_ns, with callback cb. Its hrtimer is
+ * set up once (bpf_timer_init(); -EBUSY: it has one) and re-armed at every
+ * next use. The callback is set at every use: bpf_timer_cancel() drops it
+ * with its program reference, and bpf_timer_start() refuses a timer
+ * without one (-EINVAL). The kernel sets up a timer only in a map user
+ * space holds, by an fd or a pin (-EPERM), and frees every timer of a map
+ * whose last holder goes (the element keeps ready; setting the callback
+ * then fails, -EINVAL). Either way the use is counted TLOB_LOST_NOTIMER,
+ * which sessions report, and the timer is set up again at the next one;
+ * STOP, the scheduler hooks and checkpoints still judge meanwhile.
+ */
+#define tlob_timer_arm(t, map, cb, delay_ns)					\
+	do {									\
+		long __err = 0;							\
+										\
+		if (!(t)->ready) {						\
+			__err = bpf_timer_init(&(t)->timer, &(map), CLOCK_MONOTONIC); \
+			if (__err == -TLOB_EBUSY)				\
+				__err = 0;					\
+		}								\
+		if (!__err)							\
+			__err = bpf_timer_set_callback(&(t)->timer, cb);	\
+		if (!__err)							\
+			__err = bpf_timer_start(&(t)->timer, delay_ns, 0);	\
+		(t)->ready = !__err;						\
+		if (__err)							\
+			tlob_count_lost(TLOB_LOST_NOTIMER);			\
+	} while (0)
+
 struct tlob_tmr {
 	struct bpf_timer timer;
 	__u64 start_ns;		/* START of the window it was armed for */
@@ -86,28 +116,8 @@ int BPF_PROG(tlob_arm_exit, __u32 tid, __u32 slot, __u64 start_ns, __u64 delay_n
 		tlob_count_lost(TLOB_LOST_NOTIMER);
 		return 0;
 	}
-	/*
-	 * Once per slot: bpf_timer_init() allocates the hrtimer (-EBUSY: it
-	 * has one). A slot whose timer could not be set up is tried again
-	 * at its next START; STOP and the scheduler still check meanwhile.
-	 */
-	if (!t->ready) {
-		long err = bpf_timer_init(&t->timer, &tlob_timers, CLOCK_MONOTONIC);
-
-		if (err && err != -TLOB_EBUSY) {
-			tlob_count_lost(TLOB_LOST_NOTIMER);
-			return 0;
-		}
-		t->ready = 1;
-	}
-	/*
-	 * At every START: bpf_timer_cancel() (STOP) drops the callback with
-	 * its program reference, and bpf_timer_start() refuses a timer
-	 * without one (-EINVAL).
-	 */
-	bpf_timer_set_callback(&t->timer, tlob_timer_fired);
 	t->start_ns = start_ns;
-	bpf_timer_start(&t->timer, delay_ns, 0);
+	tlob_timer_arm(t, tlob_timers, tlob_timer_fired, delay_ns);
 	return 0;
 }
 
@@ -176,18 +186,8 @@ int BPF_PROG(tlob_alive_arm_exit, __u64 key, __u64 begin_ns, __u64 delay_ns, int
 		tlob_count_lost(TLOB_LOST_NOTIMER);
 		return 0;
 	}
-	if (!t->ready) {
-		long err = bpf_timer_init(&t->timer, &tlob_alive_timers, CLOCK_MONOTONIC);
-
-		if (err && err != -TLOB_EBUSY) {
-			tlob_count_lost(TLOB_LOST_NOTIMER);
-			return 0;
-		}
-		t->ready = 1;
-	}
-	bpf_timer_set_callback(&t->timer, tlob_alive_fired);
 	t->begin_ns = begin_ns;
-	bpf_timer_start(&t->timer, delay_ns, 0);
+	tlob_timer_arm(t, tlob_alive_timers, tlob_alive_fired, delay_ns);
 	return 0;
 }
 
@@ -273,18 +273,8 @@ int BPF_PROG(tlob_logic_arm_exit, __u64 key, __u64 start_ns, __u64 delay_ns, int
 		tlob_count_lost(TLOB_LOST_NOTIMER);
 		return 0;
 	}
-	if (!t->ready) {
-		long err = bpf_timer_init(&t->timer, &tlob_logic_timers, CLOCK_MONOTONIC);
-
-		if (err && err != -TLOB_EBUSY) {
-			tlob_count_lost(TLOB_LOST_NOTIMER);
-			return 0;
-		}
-		t->ready = 1;
-	}
-	bpf_timer_set_callback(&t->timer, tlob_logic_fired);
 	t->start_ns = start_ns;
-	bpf_timer_start(&t->timer, delay_ns, 0);
+	tlob_timer_arm(t, tlob_logic_timers, tlob_logic_fired, delay_ns);
 	return 0;
 }
 

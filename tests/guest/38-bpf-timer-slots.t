@@ -3,7 +3,9 @@
 # The bpf_timer detector's timers (kernel/bpf/tlob_timer.bpf.c): one per
 # window slot of a task, set up at the slot's first START and re-armed by
 # the next, not allocated and freed per window (issue #16); gone when the
-# task exits; and a re-armed timer still detects each window's overrun.
+# task exits; a re-armed timer still detects each window's overrun, also
+# once the tlob that loaded the monitor is gone; and a window whose timer
+# the kernel refused or freed is counted in the session's summary.
 # Where the kernel refuses bpf_timer (PREEMPT_RT) the backend samples and
 # there is no timer to check.
 . /opt/tlob/tests/lib/tap.sh
@@ -48,11 +50,14 @@ cmp_ok "$held" -gt 5 "the slot's timer is there between windows"
 is "$dropped" 0 "... and never goes while the task lives"
 is "$(timers)" 0 "the task exited: its timer is gone"
 
-# overruns WHAT: a tlob mon session over four windows of one task, each
-# spinning 30 ms past its 1 ms budget: 4 violations, and (a switch-out or
-# the STOP could see one first; 30 ms of spinning leaves little room for
-# that) at least 3 of them from the slot's re-armed timer, the second
-# START on
+# overruns WHAT [MID]: a tlob mon session over four windows of one task,
+# each spinning 30 ms past its 1 ms budget: 4 violations, and (a
+# switch-out or the STOP could see one first; 30 ms of spinning leaves
+# little room for that) at least 3 of them from the slot's re-armed timer,
+# the second START on. With MID, a command: the task opens 6 windows
+# 700 ms apart and MID runs 1.2 s after it started, after its second
+# window; the windows after MID got no timer (found late, at a switch or
+# at STOP), and the session's summary says how many.
 overruns() {
 	: >/tmp/38.err
 	tlob mon --backend bpf --json -b "$S1,1ms" >/tmp/38.mon 2>/tmp/38.err &
@@ -62,7 +67,17 @@ overruns() {
 		sleep 0.1
 		i=$((i + 1))
 	done
-	$W -n 4 -g 20 spin 30 >/dev/null 2>&1
+	if [ -z "${2-}" ]; then
+		n=4
+		$W -n 4 -g 20 spin 30 >/dev/null 2>&1
+	else
+		n=6
+		$W -n 6 -g 700 spin 30 >/dev/null 2>&1 &
+		wp=$!
+		sleep 1.2
+		"$2"
+		wait $wp
+	fi
 	sleep 0.5
 	kill -INT $mp
 	wait $mp
@@ -70,9 +85,20 @@ overruns() {
 	v=$(grep '"type":"record"' /tmp/38.mon | grep -c '"kind_name":"violation"')
 	t=$(grep '"type":"record"' /tmp/38.mon | grep '"kind_name":"violation"' |
 		grep -c '"detector_name":"bpf_timer"')
-	diag "$1: violations $v, by the timer $t"
-	is "$v" 4 "$1: 4 overrunning windows of one task: 4 violations"
-	cmp_ok "$t" -ge 3 "$1: ... detected by the slot's re-armed timer"
+	u=$(sed -n 's/^{"type":"summary".*"untimed":\([0-9]*\).*/\1/p' /tmp/38.mon)
+	u=${u:-0}
+	diag "$1: violations $v, by the timer $t, windows without a timer $u"
+	is "$v" $n "$1: $n overrunning windows of one task: $n violations"
+	if [ -z "${2-}" ]; then
+		cmp_ok "$t" -ge 3 "$1: ... detected by the slot's re-armed timer"
+		is "$u" 0 "$1: ... the summary counts no window without a timer"
+		return
+	fi
+	cmp_ok "$t" -ge 1 "$1: ... those before it by their timer"
+	cmp_ok "$u" -ge 2 "$1: ... the JSON summary counts those after it, without a timer"
+	cmp_ok $((t + u)) -ge 5 "$1: ... each window (but one a switch saw first) either"
+	grep -q "^tlob: $u window(s) got no overrun timer" /tmp/38.err
+	ok $? "$1: ... and the session says so on stderr" || sed 's/^/# /' /tmp/38.err
 }
 
 # Re-armed timers detect, on a monitor this session loads.
@@ -88,5 +114,16 @@ overruns "session's own monitor"
 timeout 120 tlob bind --backend bpf -b "$W:tlob_section2_begin,tlob_section2_end,1s" >/tmp/38.out 2>&1
 ok $? "bind, and the bind exits (the pinned monitor's loader gone)" || sed 's/^/# /' /tmp/38.out
 overruns "loader gone"
+
+# When the timers cannot be set up, the session must say so: the loss of
+# detection the bug above caused was counted (TLOB_LOST_NOTIMER) but read
+# by nothing. Unpinning the timer map with no tlob holding it (what the
+# bug did) makes the kernel free the timers already set up (the task's
+# slot: its next START finds its timer gone) and refuse new ones.
+unpin_timers() {
+	rm /sys/fs/bpf/tlob/tlob_timers
+	ok $? "timer map gone: unpinned while the task runs, its last holder gone"
+}
+overruns "timer map gone" unpin_timers
 timeout 120 tlob unbind -a --backend bpf >/dev/null 2>&1
 done_testing
