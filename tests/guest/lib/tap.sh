@@ -6,6 +6,7 @@
 
 _tap_n=0
 _tap_failed=0
+_tap_failed_names=
 
 plan() { echo "1..$1"; }
 
@@ -19,6 +20,7 @@ ok() {
 	fi
 	echo "not ok $_tap_n - $2"
 	_tap_failed=$((_tap_failed + 1))
+	_tap_failed_names="$_tap_failed_names${_tap_failed_names:+; }$_tap_n ($2)"
 	return 1
 }
 
@@ -58,7 +60,10 @@ skip_all() { echo "1..0 # SKIP $*"; exit 0; }
 
 bail_out() { echo "Bail out! $*"; exit 255; }
 
+# The failures again, last: a log that keeps only a script's comments
+# or its end (CI shows the end of its output) still names them.
 done_testing() {
+	[ "$_tap_failed" -eq 0 ] || diag "failed $_tap_failed of $_tap_n: $_tap_failed_names"
 	echo "1..$_tap_n"
 	[ "$_tap_failed" -eq 0 ]
 	exit $?

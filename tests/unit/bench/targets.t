@@ -183,8 +183,8 @@ printf 'PASS|a: fine\nFAIL|b: missed\nSKIP|c: not measured\n' >"$tmp/v5"
 		"targets-unit-$$" "$top" "$tmp/v5"
 ) >"$tmp/tap5"
 rc=$?
-is "$(grep -v '^1\.\.' "$tmp/tap5" | tr '\n' '/')" "ok 1 - target: a: fine/not ok 2 - target: b: missed/ok 3 # skip target: c: not measured/" \
-	"targets: PASS ok, FAIL not ok, SKIP a skip"
+is "$(grep -v '^1\.\.' "$tmp/tap5" | tr '\n' '/')" "ok 1 - target: a: fine/not ok 2 - target: b: missed/ok 3 # skip target: c: not measured/# failed 1 of 3: 2 (target: b: missed)/" \
+	"targets: PASS ok, FAIL not ok, SKIP a skip, the failure named again at the end"
 is "$rc" 1 "a failed target fails the script"
 
 # ---- results: one run ----------------------------------------------------
