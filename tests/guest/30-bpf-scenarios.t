@@ -63,7 +63,7 @@ mon_ready() {
 }
 
 # scenario BACKEND NAME "SECTIONS (-b ...)" WORKLOAD ARGS...: $THEN, if
-# set, runs once tlob mon is monitoring
+# set, runs after the workload, while tlob mon still runs
 scenario() {
 	be=$1 name=$2 secs=$3
 	shift 3
@@ -73,8 +73,8 @@ scenario() {
 	tlob mon --backend "$be" --json $secs >"$OUT/$be-$name.json" 2>"$OUT/$be-$name.err" &
 	mp=$!
 	mon_ready "$OUT/$be-$name.err" $mp
-	${THEN:+$THEN}
 	"$W" "$@" >/dev/null 2>&1
+	${THEN:+$THEN}
 	sleep 0.5
 	kill -INT $mp
 	wait $mp

@@ -95,8 +95,10 @@ mon_wait() {
 # mon_run NAME MON-ARGS... -- PROGRAM-ARGS...: tlob mon in the background
 # for one run of $MON_PROG (default the workload, $W); leaves $T/NAME
 # (stdout) and $T/NAME.err; wpid = the program's pid, mon_rc = tlob mon's
-# exit status after Ctrl-C. $MON_THEN, if set, runs once tlob mon is
-# monitoring (bpf_hold_if: a hold joins the monitor this session loaded).
+# exit status after Ctrl-C. $MON_THEN, if set, runs after the program,
+# while tlob mon still runs (bpf_hold_if: a hold joins the monitor this
+# session loaded; not before the program: on PREEMPT_RT a bind spends
+# seconds in the kernel registering its uprobes).
 mon_run() {
 	_n=$1
 	shift
@@ -110,10 +112,10 @@ mon_run() {
 	tlob mon $_m >"$T/$_n" 2>"$T/$_n.err" &
 	_mp=$!
 	mon_wait "$T/$_n.err"
-	${MON_THEN:+$MON_THEN}
 	"${MON_PROG:-$W}" "$@" >/dev/null &
 	wpid=$!
 	wait $wpid
+	${MON_THEN:+$MON_THEN}
 	sleep 0.5
 	kill -INT $_mp
 	wait $_mp

@@ -102,7 +102,8 @@ e2e_mon_wait() {
 # every BACKEND at once. Leaves $E2E_OUT/NAME.BACKEND.{json,err,rc,rec}
 # and $E2E_OUT/NAME.wpid (the workload's pid); returns 1 if a monitor did
 # not come up (its .err says why). $E2E_THEN, if set, runs once every
-# monitor is up (50-e2e-scenarios: bpf_hold).
+# monitor is up, after the workload (50-e2e-scenarios: bpf_hold; not
+# before it: on PREEMPT_RT a bind spends seconds registering its uprobes).
 e2e_run() {
 	_n=$1
 	shift
@@ -123,11 +124,11 @@ e2e_run() {
 		e2e_mon_wait "$E2E_OUT/$_n.$_be.err" "$(cat "$E2E_OUT/$_n.$_be.pid")" || _up=1
 	done
 	if [ $_up = 0 ]; then
-		${E2E_THEN:+$E2E_THEN}
 		# shellcheck disable=SC2046
 		"$_prog" $(e2e_col "$_n" 3) >"$E2E_OUT/$_n.out" 2>&1 &
 		echo $! >"$E2E_OUT/$_n.wpid"
 		wait $!
+		${E2E_THEN:+$E2E_THEN}
 		sleep 0.5
 	fi
 	for _p in $_pids; do kill -INT "$_p" 2>/dev/null; done
