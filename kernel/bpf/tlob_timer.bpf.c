@@ -45,18 +45,19 @@ char LICENSE[] SEC("license") = "GPL";
  */
 #define tlob_timer_arm(t, map, cb, delay_ns)					\
 	do {									\
+		typeof(t) __t = (t);						\
 		long __err = 0;							\
 										\
-		if (!(t)->ready) {						\
-			__err = bpf_timer_init(&(t)->timer, &(map), CLOCK_MONOTONIC); \
+		if (!__t->ready) {						\
+			__err = bpf_timer_init(&__t->timer, &(map), CLOCK_MONOTONIC); \
 			if (__err == -TLOB_EBUSY)				\
 				__err = 0;					\
 		}								\
 		if (!__err)							\
-			__err = bpf_timer_set_callback(&(t)->timer, cb);	\
+			__err = bpf_timer_set_callback(&__t->timer, cb);	\
 		if (!__err)							\
-			__err = bpf_timer_start(&(t)->timer, delay_ns, 0);	\
-		(t)->ready = !__err;						\
+			__err = bpf_timer_start(&__t->timer, delay_ns, 0);	\
+		__t->ready = !__err;						\
 		if (__err)							\
 			tlob_count_lost(TLOB_LOST_NOTIMER);			\
 	} while (0)
