@@ -280,13 +280,15 @@ struct tlob_backend_ops {
 	/* Records the backend knows were lost (ring buffer overruns) so far. */
 	int (*lost)(struct tlob_backend *be, uint64_t *lost);
 	/*
-	 * Windows opened since open() that got no overrun timer (BPF: the
-	 * bpf_timer could not be set up, e.g. its map unpinned and unheld):
-	 * their overruns are found only at a scheduler event or at STOP, so a
-	 * session must say so. Counted on the whole monitor, not per reader.
-	 * NULL: the backend's detector cannot be missing (the module's hrtimer).
+	 * Windows that got no overrun timer (BPF: the bpf_timer could not be
+	 * set up, e.g. its map unpinned and unheld): their overruns are found
+	 * only at a scheduler event or at STOP, so a session and tlob status
+	 * must say so. since_open: those opened since open() (a session's),
+	 * else since the monitor was loaded. Counted on the whole monitor, not
+	 * per reader. NULL: the backend's detector cannot be missing (the
+	 * module's hrtimer).
 	 */
-	int (*untimed)(struct tlob_backend *be, uint64_t *n);
+	int (*untimed)(struct tlob_backend *be, bool since_open, uint64_t *n);
 
 	/*
 	 * Whether this handle is a session (kmod: TLOB_SESSION_DEV open;

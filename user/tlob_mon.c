@@ -531,7 +531,7 @@ static void mon_summary(struct tlob_backend *be, const struct tlob_params *param
 	if (be->ops->lost)
 		be->ops->lost(be, &lost);
 	if (be->ops->untimed)
-		be->ops->untimed(be, &untimed);
+		be->ops->untimed(be, true, &untimed);
 	if (params->json) {
 		printf("{\"type\":\"summary\",\"records\":%" PRIu64 ",\"windows\":%" PRIu64
 		       ",\"violations\":%" PRIu64 ",\"dropped\":%" PRIu64 ",\"transitions\":%"

@@ -5,6 +5,7 @@
  * "PID:COMM" for each session (a running tlob mon); the bindings only
  * sessions hold follow the persistent ones.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +20,8 @@ static const char *const status_usage[] = {
 	"",
 	"  enabled, reactor and every binding with its holders: monitor (tlob bind)",
 	"  and PID:COMM of each session (tlob mon) (with -j: one JSON object for the",
-	"  state, then one per binding)",
+	"  state, then one per binding); on BPF also, once some window got no",
+	"  overrun timer since the monitor was loaded, how many (\"untimed\")",
 	NULL,
 };
 
@@ -61,6 +63,7 @@ static int status_run(struct tlob_params *params)
 	struct tlob_binding_spec *specs = NULL;
 	char reactor[64] = "-", reactors[256] = "", buf[PATH_MAX + 512];
 	struct tlob_backend be;
+	uint64_t untimed = 0;
 	int enabled, ret;
 	size_t n = 0;
 
@@ -84,17 +87,27 @@ static int status_run(struct tlob_params *params)
 		return 1;
 	}
 	n = session_only(&be, &specs, n);
+	/* Only when it happened: the status of a sound monitor reads as before. */
+	if (be.ops->untimed)
+		be.ops->untimed(&be, false, &untimed);
 	if (params->json) {
 		char r_esc[sizeof(reactor) * 6], rs_esc[sizeof(reactors) * 6];
 
 		printf("{\"type\":\"status\",\"backend\":\"%s\",\"enabled\":%s,\"reactor\":\"%s\","
-		       "\"reactors\":\"%s\",\"bindings\":%zu}\n", be.ops->name,
+		       "\"reactors\":\"%s\",\"bindings\":%zu", be.ops->name,
 		       enabled ? "true" : "false",
 		       tlob_json_escape(reactor, r_esc, sizeof(r_esc)),
 		       tlob_json_escape(reactors, rs_esc, sizeof(rs_esc)), n);
+		if (untimed)
+			printf(",\"untimed\":%" PRIu64, untimed);
+		printf("}\n");
 	} else {
 		printf("backend: %s\nenabled: %s\nreactor: %s (of %s)\nbindings: %zu\n",
 		       be.ops->name, enabled ? "yes" : "no", reactor, reactors, n);
+		if (untimed)
+			printf("untimed: %" PRIu64 " window(s) since the monitor was loaded got no "
+			       "overrun timer (their overruns found late, at a switch or at STOP)\n",
+			       untimed);
 	}
 	for (size_t i = 0; i < n; i++) {
 		if (params->json) {

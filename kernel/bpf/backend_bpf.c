@@ -1531,7 +1531,7 @@ static int bpf_lost(struct tlob_backend *be, uint64_t *lost)
 	return 0;
 }
 
-static int bpf_untimed(struct tlob_backend *be, uint64_t *n)
+static int bpf_untimed(struct tlob_backend *be, bool since_open, uint64_t *n)
 {
 	struct bpf_priv *p = be->priv;
 	uint64_t now;
@@ -1541,8 +1541,8 @@ static int bpf_untimed(struct tlob_backend *be, uint64_t *n)
 	if (!loaded(p))
 		return 0;
 	ret = lost_counter(p, TLOB_LOST_NOTIMER, &now);
-	if (!ret && now > p->untimed0)
-		*n = now - p->untimed0;
+	if (!ret)
+		*n = !since_open ? now : now > p->untimed0 ? now - p->untimed0 : 0;
 	return ret;
 }
 

@@ -99,6 +99,9 @@ overruns() {
 	cmp_ok $((t + u)) -ge 5 "$1: ... each window (but one a switch saw first) either"
 	grep -q "^tlob: $u window(s) got no overrun timer" /tmp/38.err
 	ok $? "$1: ... and the session says so on stderr" || sed 's/^/# /' /tmp/38.err
+	# The monitor's count since tlob bind loaded it: this session's alone.
+	su=$(tlob status --backend bpf --json | sed -n 's/^{"type":"status".*"untimed":\([0-9]*\).*/\1/p')
+	is "${su:-0}" "$u" "$1: ... and tlob status, since the monitor was loaded"
 }
 
 # Re-armed timers detect, on a monitor this session loads.
