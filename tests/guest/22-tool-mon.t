@@ -135,9 +135,7 @@ for B in $BACKENDS; do
 		ok $([ -n "$why" ]; echo $?) "$B: ... saying why: $why"
 		;;
 	esac
-	bpf_release_if "$B"
-	tool_clean_state "$B"
-	ok $? "$B: everything put back"
+	release_clean "$B" "$B: everything put back"
 done
 tool_module_down
 tool_cleanup

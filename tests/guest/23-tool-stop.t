@@ -61,9 +61,7 @@ for B in $BACKENDS; do
 		tool_clean_state "$B"
 		ok $? "$B run $run: binding removed, monitor disabled, instance gone"
 	done
-	bpf_release_if "$B"
-	tool_clean_state "$B"
-	ok $? "$B: nothing left"
+	release_clean "$B" "$B: nothing left"
 done
 tool_module_down
 tool_cleanup

@@ -54,9 +54,7 @@ for B in $BACKENDS; do
 		tool_clean_state "$B"
 		ok $? "$B SIG$sig: binding removed, monitor disabled, instance gone"
 	done
-	bpf_release_if "$B"
-	tool_clean_state "$B"
-	ok $? "$B: nothing left"
+	release_clean "$B" "$B: nothing left"
 
 	# A reader that cannot keep up loses records, and says how many: with a
 	# small buffer and the reader stopped (SIGSTOP) while the kernel

@@ -105,9 +105,7 @@ for B in $BACKENDS; do
 	last_ok=$(grep -n '"kind_name":"window"' "$T/out" | grep '"verdict_name":"ok"' | tail -1 | cut -d: -f1)
 	viol=$(grep -n '"kind_name":"violation"' "$T/out" | head -1 | cut -d: -f1)
 	cmp_ok "${last_ok:-999999}" -lt "${viol:-0}" "$B: ... before the violation (oldest first)"
-	bpf_release_if "$B"
-	tool_clean_state "$B"
-	ok $? "$B: binding removed, monitor disabled, instance gone"
+	release_clean "$B" "$B: binding removed, monitor disabled, instance gone"
 done
 tool_module_down
 tool_cleanup

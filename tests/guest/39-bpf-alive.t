@@ -158,9 +158,7 @@ is "$gaps" 0 "100 us cycles: each record is its cycles' length and starts where 
 is "$(jlines "$T/fine" summary | vals alive_cycles)" "$(cycles "$T/fine" | wc -l)" \
 	"100 us cycles: the summary counts every record"
 
-bpf_release
-tool_clean_state $B
-ok $? "the hold released: nothing left"
+release_clean $B "the hold released: nothing left"
 
 # --- tlob bind: the pinned monitor keeps it, its statistics count
 if [ -d /sys/fs/bpf ] && tlob bind --backend $B -b "$HB" >"$T/bind" 2>&1; then

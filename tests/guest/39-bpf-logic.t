@@ -150,9 +150,7 @@ mon_run tol --json --backend $B $(model_args flow.dot --tolerance 2/3) -- -r 2 e
 is "$(lrecs "$T/tol" verdict order | sed -n 's/.*"react":\([0-9a-z]*\).*/\1/p' | tr '\n' ' ')" "false true " \
 	"tolerance 2/3: the first ORDER held back, the second reacted to"
 
-bpf_release
-tool_clean_state $B
-ok $? "the hold released: nothing left"
+release_clean $B "the hold released: nothing left"
 
 # --- the session's end while an instance is live: ABORTED (unbind)
 # shellcheck disable=SC2046

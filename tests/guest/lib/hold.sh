@@ -32,3 +32,11 @@ bpf_hold_if() {
 	[ "$1" != bpf ] || ok_cmd "bpf: the monitor held for the next sessions (bpf_hold)" bpf_hold
 }
 bpf_release_if() { [ "$1" != bpf ] || bpf_release; }
+
+# release_clean BACKEND NAME: the hold released (BPF), then a TAP line
+# NAME: nothing of tlob's left (tool.sh's tool_clean_state)
+release_clean() {
+	bpf_release_if "$1"
+	tool_clean_state "$1"
+	ok $? "$2"
+}
