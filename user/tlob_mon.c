@@ -582,8 +582,8 @@ static void mon_summary(struct tlob_backend *be, const struct tlob_params *param
 		fprintf(stderr, "tlob: %" PRIu64 " events were lost (ring buffer overrun)\n", lost);
 	if (untimed)
 		fprintf(stderr, "tlob: %" PRIu64 " window(s) got no overrun timer while this session "
-			"ran (any session's): their overruns were found only at a switch or at "
-			"STOP, late\n", untimed);
+			"ran (counted for the whole monitor, not only this session's): their "
+			"overruns were found only at a switch or at STOP, late\n", untimed);
 }
 
 /* --on-violation: usage errors and missing instances, before anything changes. */
