@@ -129,7 +129,7 @@ struct bpf_priv {
 	bool batching;			/* windows are waiting, due at flush_due */
 	uint64_t flush_due;		/* tlob_now_ns() */
 	uint64_t foreign;	/* records of another tlob's layout, not read */
-	uint64_t untimed0;	/* TLOB_LOST_NOTIMER at open(): untimed() counts from it */
+	uint64_t untimed0;	/* a reader's TLOB_LOST_NOTIMER at open(): untimed() counts from it */
 	struct logic_copy *tables;	/* logical bindings' tables, to name their records */
 	size_t nr_tables;
 };
@@ -574,7 +574,8 @@ static int bpf_open(struct tlob_backend *be, const struct tlob_backend_opts *opt
 		if (ret)
 			goto fail;
 	}
-	if (loaded(p))
+	/* A session's baseline for untimed(since_open); other handles need none. */
+	if (p->reader && loaded(p))
 		lost_counter(p, TLOB_LOST_NOTIMER, &p->untimed0);
 	return 0;
 fail:
