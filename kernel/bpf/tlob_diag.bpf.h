@@ -47,7 +47,9 @@
  * entry is claimed with a compare-and-swap on ->owner, published by ->from
  * (0 while it is set up or given back); the switch on that CPU is the
  * only writer of its tables and of ->since/->cur, except when the first
- * waiter arrives from another CPU (a wakeup) and restarts the count. A
+ * waiter arrives from another CPU (a wakeup) and restarts the count, and
+ * a scheduler program on that CPU that names the task running there
+ * while nobody has (tlob_diag_runner_here(), IRQs off like the switch). A
  * deadline seen on another CPU reads a table the switch may be updating:
  * a diagnosis is a snapshot, and what a race can cost is one entry's
  * time, never memory safety. The diagnosis itself is claimed for sending
@@ -154,8 +156,32 @@ static __always_inline void tlob_ran_of(struct tlob_ran *r, struct task_struct *
 }
 
 /*
+ * Who runs on @cw's CPU @cpu, when no switch there has said since
+ * cw->since (its first waiter came from another CPU): if that CPU is
+ * this one, current (at a sched_switch: prev), which has run since then,
+ * as a switch there would have said otherwise. Without this, a task
+ * woken from another CPU and switched to straight after the one it
+ * waited behind had that one's time credited to nobody. Scheduler
+ * programs only: IRQs are off there, so no switch on this CPU writes
+ * ->cur meanwhile (a uprobe program may be preempted on PREEMPT_RT).
+ */
+static __always_inline void tlob_diag_runner_here(struct tlob_bpf_cpu *cw, __u32 cpu)
+{
+	struct task_struct *cur;
+
+	if (READ_ONCE(cw->cur_known) || cpu != bpf_get_smp_processor_id())
+		return;
+	cur = bpf_get_current_task_btf();
+	if (!cur->pid)
+		return;
+	tlob_ran_of(&cw->cur, cur);
+	WRITE_ONCE(cw->cur_known, 1);
+}
+
+/*
  * The window's task waits on @cpu's runqueue from @now (preempted there,
- * or woken onto it): a waiter entry of that CPU, if one is free.
+ * or woken onto it): a waiter entry of that CPU, if one is free. From
+ * the scheduler programs only (tlob_diag_event()).
  */
 __noinline int tlob_diag_wait_begin(struct tlob_win *w, __u32 cpu, __u64 now)
 {
@@ -177,9 +203,10 @@ __noinline int tlob_diag_wait_begin(struct tlob_win *w, __u32 cpu, __u64 now)
 		e->pid = w->core.pid;
 		e->acc.nr_ran = 0;
 		if (!__sync_fetch_and_add(&cw->nr, 1)) {
-			/* Whoever runs there now: unknown until its switch-out. */
+			/* Whoever runs there now: current if it is here. */
 			cw->since = now;
 			WRITE_ONCE(cw->cur_known, 0);
+			tlob_diag_runner_here(cw, cpu);
 		}
 		WRITE_ONCE(e->from, now);
 		w->wait_cpu = cpu;
@@ -291,6 +318,14 @@ __noinline int tlob_diag_event(struct tlob_win *w, __u32 event, __u32 cpu, __u64
 		return 0;
 	open = READ_ONCE(w->dstate) == TLOB_DIAG_OPEN;
 	if (event == switch_in_tlob) {
+		/* Switched in where it waited: prev ran there, if nobody said. */
+		if (w->wait_cpu >= 0) {
+			__u32 wcpu = w->wait_cpu;
+			struct tlob_bpf_cpu *cw = bpf_map_lookup_elem(&tlob_cpu_waits, &wcpu);
+
+			if (cw)
+				tlob_diag_runner_here(cw, wcpu);
+		}
 		tlob_diag_wait_end(w, now, open);
 		if (open)
 			tlob_diag_on_cpu(&w->diag, cpu);

@@ -88,7 +88,8 @@
  * and per waiter a top-TLOB_DIAG_RAN update (TLOB_DIAG_RAN compares, a
  * 16-byte comm copy), and a snapshot of the task switched in. Per window
  * event: a few stores (cpu, migrations, waker's comm), a wait-list entry
- * taken or given back. Per violation: up to TLOB_DIAG_KSTACK unwinder
+ * taken or given back (on the wait's own CPU, with a snapshot of current
+ * when no switch there has named the task running). Per violation: up to TLOB_DIAG_KSTACK unwinder
  * steps (sleeping or waiting tasks only), up to TLOB_DIAG_USTACK
  * 16-byte copy_from_user_nofault() reads, one irq_work or IPI when
  * deferred, one trace event.
@@ -172,6 +173,30 @@ static void __tlob_wait_credit(struct tlob_cpu_wait *cw, struct tlob_waiter *e,
 		tlob_diag_ran_add(&e->acc, pid, prio, policy, comm, now - from);
 }
 
+/* @cw's lock held: @t runs on @cw's CPU from cw->since on. */
+static void __tlob_wait_runner(struct tlob_cpu_wait *cw, struct task_struct *t)
+{
+	cw->cur_known = !is_idle_task(t);
+	cw->cur_pid = t->pid;
+	cw->cur_prio = t->prio;
+	cw->cur_policy = t->policy;
+	tlob_diag_comm(cw->cur_comm, t->comm);
+}
+
+/*
+ * @cw's lock held. A wait on a CPU with no waiter yet does not know who
+ * runs there, and only a switch there says (tlob_wdiag_switch()). Until
+ * one does, the task on that CPU has run since cw->since: if that CPU is
+ * this one, it is current (at a sched_switch: prev). Without this, a
+ * task woken from another CPU and switched to straight after the one
+ * it waited behind had that one's time credited to nobody.
+ */
+static void __tlob_wait_runner_here(struct tlob_cpu_wait *cw, int cpu)
+{
+	if (!cw->cur_known && cpu == smp_processor_id())
+		__tlob_wait_runner(cw, current);
+}
+
 /* The window's task waits on @cpu from @now; window lock held. */
 static void tlob_wait_begin(struct tlob_wdiag *wd, pid_t pid, int cpu, u64 now)
 {
@@ -190,9 +215,10 @@ static void tlob_wait_begin(struct tlob_wdiag *wd, pid_t pid, int cpu, u64 now)
 		e->from = now;
 		e->acc.nr_ran = 0;
 		if (!*nr) {
-			/* Whoever runs now, unknown until its switch-out. */
+			/* Whoever runs there now: current if it is here. */
 			cw->since = now;
 			cw->cur_known = false;
+			__tlob_wait_runner_here(cw, cpu);
 		}
 		WRITE_ONCE(*nr, *nr + 1);
 		wd->wait_cpu = cpu;
@@ -219,6 +245,7 @@ static void tlob_wait_end(struct tlob_wdiag *wd, u64 now)
 	raw_spin_lock(&cw->lock);
 	e = &cw->w[wd->wait_slot];
 	if (!wd->frozen) {
+		__tlob_wait_runner_here(cw, wd->wait_cpu);
 		if (cw->cur_known)
 			__tlob_wait_credit(cw, e, cw->cur_pid, cw->cur_prio,
 					   cw->cur_policy, cw->cur_comm, now);
@@ -254,11 +281,7 @@ void tlob_wdiag_switch(struct task_struct *prev, struct task_struct *next,
 			__tlob_wait_credit(cw, &cw->w[i], prev->pid, prev->prio,
 					   prev->policy, prev->comm, now);
 	cw->since = now;
-	cw->cur_known = !is_idle_task(next);
-	cw->cur_pid = next->pid;
-	cw->cur_prio = next->prio;
-	cw->cur_policy = next->policy;
-	tlob_diag_comm(cw->cur_comm, next->comm);
+	__tlob_wait_runner(cw, next);
 	raw_spin_unlock(&cw->lock);
 }
 

@@ -11,6 +11,9 @@
 #         BPF detector takes only the stack of the task it interrupts)
 #   wait  waiting, diag-hog (SCHED_FIFO 50, kernel prio 49) first among
 #         the tasks that ran instead (JSON)
+#   woken woken from another CPU while diag-hog runs on its own, it waits
+#         and is switched to straight after diag-hog: diag-hog's time
+#         since the wakeup is among what ran instead (JSON)
 #   pipe  sleeping in pipe_read (the kernel stack), woken by diag-writer
 #         (a budget of 100ms: the task must be asleep at its deadline)
 #         (text lines), and an on-violation exec gets the same in TLOB_*
@@ -102,6 +105,24 @@ for B in $BACKENDS; do
 	r=$(printf '%s\n' "$d" | sed -n 's/.*"ran":\[{\([^}]*\)}.*/\1/p')
 	is "$(jget "{$r}" comm) $(jget "{$r}" policy) $(jget "{$r}" prio)" "diag-hog fifo 49" \
 		"$B: wait: diag-hog first among the tasks that ran instead, fifo, prio 49" || diag "$d"
+
+	# --- woken: who ran while it waited, the wait begun from another CPU
+	# diag-writer wakes it from CPU 1 while diag-hog spins on CPU 0, and
+	# it runs straight after diag-hog: no switch on CPU 0 saw the wait
+	# begin, so only its own switch-in can name diag-hog (which, before
+	# 2026-12-06, nothing did: "ran" was empty). It spins past the
+	# deadline afterwards (300ms of diag-hog, then 600ms of its own).
+	echo -1 >/proc/sys/kernel/sched_rt_runtime_us
+	mon_run woken --json --backend "$B" -b "${SEC%,20ms},500ms" -- -c 0 woken 300
+	echo "$rt_runtime" >/proc/sys/kernel/sched_rt_runtime_us
+	d=$(diagline "$T/woken")
+	[ -n "$d" ]
+	ok $? "$B: woken: a diagnosis line after the violation" || show "$T/woken" "$T/woken.err"
+	diag "$B: woken: ran instead $(printf '%s\n' "$d" | sed -n 's/.*"ran":\(\[[^]]*\]\).*/\1/p')"
+	r=$(printf '%s\n' "$d" | grep -o '{"pid":[0-9]*,"comm":"diag-hog","policy":"[a-z]*","prio":[0-9]*,"ns":[0-9]*}' | head -1)
+	# (from the wakeup, 50ms after START, to diag-hog's end at about 305ms)
+	cmp_ok "$(jget "$r" ns)" -gt 100000000 \
+		"$B: woken: diag-hog ran instead for most of the wait (over 100ms)" || diag "$d"
 
 	# --- pipe: who woke it, where it slept; text lines and an exec's environment
 	# (a script: mon_run passes its arguments through one word list)

@@ -20,6 +20,16 @@
  *   pipe MS   the window blocks in read() on a pipe; a thread named
  *             "diag-writer" sleeps MS ms, then writes: the task sleeps in
  *             the kernel's pipe_read() and diag-writer wakes it
+ *   woken MS  pinned to one CPU (-c, default 0) beside diag-hog (SCHED_FIFO
+ *             50, the same CPU), the window blocks in read() on a pipe;
+ *             diag-hog sleeps 5 ms, then spins MS ms; diag-writer, on
+ *             another CPU where there is one, writes 50 ms after START:
+ *             the task is woken from there while diag-hog runs on its
+ *             CPU, waits behind it and is switched to straight after it
+ *             (nothing else runs there in between: nobody on that CPU
+ *             saw the wait begin); then it spins 2 x MS ms, so a budget
+ *             between MS and 3 x MS finds it running, diag-hog's time
+ *             since the wakeup among what ran instead
  * -c CPU pins the window's task to CPU in every mode (spin too: a
  * detector that can only take the stack of the task it interrupts, the BPF
  * backend's timer or sampler, then runs where the task spins).
@@ -50,7 +60,7 @@
 
 static long ms, windows = 1, cpu, linger;
 static int cpu_given;
-static int go[2], data[2];
+static int go[2], data[2], wake[2];
 
 NOINLINE void diag_begin(void)
 {
@@ -139,6 +149,39 @@ static void *hog(void *arg)
 	return NULL;
 }
 
+/* woken: sleeps 5 ms once the window's task is in its window, then hogs its CPU. */
+static void *late_hog(void *arg)
+{
+	struct timespec ts = { 0, 5 * 1000000L };
+	char c;
+
+	(void)arg;
+	pin(0, cpu);
+	while (read(go[0], &c, 1) == 1) {
+		nanosleep(&ts, NULL);
+		diag_spin_leaf(ms);
+	}
+	return NULL;
+}
+
+/* woken: from another CPU, 50 ms after START, wakes the window's task. */
+static void *remote_waker(void *arg)
+{
+	struct timespec ts = { 0, 50 * 1000000L };
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	char c;
+
+	(void)arg;
+	if (n > 1)
+		pin(0, (cpu + 1) % n);
+	while (read(wake[0], &c, 1) == 1) {
+		nanosleep(&ts, NULL);
+		if (write(data[1], &c, 1) != 1)
+			die("write");
+	}
+	return NULL;
+}
+
 /* pipe: sleeps, then wakes the window's task with a write. */
 static void *writer(void *arg)
 {
@@ -210,11 +253,11 @@ int main(int argc, char **argv)
 	ms = atol(argv[optind + 1]);
 	if (ms <= 0 || windows <= 0)
 		goto usage;
-	if (pipe(go) || pipe(data))
+	if (pipe(go) || pipe(data) || pipe(wake))
 		die("pipe");
 	tsc_calibrate();
 
-	if (cpu_given || !strcmp(mode, "wait"))
+	if (cpu_given || !strcmp(mode, "wait") || !strcmp(mode, "woken"))
 		pin(0, cpu);
 	if (fifo) {
 		struct sched_param sp = { .sched_priority = (int)fifo };
@@ -224,6 +267,9 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(mode, "wait")) {
 		start_thread(hog, "diag-hog", 50);
+	} else if (!strcmp(mode, "woken")) {
+		start_thread(late_hog, "diag-hog", 50);
+		start_thread(remote_waker, "diag-writer", 0);
 	} else if (!strcmp(mode, "pipe")) {
 		start_thread(writer, "diag-writer", 0);
 	} else if (strcmp(mode, "spin")) {
@@ -240,6 +286,13 @@ int main(int argc, char **argv)
 			if (write(go[1], &c, 1) != 1)
 				die("write");
 			diag_spin_caller(1);
+		} else if (!strcmp(mode, "woken")) {
+			/* The hog preempts us, goes to sleep, and we block. */
+			if (write(go[1], &c, 1) != 1 || write(wake[1], &c, 1) != 1)
+				die("write");
+			if (read(data[0], &c, 1) != 1)
+				die("read");
+			diag_spin_caller(2 * ms);
 		} else {
 			if (write(go[1], &c, 1) != 1)
 				die("write");
@@ -254,6 +307,6 @@ int main(int argc, char **argv)
 	printf("windows=%ld\n", windows);
 	return 0;
 usage:
-	fprintf(stderr, "usage: tlob-diag [-n WINDOWS] [-c CPU] [-f PRIO] [-l MS] spin|wait|pipe MS\n");
+	fprintf(stderr, "usage: tlob-diag [-n WINDOWS] [-c CPU] [-f PRIO] [-l MS] spin|wait|pipe|woken MS\n");
 	return 2;
 }
