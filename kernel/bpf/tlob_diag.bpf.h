@@ -162,8 +162,9 @@ static __always_inline void tlob_ran_of(struct tlob_ran *r, struct task_struct *
  * as a switch there would have said otherwise. Without this, a task
  * woken from another CPU and switched to straight after the one it
  * waited behind had that one's time credited to nobody. Scheduler
- * programs only: IRQs are off there, so no switch on this CPU writes
- * ->cur meanwhile (a uprobe program may be preempted on PREEMPT_RT).
+ * programs and detectors only (the bpf_timer's softirq, the sampler's
+ * IRQ): no switch on this CPU writes ->cur meanwhile, as one could under
+ * a uprobe program preempted on PREEMPT_RT.
  */
 static __always_inline void tlob_diag_runner_here(struct tlob_bpf_cpu *cw, __u32 cpu)
 {
@@ -176,6 +177,19 @@ static __always_inline void tlob_diag_runner_here(struct tlob_bpf_cpu *cw, __u32
 		return;
 	tlob_ran_of(&cw->cur, cur);
 	WRITE_ONCE(cw->cur_known, 1);
+}
+
+/* The same for the CPU @w waits on, if it waits. */
+static __always_inline void tlob_diag_runner_of_wait(struct tlob_win *w)
+{
+	__u32 cpu = w->wait_cpu;
+	struct tlob_bpf_cpu *cw;
+
+	if (w->wait_cpu < 0)
+		return;
+	cw = bpf_map_lookup_elem(&tlob_cpu_waits, &cpu);
+	if (cw)
+		tlob_diag_runner_here(cw, cpu);
 }
 
 /*
@@ -319,13 +333,7 @@ __noinline int tlob_diag_event(struct tlob_win *w, __u32 event, __u32 cpu, __u64
 	open = READ_ONCE(w->dstate) == TLOB_DIAG_OPEN;
 	if (event == switch_in_tlob) {
 		/* Switched in where it waited: prev ran there, if nobody said. */
-		if (w->wait_cpu >= 0) {
-			__u32 wcpu = w->wait_cpu;
-			struct tlob_bpf_cpu *cw = bpf_map_lookup_elem(&tlob_cpu_waits, &wcpu);
-
-			if (cw)
-				tlob_diag_runner_here(cw, wcpu);
-		}
+		tlob_diag_runner_of_wait(w);
 		tlob_diag_wait_end(w, now, open);
 		if (open)
 			tlob_diag_on_cpu(&w->diag, cpu);
@@ -437,6 +445,9 @@ __noinline int tlob_diag_violation(struct tlob_win *w, __u32 event)
 	if (!w)
 		return 0;
 	d = &w->diag;
+	/* A detector (IRQs off, or softirq) on the CPU it waits on: who runs there. */
+	if (event == event_max_tlob)
+		tlob_diag_runner_of_wait(w);
 	tlob_diag_wait_end(w, bpf_ktime_get_ns(), 1);
 	state = tlob_core_state(&w->core);
 	d->start_ns = tlob_core_start(&w->core);
