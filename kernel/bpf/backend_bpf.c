@@ -1116,12 +1116,8 @@ static int bind_locked(struct tlob_backend *be, const struct tlob_binding_spec *
 	if (!ret)
 		ret = keep_links(be, id, fd);
 	if (ret) {
-		bpf_map_delete_elem(p->m.fd[TB_BINDINGS], &id);
-		bpf_map_delete_elem(p->m.fd[TB_STATS], &id);
-		bpf_map_delete_elem(p->m.fd[TB_ALIVE_STATS], &id);
-		bpf_map_delete_elem(p->m.fd[TB_LOGIC_STATS], &id);
-		bpf_map_delete_elem(p->m.fd[TB_LOGIC_TABLES], &id);
-		bpf_map_delete_elem(p->m.fd[TB_HISTORY], &id);
+		/* Its probes are gone; a window they opened meanwhile ends as at unbind. */
+		tb_binding_free(&p->m, id, NULL);
 		return ret;
 	}
 	if (idp)

@@ -179,6 +179,11 @@ int tb_binding_free(const struct bpf_mon *m, uint32_t id, void *percpu_stats)
 	bpf_map_delete_elem(m->fd[TB_LOGIC_STATS], &id);
 	bpf_map_delete_elem(m->fd[TB_LOGIC_TABLES], &id);
 	bpf_map_delete_elem(m->fd[TB_HISTORY], &id);
+	/*
+	 * Again, the binding gone: a START already past its lookup of it
+	 * may have opened a window since (tlob.bpf.c, tlob_unbinds).
+	 */
+	tb_abort(m, id, TLOB_ABORT_UNBIND);
 	return 0;
 }
 

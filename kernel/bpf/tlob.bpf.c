@@ -73,6 +73,17 @@ __u64 tlob_next_due = ~0ULL;
  * attached per binding, which may come before the monitor is enabled).
  */
 __u32 tlob_on;
+/*
+ * Bumped by every run of tlob_abort, which the loader runs again once it
+ * has deleted a binding (share.c). A window notes it at START, read
+ * before the START looks its binding up; a switch-out of its task looks
+ * the binding up only when it has moved since. So a window that a START
+ * in flight during an unbind opened after the walk that ended the
+ * binding's others (a uprobe program is preemptible on PREEMPT_RT) is
+ * still ended at its task's next switch-out, and every other switch-out
+ * costs a load, not a hash lookup per window (issue #16).
+ */
+__u32 tlob_unbinds;
 
 struct tlob_scan {
 	__u64 now;
@@ -245,9 +256,12 @@ static __always_inline void tlob_start_dropped(const struct tlob_bpf_binding *b,
 		bpf_loop(TLOB_BPF_READERS, tlob_drop_one, &d, 0);
 }
 
-/* START: open a window in a free slot, or feed `start` to the open one. */
+/*
+ * START: open a window in a free slot, or feed `start` to the open one.
+ * @unbinds: tlob_unbinds as it was before @b was looked up.
+ */
 static __always_inline void tlob_start(const struct tlob_bpf_binding *b, __u32 id,
-				       __u32 tid, __u32 tgid)
+				       __u32 tid, __u32 tgid, __u32 unbinds)
 {
 	struct tlob_task *t = tlob_task_of(tid);
 	struct tlob_win *w = NULL;
@@ -289,6 +303,7 @@ static __always_inline void tlob_start(const struct tlob_bpf_binding *b, __u32 i
 	w->core.tgid = tgid;
 	w->core.binding_id = id;
 	w->slot = slot;
+	w->unbinds = unbinds;
 	bpf_get_current_comm(w->core.comm, sizeof(w->core.comm));
 	__builtin_memcpy(w->core.tag, b->tag, sizeof(w->core.tag));
 	tlob_diag_begin(w);
@@ -339,6 +354,8 @@ static __always_inline int tlob_uprobe_run(struct pt_regs *ctx)
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	__u32 id = TLOB_COOKIE_ID(cookie), tid = (__u32)pid_tgid;
 	__u32 tgid = pid_tgid >> 32;
+	/* Before the binding is looked up (tlob_unbinds). */
+	__u32 unbinds = READ_ONCE(tlob_unbinds);
 	const struct tlob_bpf_binding *b;
 	struct tlob_task *t;
 	int i;
@@ -358,7 +375,7 @@ static __always_inline int tlob_uprobe_run(struct pt_regs *ctx)
 	}
 	if (TLOB_COOKIE_KIND(cookie) == TLOB_COOKIE_START) {
 		if (READ_ONCE(tlob_on))
-			tlob_start(b, id, tid, tgid);
+			tlob_start(b, id, tid, tgid, unbinds);
 		return 0;
 	}
 	/* A STOP outside a window (e.g. a first call) is not an event. */
@@ -590,7 +607,7 @@ int BPF_PROG(tlob_switch, bool preempt, struct task_struct *prev,
 {
 	struct tlob_task *t;
 	unsigned int ev;
-	__u32 cpu;
+	__u32 cpu, unbinds;
 	__u64 now;
 	int i;
 
@@ -606,6 +623,7 @@ int BPF_PROG(tlob_switch, bool preempt, struct task_struct *prev,
 	t = tlob_task_open(prev->pid);
 	if (t) {
 		ev = tlob_switch_out_event(preempt, prev_state, tlob_task_blocked(prev));
+		unbinds = READ_ONCE(tlob_unbinds);
 #pragma unroll
 		for (i = 0; i < TLOB_BPF_NEST; i++) {
 			struct tlob_win *w = &t->win[i];
@@ -613,11 +631,14 @@ int BPF_PROG(tlob_switch, bool preempt, struct task_struct *prev,
 
 			if (!tlob_active(w))
 				continue;
-			/* Unbound while inside: the window ends here. */
-			if (!bpf_map_lookup_elem(&tlob_bindings, &id)) {
-				tlob_feed(w, abort_tlob, now, TLOB_DETECT_SCHED,
-					  TLOB_ABORT_UNBIND);
-				continue;
+			/* Unbound while inside: the window ends here (tlob_unbinds). */
+			if (w->unbinds != unbinds) {
+				if (!bpf_map_lookup_elem(&tlob_bindings, &id)) {
+					tlob_feed(w, abort_tlob, now, TLOB_DETECT_SCHED,
+						  TLOB_ABORT_UNBIND);
+					continue;
+				}
+				w->unbinds = unbinds;
 			}
 			tlob_feed(w, ev, now, TLOB_DETECT_SCHED, TLOB_ABORT_NONE);
 			/* Preempted: it waits here. prev is current: a pending stack. */
@@ -746,8 +767,11 @@ static long tlob_abort_one(struct bpf_map *map, __u32 *tid, struct tlob_task *t,
  * monitor is switched off, every open window (aborted, disable); when a
  * binding is removed, its windows (aborted, unbind), at once rather than
  * at the task's next switch. The loader runs this with BPF_PROG_TEST_RUN
- * after clearing tlob_on (disable) or deleting the binding (unbind), so
- * no window of what it ends opens again meanwhile.
+ * after clearing tlob_on (disable), or once the binding's probes are gone
+ * (unbind; the records still find the binding's readers) and again once
+ * the binding is deleted: a START that was already past its lookup of
+ * the binding can still open a window after the first run, and the
+ * second, or its bump of tlob_unbinds, ends that one too.
  *
  * It runs on another CPU than the task: the end is claimed as every end
  * is (tlob_feed()), so each window still ends exactly once; a scheduler
@@ -765,6 +789,8 @@ int tlob_abort(struct tlob_bpf_abort *ctx)
 	/* And the alive instances of the binding (of every binding: disable). */
 	tlob_alive_gone(a.binding_id, a.reason);
 	tlob_logic_gone(a.binding_id, a.reason);
+	/* Every window looks its binding up again at its next switch-out. */
+	__sync_fetch_and_add(&tlob_unbinds, 1);
 	return 0;
 }
 

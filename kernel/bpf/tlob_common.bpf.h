@@ -64,6 +64,8 @@ struct tlob_win {
 	__u32 dstate;			/* enum tlob_dstate, claimed with tlob_cas() */
 	__s32 wait_cpu;			/* the CPU whose waiters it is among; -1: none */
 	__u32 wait_slot;
+	__u32 unbinds;			/* tlob_unbinds when its binding was last seen */
+	__u32 pad2;
 	struct tlob_diag diag;
 };
 

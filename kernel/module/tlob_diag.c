@@ -162,15 +162,19 @@ void tlob_diag_init(void)
 		raw_spin_lock_init(&per_cpu_ptr(&tlob_cpu_waits, cpu)->lock);
 }
 
-/* @cw's lock held: what ran on its CPU since @from goes to @e's table. */
+/*
+ * @cw's lock held: task @pid ran on its CPU from cw->since to @now, while
+ * @e waited there; its share goes to table @to (@e's own, or at the end
+ * of the wait straight to the window's diagnosis).
+ */
 static void __tlob_wait_credit(struct tlob_cpu_wait *cw, struct tlob_waiter *e,
-			       pid_t pid, u32 prio, u8 policy,
-			       const char *comm, u64 now)
+			       struct tlob_diag *to, pid_t pid, u32 prio,
+			       u8 policy, const char *comm, u64 now)
 {
 	u64 from = max(cw->since, e->from);
 
 	if (pid && pid != e->pid && now > from)
-		tlob_diag_ran_add(&e->acc, pid, prio, policy, comm, now - from);
+		tlob_diag_ran_add(to, pid, prio, policy, comm, now - from);
 }
 
 /* @cw's lock held: @t runs on @cw's CPU from cw->since on. */
@@ -245,15 +249,17 @@ static void tlob_wait_end(struct tlob_wdiag *wd, u64 now)
 	raw_spin_lock(&cw->lock);
 	e = &cw->w[wd->wait_slot];
 	if (!wd->frozen) {
-		__tlob_wait_runner_here(cw, wd->wait_cpu);
-		if (cw->cur_known)
-			__tlob_wait_credit(cw, e, cw->cur_pid, cw->cur_prio,
-					   cw->cur_policy, cw->cur_comm, now);
 		for (i = 0; i < TLOB_DIAG_RAN && i < e->acc.nr_ran; i++)
 			tlob_diag_ran_add(&wd->d, e->acc.ran[i].pid,
 					  e->acc.ran[i].prio,
 					  e->acc.ran[i].policy,
 					  e->acc.ran[i].comm, e->acc.ran[i].ns);
+		/* The one running there now: to the diagnosis directly. */
+		__tlob_wait_runner_here(cw, wd->wait_cpu);
+		if (cw->cur_known)
+			__tlob_wait_credit(cw, e, &wd->d, cw->cur_pid,
+					   cw->cur_prio, cw->cur_policy,
+					   cw->cur_comm, now);
 	}
 	e->wd = NULL;
 	nr = per_cpu_ptr(&tlob_cpu_waiters, wd->wait_cpu);
@@ -278,8 +284,9 @@ void tlob_wdiag_switch(struct task_struct *prev, struct task_struct *next,
 	raw_spin_lock(&cw->lock);
 	for (i = 0; i < TLOB_WAIT_MAX; i++)
 		if (cw->w[i].wd && !is_idle_task(prev))
-			__tlob_wait_credit(cw, &cw->w[i], prev->pid, prev->prio,
-					   prev->policy, prev->comm, now);
+			__tlob_wait_credit(cw, &cw->w[i], &cw->w[i].acc,
+					   prev->pid, prev->prio, prev->policy,
+					   prev->comm, now);
 	cw->since = now;
 	__tlob_wait_runner(cw, next);
 	raw_spin_unlock(&cw->lock);

@@ -55,7 +55,11 @@ for B in $BACKENDS; do
 	# --- spin: where the code was
 	# (SCHED_FIFO 10: on PREEMPT_RT, rcu_preempt, rcuc and ktimers run at
 	# FIFO 1 and took the CPU at the deadline in CI's newest-rt run of
-	# 36, so the BPF sampler found another task current: "deferred")
+	# 36, so the BPF sampler found another task current: "deferred".
+	# On stock a FIFO spinner can hold the bpf_timer's soft timer off
+	# (kernel/bpf/README.md: once softirqs are deferred to ksoftirqd),
+	# and the overrun is found at STOP, with STOP's stack: one stock run
+	# of 36 in 22 here, 2026-12-06. Checked by name, skipped then.)
 	# (-l 1000: the process lives on for a second after its window, as
 	# a real one does; tlob mon names user frames from the live process,
 	# and under emulation its reader came to the violation after a
@@ -71,10 +75,17 @@ for B in $BACKENDS; do
 	# (jget takes the last "pid": the tasks that ran instead have one too)
 	is "$(printf '%s\n' "$d" | sed -n 's/^{"kind_name":"diag","pid":\([0-9]*\),.*/\1/p')" "$wpid" \
 		"$B: spin: the diagnosis of tlob-diag's window"
-	is "$(syms "$d" ustack | head -2 | tr '\n' ' ')" "diag_spin_leaf diag_spin_caller " \
-		"$B: spin: user stack diag_spin_leaf <- diag_spin_caller, symbolized" || diag "$d"
-	printf '%s\n' "$d" | grep -q '"ustack":\[{"ip":"0x[0-9a-f]*","sym":"diag_spin_leaf+0x[0-9a-f]*","file":"/opt/tlob/bin/tlob-diag","build_id":"[0-9a-f]\{40\}"'
-	ok $? "$B: spin: ... from /opt/tlob/bin/tlob-diag, with its build-id" || diag "$d"
+	v=$(jlines "$T/spin" record kind_name violation | head -1)
+	det=$(jget "$v" detector_name)
+	if [ "$B" = bpf ] && [ "$det" = stop ]; then
+		skip "$B: spin: found at STOP, not by the bpf_timer, so STOP's stack (a FIFO hog can hold the soft timer off: kernel/bpf/README.md)"
+		skip "$B: spin: ... the same"
+	else
+		is "$(syms "$d" ustack | head -2 | tr '\n' ' ')" "diag_spin_leaf diag_spin_caller " \
+			"$B: spin: user stack diag_spin_leaf <- diag_spin_caller, symbolized" || diag "$d"
+		printf '%s\n' "$d" | grep -q '"ustack":\[{"ip":"0x[0-9a-f]*","sym":"diag_spin_leaf+0x[0-9a-f]*","file":"/opt/tlob/bin/tlob-diag","build_id":"[0-9a-f]\{40\}"'
+		ok $? "$B: spin: ... from /opt/tlob/bin/tlob-diag, with its build-id" || diag "$d"
+	fi
 	# The detector runs on its CPU and interrupts it: the stack is the
 	# deadline's (the module's hrtimer; BPF's bpf_timer: taken when its
 	# hrtimer returns). BPF's sampler (PREEMPT_RT) cannot interrupt the
@@ -82,8 +93,6 @@ for B in $BACKENDS; do
 	# deadline passed first, or a tick that finds an IRQ thread current,
 	# leaves the stack to the task's next switch-out or sample
 	# ("deferred", as the README says); it still names the spin (above).
-	v=$(jlines "$T/spin" record kind_name violation | head -1)
-	det=$(jget "$v" detector_name)
 	when=$(jget "$d" ustack_when)
 	if [ "$B" = bpf ] && [ "$det" != bpf_timer ]; then
 		case $when in deadline|deferred) true ;; *) false ;; esac
@@ -112,6 +121,10 @@ for B in $BACKENDS; do
 	# begin, so only its own switch-in can name diag-hog (which, before
 	# 2026-12-06, nothing did: "ran" was empty). It spins past the
 	# deadline afterwards (300ms of diag-hog, then 600ms of its own).
+	# diag-hog has diag-writer wake it once it spins: the order holds
+	# whatever an emulated guest's clocks do (with fixed sleeps instead,
+	# one run of 36 on newest, 2026-12-06, credited diag-hog 0.36ms and
+	# its task ran at the deadline: the wakeup came outside the spin).
 	echo -1 >/proc/sys/kernel/sched_rt_runtime_us
 	mon_run woken --json --backend "$B" -b "${SEC%,20ms},500ms" -- -c 0 woken 300
 	echo "$rt_runtime" >/proc/sys/kernel/sched_rt_runtime_us
@@ -120,11 +133,11 @@ for B in $BACKENDS; do
 	ok $? "$B: woken: a diagnosis line after the violation" || show "$T/woken" "$T/woken.err"
 	diag "$B: woken: ran instead $(printf '%s\n' "$d" | sed -n 's/.*"ran":\(\[[^]]*\]\).*/\1/p')"
 	r=$(printf '%s\n' "$d" | grep -o '{"pid":[0-9]*,"comm":"diag-hog","policy":"[a-z]*","prio":[0-9]*,"ns":[0-9]*}' | head -1)
-	# (from the wakeup, 50ms after START, to diag-hog's end at about 305ms)
+	# (from the wakeup, about 20ms after START, to diag-hog's end about 300ms later)
 	cmp_ok "$(jget "$r" ns)" -gt 100000000 \
 		"$B: woken: diag-hog ran instead for most of the wait (over 100ms)" || diag "$d"
 	# The same with the deadline inside the wait (150ms: the wakeup at
-	# 50ms, diag-hog until about 305ms): a detector on the task's CPU
+	# about 20ms, diag-hog until about 320ms): a detector on the task's CPU
 	# (the module's hrtimer and BPF's bpf_timer, armed there at START;
 	# BPF's sampler, which ticks on CPU 0) finds diag-hog current there.
 	# One on another CPU (BPF's check at a switch, PREEMPT_RT) cannot

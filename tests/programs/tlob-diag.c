@@ -22,13 +22,13 @@
  *             the kernel's pipe_read() and diag-writer wakes it
  *   woken MS  pinned to one CPU (-c, default 0) beside diag-hog (SCHED_FIFO
  *             50, the same CPU), the window blocks in read() on a pipe;
- *             diag-hog sleeps 5 ms, then spins MS ms; diag-writer, on
- *             another CPU where there is one, writes 50 ms after START:
- *             the task is woken from there while diag-hog runs on its
- *             CPU, waits behind it and is switched to straight after it
- *             (nothing else runs there in between: nobody on that CPU
- *             saw the wait begin); then it spins 2 x MS ms, so a budget
- *             between MS and 3 x MS finds it running, diag-hog's time
+ *             diag-hog sleeps 20 ms, has diag-writer (on another CPU
+ *             where there is one) write, and spins MS ms: the task is
+ *             woken from there while diag-hog runs on its CPU, waits
+ *             behind it and is switched to straight after it (nothing
+ *             else runs there in between: nobody on that CPU saw the
+ *             wait begin); then it spins 2 x MS ms, so a budget between
+ *             MS + 20 and 3 x MS ms finds it running, diag-hog's time
  *             since the wakeup among what ran instead
  * -c CPU pins the window's task to CPU in every mode (spin too: a
  * detector that can only take the stack of the task it interrupts, the BPF
@@ -149,36 +149,37 @@ static void *hog(void *arg)
 	return NULL;
 }
 
-/* woken: sleeps 5 ms once the window's task is in its window, then hogs its CPU. */
+/*
+ * woken: once the window's task is in its window, sleeps 20 ms (the task
+ * blocks meanwhile), has diag-writer wake it, and hogs its CPU: the
+ * wakeup comes while it spins, whatever the clocks of an emulated guest
+ * do to sleeps.
+ */
 static void *late_hog(void *arg)
 {
-	struct timespec ts = { 0, 5 * 1000000L };
+	struct timespec ts = { 0, 20 * 1000000L };
 	char c;
 
 	(void)arg;
 	pin(0, cpu);
 	while (read(go[0], &c, 1) == 1) {
 		nanosleep(&ts, NULL);
+		if (write(wake[1], &c, 1) != 1)
+			die("write");
 		diag_spin_leaf(ms);
 	}
 	return NULL;
 }
 
-/* woken: from another CPU, 50 ms after START, wakes the window's task. */
+/* woken: on another CPU (main pinned it there), wakes the window's task. */
 static void *remote_waker(void *arg)
 {
-	struct timespec ts = { 0, 50 * 1000000L };
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
 	char c;
 
 	(void)arg;
-	if (n > 1)
-		pin(0, (cpu + 1) % n);
-	while (read(wake[0], &c, 1) == 1) {
-		nanosleep(&ts, NULL);
+	while (read(wake[0], &c, 1) == 1)
 		if (write(data[1], &c, 1) != 1)
 			die("write");
-	}
 	return NULL;
 }
 
@@ -200,12 +201,22 @@ static void *writer(void *arg)
 	return NULL;
 }
 
-static void start_thread(void *(*fn)(void *), const char *name, int fifo_prio)
+/* @on_cpu >= 0: the thread runs there from its start. */
+static void start_thread(void *(*fn)(void *), const char *name, int fifo_prio, long on_cpu)
 {
 	pthread_attr_t attr;
 	pthread_t t;
 
 	pthread_attr_init(&attr);
+	if (on_cpu >= 0) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(on_cpu, &set);
+		errno = pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+		if (errno)
+			die("pthread_attr_setaffinity_np");
+	}
 	if (fifo_prio) {
 		struct sched_param sp = { .sched_priority = fifo_prio };
 
@@ -266,12 +277,14 @@ int main(int argc, char **argv)
 			die("sched_setscheduler");
 	}
 	if (!strcmp(mode, "wait")) {
-		start_thread(hog, "diag-hog", 50);
+		start_thread(hog, "diag-hog", 50, -1);
 	} else if (!strcmp(mode, "woken")) {
-		start_thread(late_hog, "diag-hog", 50);
-		start_thread(remote_waker, "diag-writer", 0);
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+		start_thread(late_hog, "diag-hog", 50, cpu);
+		start_thread(remote_waker, "diag-writer", 0, n > 1 ? (cpu + 1) % n : cpu);
 	} else if (!strcmp(mode, "pipe")) {
-		start_thread(writer, "diag-writer", 0);
+		start_thread(writer, "diag-writer", 0, -1);
 	} else if (strcmp(mode, "spin")) {
 		goto usage;
 	}
@@ -288,7 +301,7 @@ int main(int argc, char **argv)
 			diag_spin_caller(1);
 		} else if (!strcmp(mode, "woken")) {
 			/* The hog preempts us, goes to sleep, and we block. */
-			if (write(go[1], &c, 1) != 1 || write(wake[1], &c, 1) != 1)
+			if (write(go[1], &c, 1) != 1)
 				die("write");
 			if (read(data[0], &c, 1) != 1)
 				die("read");
