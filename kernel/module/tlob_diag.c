@@ -58,7 +58,10 @@
  * it), each with its own table of the tasks that ran meanwhile. Every
  * sched_switch on a CPU whose list is not empty adds the time of the task
  * switched out to each waiter's table; at the waiter's switch-in, its
- * deadline or its end the table goes into the window's diagnosis. A CPU
+ * deadline or its end the table goes into the window's diagnosis, with
+ * the task running there since the last switch. Who that is, the first
+ * waiter's wakeup or a later event learns only on that CPU (current);
+ * a deadline seen on another CPU before then credits it to nobody. A CPU
  * without a waiter pays one per-CPU load per switch, and nothing at all
  * is done while no window is open anywhere (the probes return first). A
  * window that finds its CPU's list full records no "ran" entries for that
