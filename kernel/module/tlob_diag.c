@@ -92,10 +92,10 @@
  * 16-byte comm copy), and a snapshot of the task switched in. Per window
  * event: a few stores (cpu, migrations, waker's comm), a wait-list entry
  * taken or given back (on the wait's own CPU, with a snapshot of current
- * when no switch there has named the task running). Per violation: up to TLOB_DIAG_KSTACK unwinder
- * steps (sleeping or waiting tasks only), up to TLOB_DIAG_USTACK
- * 16-byte copy_from_user_nofault() reads, one irq_work or IPI when
- * deferred, one trace event.
+ * when no switch there has named the task running). Per violation: up
+ * to TLOB_DIAG_KSTACK unwinder steps (sleeping or waiting tasks only),
+ * up to TLOB_DIAG_USTACK 16-byte copy_from_user_nofault() reads, one
+ * irq_work or IPI when deferred, one trace event.
  */
 #include <linux/atomic.h>
 #include <linux/delay.h>
