@@ -34,6 +34,7 @@
 #include "tlob_bpf.h"
 #include "tlob.skel.h"
 #include "tlob_timer.skel.h"
+#include "kernel_caps.h"
 #include "loader.h"
 
 #define DEFAULT_SAMPLE_US	1000
@@ -235,6 +236,7 @@ static int load_timer(struct bpf_mon *m)
 	if (!ret)
 		ret = bpf_program__set_attach_target(t->progs.tlob_logic_arm_exit, m->prog_fd,
 						     "tlob_logic_arm");
+	bpf_program__set_autoload(t->progs.tlob_timer_exit_again, m->tp_again);
 	if (!ret)
 		ret = tlob_timer_bpf__load(t);
 	if (ret)
@@ -265,28 +267,6 @@ static void timer_refusal(char *buf, size_t len)
 }
 
 /*
- * Whether START/STOP should run with preemption off (tlob_uprobe_np): on
- * a kernel with private stacks (6.13: bpf_jit_supports_private_stack()
- * in its BTF) that has bpf_preempt_disable() and _enable(). 6.12 has the
- * kfuncs but its verifier refused tlob_uprobe_np, and a refused load
- * costs a second verification of the whole object (about 5 s a load on
- * the emulated 6.12 lane); without private stacks tlob_uprobe is safe.
- */
-static bool wants_preempt_off(void)
-{
-	struct btf *btf = btf__load_vmlinux_btf();
-	bool ret;
-
-	if (!btf)
-		return false;
-	ret = btf__find_by_name_kind(btf, "bpf_jit_supports_private_stack", BTF_KIND_FUNC) > 0 &&
-	      btf__find_by_name_kind(btf, "bpf_preempt_disable", BTF_KIND_FUNC) > 0 &&
-	      btf__find_by_name_kind(btf, "bpf_preempt_enable", BTF_KIND_FUNC) > 0;
-	btf__free(btf);
-	return ret;
-}
-
-/*
  * Open the object, size its maps and load it, with one of its two START/
  * STOP programs: tlob_uprobe_np (not preemptible) where m->preempt_off,
  * else tlob_uprobe (tlob.bpf.c says why).
@@ -304,6 +284,7 @@ static int open_and_load(struct bpf_mon *m, char *err, size_t len)
 	}
 	bpf_program__set_autoload(m->skel->progs.tlob_uprobe_np, m->preempt_off);
 	bpf_program__set_autoload(m->skel->progs.tlob_uprobe, !m->preempt_off);
+	bpf_program__set_autoload(m->skel->progs.tlob_exec_again, m->tp_again);
 	/* One entry of waiters per CPU (tlob_diag.bpf.h). */
 	ret = libbpf_num_possible_cpus();
 	if (ret > 0)
@@ -336,6 +317,7 @@ int tb_load(struct bpf_mon *m, char *err, size_t len)
 	const char *force = getenv("TLOB_BPF_DETECTOR");
 	const char *us = getenv("TLOB_BPF_SAMPLE_US");
 	struct tlob_bpf_meta meta = { 0 };
+	struct tb_kernel_caps caps;
 	unsigned long long period_us = DEFAULT_SAMPLE_US;
 	__u32 zero = 0;
 	int ret, i;
@@ -354,7 +336,15 @@ int tb_load(struct bpf_mon *m, char *err, size_t len)
 			return -EINVAL;
 		}
 	}
-	m->preempt_off = wants_preempt_off();
+	tb_kernel_caps(&caps);
+	/*
+	 * 6.12 has the kfuncs but its verifier refused tlob_uprobe_np, and a
+	 * refused load costs a second verification of the whole object
+	 * (about 5 s a load on the emulated 6.12 lane): the private stacks
+	 * that make tlob_uprobe unsafe come with 6.13 (kernel_caps.h).
+	 */
+	m->preempt_off = caps.preempt_kfuncs;
+	m->tp_again = caps.tp_preemptible;
 	ret = open_and_load(m, err, len);
 	if (ret && m->preempt_off) {
 		/* A verifier that takes the kfuncs but no global call inside them. */
@@ -524,7 +514,7 @@ int tb_attach(struct bpf_mon *m, char *err, size_t len)
 		ret = attach_prog(m, s->progs.tlob_exit, err, len);
 	if (!ret)
 		ret = attach_prog(m, s->progs.tlob_exec, err, len);
-	if (!ret)
+	if (!ret && m->tp_again)
 		ret = attach_prog(m, s->progs.tlob_exec_again, err, len);
 	if (!ret && m->tskel)
 		ret = attach_prog(m, m->tskel->progs.tlob_arm_exit, err, len);
@@ -536,7 +526,7 @@ int tb_attach(struct bpf_mon *m, char *err, size_t len)
 		ret = attach_prog(m, m->tskel->progs.tlob_logic_arm_exit, err, len);
 	if (!ret && m->tskel)
 		ret = attach_prog(m, m->tskel->progs.tlob_timer_exit, err, len);
-	if (!ret && m->tskel)
+	if (!ret && m->tskel && m->tp_again)
 		ret = attach_prog(m, m->tskel->progs.tlob_timer_exit_again, err, len);
 	/* The timer's deadline stacks (tlob_diag.bpf.h): before any timer runs. */
 	if (!ret && m->tskel)

@@ -53,6 +53,8 @@ struct bpf_mon {
 	unsigned int tasks;		/* windows map size to load with; 0: default */
 	/* START/STOP by tlob_uprobe_np, not preemptible (tlob.bpf.c) */
 	bool preempt_off;
+	/* tlob_exec_again and tlob_timer_exit_again loaded (kernel_caps.h) */
+	bool tp_again;
 	bool pinned;			/* lives under TLOB_BPF_PIN_DIR */
 	bool attached;			/* scheduler hooks and detector on */
 	unsigned int detector;		/* TLOB_DETECT_BPF_TIMER or _SAMPLE */

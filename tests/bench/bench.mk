@@ -72,9 +72,9 @@ $(BPF_OUT)/bench_%.bpf.o: tests/bench/bpf/%.bpf.c $(BPF_OUT)/vmlinux.h
 	$(Q)$(BPF_STRIP) -g $@.tmp
 	$(Q)mv $@.tmp $@
 .SECONDARY: $(BPF_OUT)/bench_floor.bpf.o
-$(BENCH)/bin/bench-bpffloor: tests/bench/progs/bpffloor.c $(BPF_OUT)/bench_floor.skel.h
+$(BENCH)/bin/bench-bpffloor: tests/bench/progs/bpffloor.c kernel/bpf/kernel_caps.c kernel/bpf/kernel_caps.h $(BPF_OUT)/bench_floor.skel.h
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(BENCH_CFLAGS) -I$(BPF_OUT) -o $@ $< $(shell pkg-config --libs libbpf)
+	$(Q)$(CC) $(BENCH_CFLAGS) -I$(BPF_OUT) -Ikernel/bpf -o $@ $< kernel/bpf/kernel_caps.c $(shell pkg-config --libs libbpf)
 
 ALL += $(BENCH_PROGS)
 

@@ -6,17 +6,20 @@
  *
  *   bench-bpffloor sched           empty tp_btf programs on sched_switch,
  *                                  sched_wakeup, sched_waking,
- *                                  sched_process_exit and two on
- *                                  sched_process_exec (tlob.bpf.c's
- *                                  six), and two more on
+ *                                  sched_process_exit and one or two on
+ *                                  sched_process_exec (tlob.bpf.c's),
+ *                                  and one or two more on
  *                                  sched_process_exit and one on
  *                                  hrtimer_expire_exit where the verifier
- *                                  takes bpf_timer (tlob_timer.bpf.c's)
+ *                                  takes bpf_timer (tlob_timer.bpf.c's);
+ *                                  the second ones where tlob loads them
+ *                                  (kernel/bpf/kernel_caps.h)
  *   bench-bpffloor uprobe BINARY   one empty uprobe program at BINARY's
  *                                  bench_start and bench_stop (every
  *                                  process), as tlob_uprobe is attached
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -24,6 +27,7 @@
 #include <bpf/libbpf.h>
 
 #include "bench_floor.skel.h"
+#include "kernel_caps.h"
 
 /* The bpf_timer attempt's refusal is expected on PREEMPT_RT 6.1. */
 static int quiet;
@@ -42,6 +46,9 @@ static int print_warn(enum libbpf_print_level level, const char *fmt,
  */
 #define NR_ALWAYS	6
 #define NR_SCHED	9
+/* tlob_exec_again's and tlob_timer_exit_again's floors */
+#define EXEC_AGAIN	4
+#define TIMER_EXIT_AGAIN 7
 
 static int fail(const char *what, long err)
 {
@@ -55,6 +62,8 @@ int main(int argc, char **argv)
 	static const char *const marks[] = { "bench_start", "bench_stop" };
 	struct bpf_link *links[NR_SCHED] = { NULL };
 	struct bench_floor_bpf *skel;
+	struct tb_kernel_caps caps;
+	bool want[NR_SCHED];
 	int uprobe, timer, n = 0, i, sig, rc = 0;
 	sigset_t set;
 	long err;
@@ -70,6 +79,7 @@ int main(int argc, char **argv)
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
 	sigprocmask(SIG_BLOCK, &set, NULL);
+	tb_kernel_caps(&caps);
 
 	/*
 	 * As tlob's loader: with the bpf_timer program first; if the verifier
@@ -89,8 +99,12 @@ int main(int argc, char **argv)
 		sched[7] = skel->progs.floor_timer_exit_again;
 		sched[8] = skel->progs.floor_timer_done;
 		/* Load only what this floor attaches. */
-		for (i = 0; i < NR_SCHED; i++)
-			bpf_program__set_autoload(sched[i], !uprobe && (i < NR_ALWAYS || timer));
+		for (i = 0; i < NR_SCHED; i++) {
+			want[i] = !uprobe && (i < NR_ALWAYS || timer) &&
+				  ((i != EXEC_AGAIN && i != TIMER_EXIT_AGAIN) ||
+				   caps.tp_preemptible);
+			bpf_program__set_autoload(sched[i], want[i]);
+		}
 		bpf_program__set_autoload(skel->progs.floor_uprobe, uprobe);
 		quiet = timer;
 		err = bench_floor_bpf__load(skel);
@@ -106,6 +120,8 @@ int main(int argc, char **argv)
 	for (i = 0; i < (uprobe ? 2 : timer ? NR_SCHED : NR_ALWAYS); i++) {
 		LIBBPF_OPTS(bpf_uprobe_opts, o, .func_name = marks[i & 1]);
 
+		if (!uprobe && !want[i])
+			continue;
 		if (uprobe)
 			links[i] = bpf_program__attach_uprobe_opts(
 				skel->progs.floor_uprobe, -1, argv[2], 0, &o);
