@@ -182,11 +182,13 @@ static __always_inline void tlob_diag_runner_here(struct tlob_bpf_cpu *cw, __u32
 /* The same for the CPU @w waits on, if it waits. */
 static __always_inline void tlob_diag_runner_of_wait(struct tlob_win *w)
 {
-	__u32 cpu = w->wait_cpu;
+	__s32 wait_cpu = w->wait_cpu;
 	struct tlob_bpf_cpu *cw;
+	__u32 cpu;
 
-	if (w->wait_cpu < 0)
+	if (wait_cpu < 0)
 		return;
+	cpu = wait_cpu;
 	cw = bpf_map_lookup_elem(&tlob_cpu_waits, &cpu);
 	if (cw)
 		tlob_diag_runner_here(cw, cpu);

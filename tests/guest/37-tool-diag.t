@@ -25,6 +25,7 @@
 # to the deadline and past the detection, within a second of it (the
 # lag is printed).
 . /opt/tlob/tests/lib/tap.sh
+. /opt/tlob/tests/lib/kmod.sh
 : "${BACKENDS:=kmod}"
 . /opt/tlob/bin/tool.sh
 . /opt/tlob/tests/lib/hold.sh
@@ -47,8 +48,22 @@ syms() {
 		sed 's/"sym"://; s/"//g; s/+0x[0-9a-f]*$//'
 }
 show() { sed 's/^/#   /' "$@"; }
+# ran_of JSON: the "ran" array of a diagnosis line
+ran_of() { printf '%s\n' "$1" | sed -n 's/.*"ran":\(\[[^]]*\]\).*/\1/p'; }
+# ran_entry JSON COMM: COMM's entry in it
+ran_entry() {
+	printf '%s\n' "$1" |
+		grep -o "{\"pid\":[0-9]*,\"comm\":\"$2\",\"policy\":\"[a-z]*\",\"prio\":[0-9]*,\"ns\":[0-9]*}" |
+		head -1
+}
+# mon_run_hog NAME ARGS...: mon_run with RT throttling off (lib/kmod.sh),
+# so diag-hog's 300ms at SCHED_FIFO 50 are not cut short at 950ms a second
+mon_run_hog() {
+	rt_throttle_off
+	mon_run "$@"
+	rt_throttle_restore
+}
 
-rt_runtime=$(cat /proc/sys/kernel/sched_rt_runtime_us)
 for B in $BACKENDS; do
 	backend_begin "$B" || continue
 
@@ -106,9 +121,7 @@ for B in $BACKENDS; do
 	is "$(jget "$s" diags)" 1 "$B: spin: the summary counts 1 diagnosis"
 
 	# --- wait: who took the CPU
-	echo -1 >/proc/sys/kernel/sched_rt_runtime_us
-	mon_run wait --json --backend "$B" -b "$SEC" -- -c 0 wait 300
-	echo "$rt_runtime" >/proc/sys/kernel/sched_rt_runtime_us
+	mon_run_hog wait --json --backend "$B" -b "$SEC" -- -c 0 wait 300
 	d=$(diagline "$T/wait")
 	is "$(jget "$d" state)" waiting "$B: wait: waiting at the deadline" || show "$T/wait"
 	r=$(printf '%s\n' "$d" | sed -n 's/.*"ran":\[{\([^}]*\)}.*/\1/p')
@@ -125,14 +138,12 @@ for B in $BACKENDS; do
 	# whatever an emulated guest's clocks do (with fixed sleeps instead,
 	# one run of 36 on newest, 2026-12-06, credited diag-hog 0.36ms and
 	# its task ran at the deadline: the wakeup came outside the spin).
-	echo -1 >/proc/sys/kernel/sched_rt_runtime_us
-	mon_run woken --json --backend "$B" -b "${SEC%,20ms},500ms" -- -c 0 woken 300
-	echo "$rt_runtime" >/proc/sys/kernel/sched_rt_runtime_us
+	mon_run_hog woken --json --backend "$B" -b "${SEC%,20ms},500ms" -- -c 0 woken 300
 	d=$(diagline "$T/woken")
 	[ -n "$d" ]
 	ok $? "$B: woken: a diagnosis line after the violation" || show "$T/woken" "$T/woken.err"
-	diag "$B: woken: ran instead $(printf '%s\n' "$d" | sed -n 's/.*"ran":\(\[[^]]*\]\).*/\1/p')"
-	r=$(printf '%s\n' "$d" | grep -o '{"pid":[0-9]*,"comm":"diag-hog","policy":"[a-z]*","prio":[0-9]*,"ns":[0-9]*}' | head -1)
+	diag "$B: woken: ran instead $(ran_of "$d")"
+	r=$(ran_entry "$d" diag-hog)
 	# (from the wakeup, about 20ms after START, to diag-hog's end about 300ms later)
 	cmp_ok "$(jget "$r" ns)" -gt 100000000 \
 		"$B: woken: diag-hog ran instead for most of the wait (over 100ms)" || diag "$d"
@@ -142,13 +153,11 @@ for B in $BACKENDS; do
 	# BPF's sampler, which ticks on CPU 0) finds diag-hog current there.
 	# One on another CPU (BPF's check at a switch, PREEMPT_RT) cannot
 	# name it: README, "Known limitations".
-	echo -1 >/proc/sys/kernel/sched_rt_runtime_us
-	mon_run woken2 --json --backend "$B" -b "${SEC%,20ms},150ms" -- -c 0 woken 300
-	echo "$rt_runtime" >/proc/sys/kernel/sched_rt_runtime_us
+	mon_run_hog woken2 --json --backend "$B" -b "${SEC%,20ms},150ms" -- -c 0 woken 300
 	d=$(diagline "$T/woken2")
 	det=$(jget "$(jlines "$T/woken2" record kind_name violation | head -1)" detector_name)
-	diag "$B: woken, deadline inside: detector ${det:-?}, ran instead $(printf '%s\n' "$d" | sed -n 's/.*"ran":\(\[[^]]*\]\).*/\1/p')"
-	r=$(printf '%s\n' "$d" | grep -o '{"pid":[0-9]*,"comm":"diag-hog","policy":"[a-z]*","prio":[0-9]*,"ns":[0-9]*}' | head -1)
+	diag "$B: woken, deadline inside: detector ${det:-?}, ran instead $(ran_of "$d")"
+	r=$(ran_entry "$d" diag-hog)
 	if [ "$det" = sched ]; then
 		skip "$B: woken, deadline inside: detected at a switch, on any CPU"
 	else
