@@ -94,9 +94,8 @@ all: $(ALL)
 check: all
 	$(Q)$(MAKE) --no-print-directory check-unit
 	$(Q)$(MAKE) --no-print-directory check-pkg
-	$(Q)$(MAKE) --no-print-directory check-dkms-lanes
 	$(Q)echo "make check: the debug lane is not part of it ('make check-debug' runs it)"
-	$(Q)$(MAKE) --no-print-directory check-vm
+	$(Q)$(MAKE) --no-print-directory check-vm DKMS_KO_LANES="$(DKMS_LANES)"
 
 endif
 
