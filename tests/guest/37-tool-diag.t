@@ -56,12 +56,15 @@ ran_entry() {
 		grep -o "{\"pid\":[0-9]*,\"comm\":\"$2\",\"policy\":\"[a-z]*\",\"prio\":[0-9]*,\"ns\":[0-9]*}" |
 		head -1
 }
-# mon_run_hog NAME ARGS...: mon_run with RT throttling off (lib/kmod.sh),
-# so diag-hog's 300ms at SCHED_FIFO 50 are not cut short at 950ms a second
+# mon_run_hog NAME ARGS...: mon_run with RT throttling off (lib/kmod.sh):
+# diag-hog's spin at SCHED_FIFO 50 holds its CPU alone, whatever RT time
+# that CPU used in the same second
 mon_run_hog() {
 	rt_throttle_off
 	mon_run "$@"
+	_r=$?
 	rt_throttle_restore
+	return $_r
 }
 
 for B in $BACKENDS; do
