@@ -38,9 +38,9 @@ GUEST_TESTS := $(notdir $(sort $(wildcard tests/guest/*.t)))
 #   output): the same program on every kernel; the BPF scenarios on both
 #   backends (30); the module's and the BPF backend's alive and logical
 #   supervision (19, 39-bpf); BPF latency, pinning and refusals (31-33);
-#   several sessions on one shared BPF monitor (35: 177 s on 6.12, where
-#   every round loads the object cold); the consumers (40); kmemleak;
-#   the security checks.
+#   several sessions on one shared BPF monitor (35: every round loads
+#   the object cold, 154 s here with six orders, 103 s with the short
+#   soak's three); the consumers (40); kmemleak; the security checks.
 # - rt (6.1 PREEMPT_RT, the sampler): 30, 19 and 39-bpf on the sampler;
 #   the end-to-end scenarios (50); the whole fault matrix (60-67, 69),
 #   the fuzzer, the security checks.
@@ -75,7 +75,7 @@ GUEST_TESTS_newest-rt := $(filter-out 19-%,$(GUEST_TESTS_newest))
 # kernel backends' suites (1x module, 3x BPF), the fault matrix (6x), the
 # control-file fuzzer (70) and the security checks (8x), not the tool/e2e
 # scripts, nor 34 (100 BPF loads: verifying them under KASAN is minutes
-# each ten; the stock and rt lanes run it). (One % per make pattern:
+# each ten; make check-all runs it on the other lanes). (One % per make pattern:
 # "1%-kmod-%.t" would match nothing.)
 # (37, the tool's diagnosis output, matched the debug lane's 3% until
 # 2026-12-02: under KASAN its spin window's deadline passed while the task
