@@ -18,12 +18,10 @@
  * prints them as they come.
  */
 #include <errno.h>
-#include <linux/perf_event.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -36,8 +34,7 @@
 #include "tlob_timer.skel.h"
 #include "kernel_caps.h"
 #include "loader.h"
-
-#define DEFAULT_SAMPLE_US	1000
+#include "sampler.h"
 
 static char *lb_log;
 static size_t lb_len, lb_cap;
@@ -318,7 +315,7 @@ int tb_load(struct bpf_mon *m, char *err, size_t len)
 	const char *us = getenv("TLOB_BPF_SAMPLE_US");
 	struct tlob_bpf_meta meta = { 0 };
 	struct tb_kernel_caps caps;
-	unsigned long long period_us = DEFAULT_SAMPLE_US;
+	unsigned long long period_us = TB_SAMPLE_US_DEFAULT;
 	__u32 zero = 0;
 	int ret, i;
 
@@ -413,28 +410,17 @@ static int attach_prog(struct bpf_mon *m, struct bpf_program *p, char *err, size
 	return 0;
 }
 
-/* One cpu-clock perf event on the first CPU that takes it. */
+/* The sampler's perf event (sampler.c), tlob_sample on it. */
 static int attach_sampler(struct bpf_mon *m, char *err, size_t len)
 {
-	struct perf_event_attr attr;
-	long cpus = sysconf(_SC_NPROCESSORS_CONF);
-	int pfd = -1, lfd, cpu;
+	int pfd, lfd;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_SOFTWARE;
-	attr.config = PERF_COUNT_SW_CPU_CLOCK;
-	attr.sample_period = m->sample_period_ns;	/* cpu-clock counts ns */
-	for (cpu = 0; cpu < cpus && pfd < 0; cpu++)
-		pfd = syscall(__NR_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	pfd = tb_sampler_open(m->sample_period_ns, &m->sample_cpu);
 	if (pfd < 0) {
-		int e = errno;
-
 		snprintf(err, len, "cannot open the sampler's cpu-clock perf event: %s",
-			 strerror(e));
-		return -e;
+			 strerror(-pfd));
+		return pfd;
 	}
-	m->sample_cpu = cpu - 1;
 	lfd = bpf_link_create(bpf_program__fd(m->skel->progs.tlob_sample), pfd,
 			      BPF_PERF_EVENT, NULL);
 	close(pfd);

@@ -6,9 +6,10 @@
  * (two on sched_process_exec, as tlob_exec and tlob_exec_again), the two
  * on sched_process_exit and the one on
  * hrtimer_expire_exit that kernel/bpf/tlob_timer.bpf.c adds where
- * bpf_timer loads, and one uprobe program, attached at START and at STOP
- * as tlob_uprobe is. Each returns at once: what is left is the price
- * of being attached.
+ * bpf_timer loads, an empty sampler where it does not (tlob_sample's,
+ * on the same perf event), and one uprobe program, attached at START and
+ * at STOP as tlob_uprobe is. Each returns at once: what is left is the
+ * price of being attached.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -103,6 +104,16 @@ int BPF_PROG(floor_timer_done)
 
 SEC("uprobe")
 int floor_uprobe(struct pt_regs *ctx)
+{
+	return 0;
+}
+
+/*
+ * tlob.bpf.c's tlob_sample, where bpf_timer does not load: on the
+ * sampler's perf event (kernel/bpf/sampler.c), at the backend's period.
+ */
+SEC("perf_event")
+int floor_sample(struct bpf_perf_event_data *ctx)
 {
 	return 0;
 }

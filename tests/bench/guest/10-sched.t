@@ -12,7 +12,8 @@
 # against the floor that attaches what it attaches: empty
 # probes on the module's five scheduler tracepoints (tlob_test_floor.ko),
 # empty tp_btf programs on the same five for BPF, and on hrtimer_expire_exit
-# where bpf_timer loads (bench-bpffloor sched).
+# where bpf_timer loads, or an empty program on the sampler's perf event
+# (at the backend's period) where it does not (bench-bpffloor sched).
 # With two CPUs or more (make bench BENCH_SMP=2) also: the ping-pong inside
 # windows while another CPU opens and ends windows as fast as it can (a
 # START/STOP loop of bench-windows on CPU 0), beside the same loop with
@@ -86,7 +87,8 @@ while [ "$r" -le "$ROUNDS" ]; do
 		rc=$?
 		if [ $r = 1 ]; then
 			bpf_floor_n=$(sed -n 's/^attached //p' "$DATA/bpffloor.out")
-			ok $rc "the BPF floor attaches ($bpf_floor_n empty tp_btf programs)"
+			ok $rc "the BPF floor attaches ($bpf_floor_n empty programs)"
+			diag "$(grep '^sampler' "$DATA/bpffloor.out" || echo 'no sampler: bpf_timer loads')"
 		fi
 		[ $rc = 0 ] || diag "$(cat "$DATA/bpffloor.out")"
 		m bpf_floor $r
@@ -187,9 +189,14 @@ bpf_inwin|BPF: ping-pong tasks inside windows||bpf_floor
 bpf_s3_inwin|BPF: ping-pong inside windows, 3 sessions on the same section|same:bpf_inwin:3|bpf_floor
 L
 # The floor's label says how many programs it attached on this kernel:
-# what the backend attaches varies with bpf_timer and the kernel's
-# preemptible tracepoint programs (kernel/bpf/kernel_caps.c).
-echo "bpf_floor|BPF floor: ${bpf_floor_n:-?} empty tp_btf programs, those the backend attaches on this kernel||bpf_floor" >>"$DATA/labels"
+# what the backend attaches varies with bpf_timer (the sampler where it
+# does not load) and the kernel's preemptible tracepoint programs
+# (kernel/bpf/kernel_caps.c).
+bpf_floor_what="tp_btf programs"
+bpf_floor_sampler=$(sed -n 's/^sampler //p' "$DATA/bpffloor.out" 2>/dev/null)
+[ -n "$bpf_floor_sampler" ] &&
+	bpf_floor_what="programs (tp_btf; the sampler $bpf_floor_sampler)"
+echo "bpf_floor|BPF floor: ${bpf_floor_n:-?} empty $bpf_floor_what||bpf_floor" >>"$DATA/labels"
 order="absent absent2 floor kmod_loaded kmod_bound kmod_park1 kmod_park64 kmod_park1024 kmod_inwin kmod_s1_inwin kmod_s3_inwin"
 [ $churn = 1 ] && order="$order absent_churn kmod_inwin_churn"
 [ $bpf = 1 ] && order="$order bpf_floor bpf_bound bpf_park1 bpf_park64 bpf_park1024 bpf_inwin bpf_s3_inwin"

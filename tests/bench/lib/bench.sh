@@ -75,8 +75,10 @@ floor_in() { insmod "$MODS/tlob_test_floor.ko"; }
 floor_out() { rmmod tlob_test_floor; }
 
 # The BPF backend's floors (bench-bpffloor): bpf_floor_in sched (empty
-# tp_btf programs on the tracepoints tlob.bpf.c and tlob_timer.bpf.c attach) or bpf_floor_in uprobe
-# BINARY (one empty uprobe program at BINARY's bench_start and bench_stop)
+# tp_btf programs on the tracepoints tlob.bpf.c and tlob_timer.bpf.c attach,
+# and an empty program on the sampler's perf event where the backend samples)
+# or bpf_floor_in uprobe BINARY (one empty uprobe program at BINARY's
+# bench_start and bench_stop)
 BFL_PID=
 bpf_floor_in() {
 	"$BIN/bench-bpffloor" "$@" >"$DATA/bpffloor.out" 2>&1 &

@@ -13,7 +13,11 @@
  *                                  hrtimer_expire_exit where the verifier
  *                                  takes bpf_timer (tlob_timer.bpf.c's);
  *                                  the second ones where tlob loads them
- *                                  (kernel/bpf/kernel_caps.h)
+ *                                  (kernel/bpf/kernel_caps.h); where
+ *                                  bpf_timer does not load, an empty
+ *                                  program on the sampler's perf event
+ *                                  (kernel/bpf/sampler.h) instead, at
+ *                                  the backend's default period
  *   bench-bpffloor uprobe BINARY   one empty uprobe program at BINARY's
  *                                  bench_start and bench_stop (every
  *                                  process), as tlob_uprobe is attached
@@ -23,11 +27,14 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 #include "bench_floor.skel.h"
 #include "kernel_caps.h"
+#include "sampler.h"
 
 /* The bpf_timer attempt's refusal is expected on PREEMPT_RT 6.1. */
 static int quiet;
@@ -64,7 +71,7 @@ int main(int argc, char **argv)
 	struct bench_floor_bpf *skel;
 	struct tb_kernel_caps caps;
 	bool want[NR_SCHED];
-	int uprobe, timer, n = 0, i, sig, rc = 0;
+	int uprobe, timer, n = 0, i, sig, rc = 0, sample_fd = -1, pfd, cpu;
 	sigset_t set;
 	long err;
 
@@ -106,6 +113,8 @@ int main(int argc, char **argv)
 			bpf_program__set_autoload(sched[i], want[i]);
 		}
 		bpf_program__set_autoload(skel->progs.floor_uprobe, uprobe);
+		/* tlob's sampler runs where its bpf_timer does not load. */
+		bpf_program__set_autoload(skel->progs.floor_sample, !uprobe && !timer);
 		quiet = timer;
 		err = bench_floor_bpf__load(skel);
 		quiet = 0;
@@ -136,10 +145,28 @@ int main(int argc, char **argv)
 		}
 		n++;
 	}
+	if (!uprobe && !timer) {
+		pfd = tb_sampler_open(TB_SAMPLE_US_DEFAULT * 1000ULL, &cpu);
+		if (pfd < 0) {
+			rc = fail("the sampler's perf event", pfd);
+			goto out;
+		}
+		sample_fd = bpf_link_create(bpf_program__fd(skel->progs.floor_sample),
+					    pfd, BPF_PERF_EVENT, NULL);
+		close(pfd);
+		if (sample_fd < 0) {
+			rc = fail("floor_sample", sample_fd);
+			goto out;
+		}
+		printf("sampler on CPU %d every %d us\n", cpu, TB_SAMPLE_US_DEFAULT);
+		n++;
+	}
 	printf("attached %d\n", n);
 	fflush(stdout);
 	sigwait(&set, &sig);
 out:
+	if (sample_fd >= 0)
+		close(sample_fd);
 	for (i = 0; i < NR_SCHED; i++)
 		bpf_link__destroy(links[i]);
 	bench_floor_bpf__destroy(skel);
