@@ -126,7 +126,7 @@ int main(int argc, char **argv)
 		rc = fail("load", err);
 		goto out;
 	}
-	for (i = 0; i < (uprobe ? 2 : timer ? NR_SCHED : NR_ALWAYS); i++) {
+	for (i = 0; i < (uprobe ? 2 : NR_SCHED); i++) {
 		LIBBPF_OPTS(bpf_uprobe_opts, o, .func_name = marks[i & 1]);
 
 		if (!uprobe && !want[i])
