@@ -19,6 +19,7 @@
  *   tlob_pool.c     preallocated windows, hashed by task
  *   tlob_stats.c    per-binding, per-CPU statistics
  *   tlob_reactor.c  nop/printk/panic/signal, run from irq_work
+ *   tlob_notify.c   PREEMPT_RT: a violation's readers woken from another CPU
  *   tlob_trace.c    the trace events (tlob_trace.h)
  */
 #ifndef TLOB_H
@@ -439,5 +440,9 @@ int tlob_reactor_set(const char *name);
 int tlob_reactor_show(char *buf, size_t size);
 void tlob_reactor_sync(void);
 u64 tlob_reactions_lost(void);
+
+/* tlob_notify.c */
+void tlob_notify_readers(void);
+void tlob_notify_sync(void);
 
 #endif /* TLOB_H */

@@ -188,6 +188,8 @@ static void tlob_alive_judged(struct tlob_alive *a,
 	tlob_alive_stats_add(&b->astats, r->verdict, r->cycles, r->checkpoints,
 			     r->react);
 	trace_alive_cycle(r);
+	if (bad)
+		tlob_notify_readers();
 	if (r->react)
 		tlob_react_alive(r);
 }

@@ -165,6 +165,9 @@ static void tlob_logic_emit(const struct tlob_logic *l,
 
 	trace_logic(r, t->model, t->state[r->state],
 		    r->event == TLOB_LOGIC_NONE ? "" : t->event[r->event]);
+	/* A violation: its readers are woken at once (the others batch). */
+	if (r->verdict >= TLOB_VERDICT_ORDER && r->verdict <= TLOB_VERDICT_TIMING)
+		tlob_notify_readers();
 }
 
 /* Whether @l, at @now, has held its state as long as its invariant allows. */

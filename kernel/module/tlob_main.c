@@ -56,6 +56,8 @@ static void __exit tlob_exit(void)
 	tlob_alive_exit();
 	tlob_monitor_exit();
 	tlob_reactor_sync();
+	/* After every timer and probe: nothing queues it any more. */
+	tlob_notify_sync();
 }
 
 module_init(tlob_init);

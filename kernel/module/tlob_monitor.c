@@ -134,6 +134,7 @@ static void tlob_emit_violation(struct tlob_window *w,
 				      r->time_ns[waiting_tlob],
 				      r->time_ns[sleeping_tlob]);
 	trace_violation(r);
+	tlob_notify_readers();
 	/* Held back by the binding's tolerance=: recorded, not reacted to. */
 	if (r->react)
 		tlob_react(w->slot.task, r);
@@ -253,6 +254,7 @@ static void tlob_start_dropped(struct tlob_binding *b, struct task_struct *t,
 	tlob_pool_dropped();
 	tlob_stats_dropped(b->stats);
 	trace_dropped(&r);
+	tlob_notify_readers();
 }
 
 /* START (uprobe, task context): open a window, or feed it `start`. */

@@ -380,6 +380,20 @@ TRACE_EVENT(violation_detail,
 		      __entry->ran_ns[3])
 );
 
+/*
+ * PREEMPT_RT only: a record of the instance that wakes readers at once
+ * (a violation, a dropped START) was written on CPU from_cpu; this one,
+ * written on another CPU, wakes the readers of that CPU's buffer
+ * (tlob_notify.c says why). No record of its own: a reader skips it.
+ */
+TRACE_EVENT(notify,
+	    TP_PROTO(int from_cpu),
+	    TP_ARGS(from_cpu),
+	    TP_STRUCT__entry(__field(int, from_cpu)),
+	    TP_fast_assign(__entry->from_cpu = from_cpu;),
+	    TP_printk("from_cpu=%d", __entry->from_cpu)
+);
+
 #endif /* _TLOB_TRACE_H */
 
 #undef TRACE_INCLUDE_PATH

@@ -10,7 +10,8 @@
  * Two instances, so that a violation wakes the reader at once while
  * windows are read in batches:
  * - "tlob_<pid>_now": violations, their details (violation_detail, the
- *   diagnosis), dropped STARTs (upstream's detail_env_tlob), alive cycles
+ *   diagnosis), dropped STARTs (upstream's detail_env_tlob), tlob:notify
+ *   (PREEMPT_RT: written on another CPU to wake us; skipped), alive cycles
  *   with too few or too many checkpoints, logical bindings' ORDER,
  *   INCOMPLETE and TIMING records (tlob:logic):
  *   buffer_percent 0, the first event wakes the reader, which then reads
@@ -240,6 +241,21 @@ static int enable_logic(struct tlob_trace *t, const char *system, unsigned int b
 				 buffer_kb, err, len);
 }
 
+/*
+ * tlob:notify (PREEMPT_RT), in the instance that wakes the reader at once:
+ * written on another CPU after a violation whose own CPU cannot wake us
+ * (kernel/module/tlob_notify.c). No decoder: its records are skipped.
+ * A module without it: violations wake the reader as before.
+ */
+static void enable_notify(struct tlob_trace *t, const char *system)
+{
+	if (!t->inst[TI_NOW] || !tep_find_event_by_name(t->tep, system, "notify"))
+		return;
+	if (tracefs_event_enable(t->inst[TI_NOW], system, "notify"))
+		tlob_verbose("cannot enable %s:notify: a violation under a real-time hog "
+			     "may wait for the next batch", system);
+}
+
 static const struct tlob_decode *decoder_of(struct tlob_trace *t, int id)
 {
 	for (int i = 0; i < t->nr_ids; i++)
@@ -419,6 +435,8 @@ struct tlob_trace *tlob_trace_open(const char *system, bool transitions,
 				     "supervision", system);
 			err[0] = '\0';
 		}
+		if (!ret)
+			enable_notify(t, system);
 	}
 	if (ret) {
 		if (!err[0])
