@@ -39,15 +39,21 @@
 #include "tlob.h"
 #include "tlob_trace.h"
 
-/* 1 from the claim until the IPI's function has written the event. */
+/*
+ * 1 from the claim until the IPI's function runs. It is given back before
+ * the event is written: a record whose notification found it taken was
+ * written before that, so the event that follows wakes its readers too.
+ */
 static atomic_t tlob_notify_busy = ATOMIC_INIT(0);
 /* The CPU of the record notified about (the event says which). */
 static int tlob_notify_from;
 
 static void tlob_notify_fn(void *info)
 {
-	trace_notify(READ_ONCE(tlob_notify_from));
+	int from = READ_ONCE(tlob_notify_from);
+
 	atomic_set_release(&tlob_notify_busy, 0);
+	trace_notify(from);
 }
 
 static call_single_data_t tlob_notify_csd = CSD_INIT(tlob_notify_fn, NULL);
@@ -58,8 +64,8 @@ void tlob_notify_readers(void)
 
 	if (!IS_ENABLED(CONFIG_PREEMPT_RT) || !trace_notify_enabled())
 		return;
-	/* One in flight: it wakes the readers of this record too. */
-	if (atomic_cmpxchg_acquire(&tlob_notify_busy, 0, 1))
+	/* One in flight, its event not yet written: it wakes these readers too. */
+	if (atomic_cmpxchg(&tlob_notify_busy, 0, 1))
 		return;
 	this = get_cpu();
 	/*
@@ -79,6 +85,6 @@ void tlob_notify_sync(void)
 {
 	while (atomic_read_acquire(&tlob_notify_busy))
 		usleep_range(50, 200);
-	/* The function's last instructions after its release: IRQs off. */
+	/* The function writes its event after the release, with IRQs off. */
 	synchronize_rcu();
 }
