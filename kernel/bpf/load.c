@@ -413,19 +413,13 @@ static int attach_prog(struct bpf_mon *m, struct bpf_program *p, char *err, size
 /* The sampler's perf event (sampler.c), tlob_sample on it. */
 static int attach_sampler(struct bpf_mon *m, char *err, size_t len)
 {
-	int pfd, lfd;
+	const char *what = "";
+	int lfd;
 
-	pfd = tb_sampler_open(m->sample_period_ns, &m->sample_cpu);
-	if (pfd < 0) {
-		snprintf(err, len, "cannot open the sampler's cpu-clock perf event: %s",
-			 strerror(-pfd));
-		return pfd;
-	}
-	lfd = bpf_link_create(bpf_program__fd(m->skel->progs.tlob_sample), pfd,
-			      BPF_PERF_EVENT, NULL);
-	close(pfd);
+	lfd = tb_sampler_attach(bpf_program__fd(m->skel->progs.tlob_sample),
+				m->sample_period_ns, &m->sample_cpu, &what);
 	if (lfd < 0) {
-		snprintf(err, len, "cannot attach the sampler: %s", strerror(-lfd));
+		snprintf(err, len, "%s: %s", what, strerror(-lfd));
 		return lfd;
 	}
 	m->sample_link_fd = lfd;

@@ -14,9 +14,11 @@
 #define TB_SAMPLE_US_DEFAULT	1000
 
 /*
- * A cpu-clock perf event overflowing every @period_ns, on the first CPU
- * that takes it (*@cpu); its fd, or -errno.
+ * Program @prog_fd on a cpu-clock perf event overflowing every
+ * @period_ns, on the first CPU that takes it (*@cpu): the link's fd, or
+ * -errno with *@what naming the step that failed.
  */
-int tb_sampler_open(unsigned long long period_ns, int *cpu);
+int tb_sampler_attach(int prog_fd, unsigned long long period_ns, int *cpu,
+		      const char **what);
 
 #endif

@@ -29,7 +29,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 #include "bench_floor.skel.h"
@@ -71,7 +70,8 @@ int main(int argc, char **argv)
 	struct bench_floor_bpf *skel;
 	struct tb_kernel_caps caps;
 	bool want[NR_SCHED];
-	int uprobe, timer, n = 0, i, sig, rc = 0, sample_fd = -1, pfd, cpu;
+	int uprobe, timer, n = 0, i, sig, rc = 0, sample_fd = -1, cpu;
+	const char *what = "";
 	sigset_t set;
 	long err;
 
@@ -146,16 +146,10 @@ int main(int argc, char **argv)
 		n++;
 	}
 	if (!uprobe && !timer) {
-		pfd = tb_sampler_open(TB_SAMPLE_US_DEFAULT * 1000ULL, &cpu);
-		if (pfd < 0) {
-			rc = fail("the sampler's perf event", pfd);
-			goto out;
-		}
-		sample_fd = bpf_link_create(bpf_program__fd(skel->progs.floor_sample),
-					    pfd, BPF_PERF_EVENT, NULL);
-		close(pfd);
+		sample_fd = tb_sampler_attach(bpf_program__fd(skel->progs.floor_sample),
+					      TB_SAMPLE_US_DEFAULT * 1000ULL, &cpu, &what);
 		if (sample_fd < 0) {
-			rc = fail("floor_sample", sample_fd);
+			rc = fail(what, sample_fd);
 			goto out;
 		}
 		printf("sampler on CPU %d every %d us\n", cpu, TB_SAMPLE_US_DEFAULT);
