@@ -74,18 +74,21 @@ start_reader() {
 
 # measure READER RATE ROUND [PREFIX]: SECS seconds of windows, then 1 s
 # for the reader to catch up, then its stop; samples cpu (the busy time
-# from the first window to the reader's exit, per second of windows, in
-# 1/100 % of one CPU) as PREFIXREADER_RATE, and the records lost. The
-# interval ends after the reader is gone, the no-reader one after the
-# same second: what a reader does for these windows after the last one
-# counts, the draining at its exit included (with the interval ending at
-# the last window, trace-cmd's extra CPU read 4 % of one CPU in 1-s rounds
-# and 44 % over 10 s at the same 1 000 windows/s).
+# from the first window to the end of that second, per second of windows,
+# in 1/100 % of one CPU) as PREFIXREADER_RATE, and the records lost. The
+# no-reader interval takes the same second. What a reader does for these
+# windows in the second after the last one counts (with the interval
+# ending at the last window, trace-cmd's extra CPU read 4 % of one CPU in
+# 1-s rounds and 44 % over 10 s at the same 1 000 windows/s); its start
+# and its exit do not (an idle tlob mon's exit alone, which removes its
+# trace instances, took 1.7 s of the emulated CPU on stock, trace-cmd's
+# 12 s: a session's fixed cost, not the cost of reading).
 measure() {
 	start_reader "$1"
 	a=$(busy)
 	n=$(load "$2" | kv windows)
 	sleep 1
+	b=$(busy)
 	case $1 in
 	none|bnone) ;;
 	*) stop_proc $pid INT "$1" ;;
@@ -98,7 +101,6 @@ measure() {
 		kill -KILL $(pidof trace-cmd) 2>/dev/null
 		wait_for 10 "! pidof trace-cmd >/dev/null"
 	fi
-	b=$(busy)
 	key=$4$1_$2
 	sample cpu "$key" "$3" "$(((b - a) * 100 / SECS))"
 	progress "round $3: $1 at $2/s for ${SECS}s: cpu $(((b - a) * 100 / SECS))"
@@ -202,7 +204,7 @@ fi
 		echo "| $(ratelabel $rate) | $n0 | $n1 | $n3 | $n2 | $(extra $n1 $n0) | $(extra $n3 $n0) | $(extra $n2 $n0) | $(made tlob $rate) | $(lost tlob $rate) | $(lost tlobtext $rate) | $(lost tracecmd $rate) |"
 	done
 	echo
-	echo "CPU values are medians over $R rounds of ${SECS} s of windows: busy time from the first window to the reader's exit (1 s after the last window; the same second with no reader), per second of windows; lost = windows the workload made minus records the reader printed, summed over the rounds."
+	echo "CPU values are medians over $R rounds of ${SECS} s of windows: busy time from the first window to 1 s after the last (the reader's start and exit left out), per second of windows; lost = windows the workload made minus records the reader printed, summed over the rounds."
 	echo
 	if [ $bpf = 1 ]; then
 		echo "#### Reader cost, BPF backend: the same, a persistent binding read by tlob mon --backend bpf -j against none ($TLOB_LANE, $CLOCK clock)"
