@@ -115,11 +115,11 @@ check() {
 # its FIFO hog must preempt it.
 # A process's first window also holds its first uprobe hit's setup (the
 # page of out-of-line copies) and first-touch faults: on PREEMPT_RT those
-# take sleeping locks (the zone lock among them), and a kworker holding
-# one made a FIFO task sleep 11.7 ms inside a 5 ms spin, so "sleeping"
-# won (CI: rt, early, BPF, 2026-12-07). So a process's first window
-# spins 20 ms or more where "running" must win: early's 25 ms is still
-# short of its 50 ms minimum.
+# take sleeping locks (the zone lock among them). CI saw a FIFO task
+# sleep 11.7 ms inside a 5 ms spin, woken by a kworker (most likely the
+# holder of such a lock), so "sleeping" won (rt, early, BPF, 2026-12-07).
+# So a process's first window spins 20 ms or more where "running" must
+# win: early's 25 ms is still short of its 50 ms minimum.
 # On BPF the first scenario loads the monitor and a hold joins it ($THEN,
 # once it is monitoring); the others find it up (each session's own load
 # took 4 to 8 s of this script's run); midrun below loads it cold again.
