@@ -42,8 +42,10 @@ have_bpf && bpf=1
 
 # busy time of all CPUs so far, in 1/100 s: their time minus their idle
 # time (both from /proc/uptime, the idle time as the kernel keeps it for
-# each CPU)
-busy() { awk -v n="$(nproc)" '{ printf "%.0f\n", ($1 * n - $2) * 100 }' /proc/uptime; }
+# each CPU). NCPU is read once: a fork of nproc inside every measured
+# interval would count as busy.
+NCPU=$(nproc)
+busy() { awk -v n="$NCPU" '{ printf "%.0f\n", ($1 * n - $2) * 100 }' /proc/uptime; }
 
 # load RATE: the workload for SECS seconds at RATE windows/s; prints windows=
 load() {
@@ -102,8 +104,9 @@ measure() {
 		wait_for 10 "! pidof trace-cmd >/dev/null"
 	fi
 	key=$4$1_$2
-	sample cpu "$key" "$3" "$(((b - a) * 100 / SECS))"
-	progress "round $3: $1 at $2/s for ${SECS}s: cpu $(((b - a) * 100 / SECS))"
+	used=$(((b - a) * 100 / SECS))
+	sample cpu "$key" "$3" "$used"
+	progress "round $3: $1 at $2/s for ${SECS}s: cpu $used"
 	case $1 in
 	tlob|btlob) got=$(grep -c '"type":"record"' "$DATA/rd.out") ;;
 	tlobtext) got=$(sed -n 's/^records: \([0-9]*\).*/\1/p' "$DATA/rd.out" | head -n 1) ;;
