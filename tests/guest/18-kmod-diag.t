@@ -176,9 +176,6 @@ ok $? "snapshot: a snapshot trigger on tlob:violation"
 (while :; do usleep 2000; done) &
 ticker=$!
 run -n 1 spin 150
-sleep 0.3
-kill $ticker
-wait $ticker 2>/dev/null
 echo '!snapshot:1' >"$S/events/tlob/violation/trigger"
 v=$(events violation | head -n 1)
 deadline=$(( $(echo "$v" | field start_ns) + $(echo "$v" | field budget_ns) ))
@@ -186,7 +183,20 @@ seen=$(echo "$v" | field end_ns)
 # sched_switch timestamps (seconds.microseconds) as ns, one a line
 ts() { sed -n 's/.* \([0-9]*\)\.\([0-9]\{6\}\): sched_switch:.*/\1 \2/p' | awk '{ printf "%d%06d000\n", $1, $2 }'; }
 last=$(ts <"$S/snapshot" | sort -n | tail -1)
-live=$(ts <"$S/trace" | sort -n | tail -1)
+# The live buffer goes on while the ticker runs: wait until it holds a
+# switch 200 ms past the snapshot's last one, for 20 s at most. A fixed
+# sleep is not enough: an emulated guest's vCPUs can be stalled by the
+# host for most of it.
+live=
+i=0
+while [ $i -lt 200 ]; do
+	live=$(ts <"$S/trace" | sort -n | tail -1)
+	[ -n "$live" ] && [ -n "$last" ] && [ "$live" -gt $((last + 200000000)) ] && break
+	usleep 100000
+	i=$((i + 1))
+done
+kill $ticker
+wait $ticker 2>/dev/null
 diag "snapshot: deadline $deadline, detected $seen, last in snapshot ${last:-none}, last live ${live:-none}"
 # The detection's time is read before its lock is taken and its event
 # written; an emulated vCPU the host stalls in between lets the other one
@@ -197,7 +207,7 @@ diag "snapshot: deadline $deadline, detected $seen, last in snapshot ${last:-non
 [ -n "$last" ] && [ -n "$seen" ] && [ "$last" -le $((seen + 50000000)) ] && [ "$last" -ge $((deadline - 50000000)) ]
 ok $? "snapshot: it holds sched_switch events up to the deadline (last within 50ms before it), none after the detection (50ms)"
 [ -n "$live" ] && [ -n "$last" ] && [ "$live" -gt $((last + 200000000)) ]
-ok $? "snapshot: ... while the live buffer went on after it (200ms and more)"
+ok $? "snapshot: ... while the live buffer went on after it (200ms and more, waited up to 20 s)"
 echo 0 >"$S/events/sched/sched_switch/enable"
 rmdir "$S"
 
