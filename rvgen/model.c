@@ -14,8 +14,10 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <graphviz/cgraph.h>
 
+#include "fileio.h"
 #include "label.h"
 #include "model.h"
 #include "srcline.h"
@@ -277,6 +279,27 @@ static void mark_final_by_group(Agraph_t *sub, struct model *m)
 	}
 }
 
+/*
+ * A node cgraph cannot name back: "%N" is its own name for anonymous
+ * objects, which it forgets after the read, so looking the node up by the
+ * name it gives (agnode()) finds nothing. A state's name is a C identifier
+ * anyway (validate.c); refuse it here, where the name is still known.
+ */
+static int check_node(Agnode_t *n, const char *name, const struct rv_rec *r,
+		      struct rv_error *err)
+{
+	if (!r || !name) {
+		rv_error_set(err, 1, "out of memory");
+		return -1;
+	}
+	if (name[0] == '%' || agnode(agraphof(n), (char *)name, 0) != n) {
+		rv_error_set(err, r->line,
+			     "a node name beginning with '%%' is graphviz's own (it names anonymous nodes): a state's name is a C identifier");
+		return -1;
+	}
+	return 0;
+}
+
 static int add_states(Agraph_t *g, struct model *m, const struct rv_source *src,
 		      struct rv_error *err)
 {
@@ -295,6 +318,8 @@ static int add_states(Agraph_t *g, struct model *m, const struct rv_source *src,
 		struct rv_rec *r = rec_of(n);
 		struct rv_state *st;
 
+		if (check_node(n, name, r, err))
+			return -1;
 		if (!strncmp(name, INIT_MARKER, strlen(INIT_MARKER))) {
 			if (init_name) {
 				rv_error_set(err, r->line,
@@ -322,7 +347,7 @@ static int add_states(Agraph_t *g, struct model *m, const struct rv_source *src,
 		return -1;
 	}
 	target = agnode(g, (char *)init_name + strlen(INIT_MARKER), 0);
-	m->initial = target ? rec_of(target)->state : -1;
+	m->initial = target && rec_of(target) ? rec_of(target)->state : -1;
 	if (m->initial < 0) {
 		rv_error_set(err, init_line,
 			     "initial marker '%s' names no state '%s'",
@@ -333,16 +358,19 @@ static int add_states(Agraph_t *g, struct model *m, const struct rv_source *src,
 	return 0;
 }
 
+/* In node order, as add_states() made the states: each node's record names its state. */
 static int add_state_labels(Agraph_t *g, struct model *m, struct rv_error *err)
 {
-	int i;
+	Agnode_t *n;
 
-	for (i = 0; i < m->nstates; i++) {
-		struct rv_state *st = &m->states[i];
-		Agnode_t *n = agnode(g, st->name, 0);
+	for (n = agfstnode(g); n; n = agnxtnode(g, n)) {
 		struct rv_rec *r = rec_of(n);
+		struct rv_state *st;
 		char *label = agget(n, "label");
 
+		if (r->state < 0)
+			continue;	/* the initial marker */
+		st = &m->states[r->state];
 		/* point invariant errors at the label, not the first mention */
 		if (label_state(st->name, label,
 				r->label_line ? r->label_line : st->line,
@@ -591,44 +619,32 @@ struct model *model_load(const char *path, const char *name,
 			 struct rv_error *err)
 {
 	struct model *m;
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f;
+	char *text;
+	size_t len;
+	int fd, ret;
 
 	err->file = path;
-	f = fopen(path, "r");
-	if (!f) {
+	fd = rv_open_regular(path);
+	ret = fd < 0 ? fd : rv_read_bounded(fd, RV_MODEL_MAX, &text, &len);
+	if (fd >= 0)
+		close(fd);
+	if (ret) {
 		err->line = 0;
-		snprintf(err->msg, sizeof(err->msg), "cannot open: %s",
-			 strerror(errno));
+		if (ret == -EFBIG)
+			snprintf(err->msg, sizeof(err->msg),
+				 "larger than %d bytes, the most a model may have",
+				 RV_MODEL_MAX);
+		else
+			snprintf(err->msg, sizeof(err->msg), "cannot %s: %s",
+				 fd < 0 ? "open" : "read", rv_file_strerror(-ret));
 		return NULL;
 	}
-	for (;;) {
-		char buf[4096];
-		size_t n = fread(buf, 1, sizeof(buf), f);
-		char *grown;
-
-		if (!n)
-			break;
-		grown = realloc(text, len + n + 1);
-		if (!grown) {
-			free(text);
-			fclose(f);
-			rv_error_set(err, 1, "out of memory");
-			return NULL;
-		}
-		text = grown;
-		memcpy(text + len, buf, n);
-		len += n;
-	}
-	fclose(f);
-	if (!text || memchr(text, '\0', len)) {
+	if (!len || memchr(text, '\0', len)) {
 		free(text);
 		rv_error_set(err, 1, len ? "the file contains a NUL byte" :
 			     "the file is empty");
 		return NULL;
 	}
-	text[len] = '\0';
 	m = model_parse(text, path, name, err);
 	free(text);
 	return m;

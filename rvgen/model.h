@@ -22,6 +22,13 @@
 #define RV_MAX_ENVS	254
 /* Longer names would not fit the emitters' buffers; C needs no more. */
 #define RV_MAX_NAME	64
+/*
+ * The largest model file read, in bytes: a thousand times tlob.dot, far
+ * beyond RV_MAX_STATES states with their labels, and a bound on what a
+ * file that keeps growing (a link to /dev/zero is refused, a growing log
+ * is not) makes the reader hold.
+ */
+#define RV_MODEL_MAX	(1 << 20)
 
 struct rv_error {
 	const char *file;

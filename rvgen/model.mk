@@ -5,6 +5,6 @@
 # them with its emitters (rvgen.mk: RVGEN_LIB_SRCS); the tool links them
 # alone for logical supervision (user/logic.c, user/user.mk), so a model
 # means the same to both. Read by product builds too (no test fragment).
-RVGEN_MODEL_SRCS := rvgen/model.c rvgen/validate.c rvgen/label.c rvgen/names.c rvgen/srcline.c
+RVGEN_MODEL_SRCS := rvgen/fileio.c rvgen/model.c rvgen/validate.c rvgen/label.c rvgen/names.c rvgen/srcline.c
 # cgraph only: the tool lays nothing out (libgvc is rvgen's, for svg).
 RVGEN_MODEL_PKGS := libcgraph

@@ -114,6 +114,23 @@ like($err, qr/:1: model name 'bad-name' is not a C identifier/, 'bad-name.dot: m
 is($st, 1, 'missing file: exit status 1');
 like($err, qr/missing\.dot:0: cannot open: No such file/, 'missing file: message');
 
+# Only a regular file is read, and at most RV_MODEL_MAX (1 MiB) of it: a
+# FIFO without a writer would block the open, /dev/zero would grow the
+# reader without end (timeout: a hang fails instead of stopping prove).
+system('mkfifo', "$dir/fifo.dot") == 0 or die;
+symlink('/dev/zero', "$dir/zero.dot") or die;
+open(my $big, '>', "$dir/big.dot") or die;
+print $big "digraph a {\n", ('// ' . ('x' x 61) . "\n") x 16384, "}\n";
+close($big);
+for my $c (['fifo', 'cannot open: not a regular file'], ['zero', 'cannot open: not a regular file'],
+	   ['big', 'larger than 1048576 bytes']) {
+	my ($name, $want) = @$c;
+	($st, undef, $err) = run('timeout', '20', rvgen(), '--name', 'm', '-k', 'check', "$dir/$name.dot");
+	is($st, 1, "$name.dot: exit status 1");
+	like($err, qr/^\Q$dir\E\/$name\.dot:0: \Q$want\E[^\n]*\n\z/, "$name.dot: message")
+		or diag("got: $err");
+}
+
 ($st, undef, $err) = run(rvgen(), '-k', 'nonsense', $ok);
 is($st, 2, 'unknown kind: usage error');
 like($err, qr/unknown kind 'nonsense'/, 'unknown kind: message');

@@ -59,6 +59,17 @@ for m in nondet unreachable syntax noreset; do
 done
 refused 2 "bind refuses it too" "$("$RVGEN" --kind check "$M/nondet.dot" 2>&1)" -- \
 	bind --model "$M/nondet.dot" -e frame_begin="$app:frame_begin" -e frame_end="$app:frame_end"
+# A node named as graphviz names its anonymous ones ("%1"): graphviz
+# cannot find it by that name, and the reader refuses it in one line.
+pct=$tmp/pct.dot
+cp "$top/tests/fixtures/rvgen/malformed/node-graphviz-name.dot" "$pct"
+refused 2 "a state named '%1': rvgen's message, no crash" "$("$RVGEN" --kind check "$pct" 2>&1)" -- \
+	mon --model "$pct" -e go="$app:frame_begin" -e done="$app:frame_end"
+# Only a regular file is a model: a FIFO without a writer would block the open.
+mkfifo "$tmp/fifo.dot"
+timeout 20 "$TLOB" mon --model "$tmp/fifo.dot" -e go="$app:frame_begin" >/dev/null 2>"$tmp/err"
+is "$?:$(cat "$tmp/err")" "1:$tmp/fifo.dot:0: cannot open: not a regular file" \
+	"a FIFO as the model: refused at once (exit 1), not a blocked open"
 
 # Time: one clock, reset on edges, guards of numbers joined by &&,
 # invariants of numbers on states. What the module cannot run yet is
