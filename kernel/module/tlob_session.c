@@ -15,8 +15,13 @@
  * While a session holds a binding it is armed whatever the enable switch
  * says.
  *
- * Only root (0600, and CAP_SYS_ADMIN at open): the listings name other
- * users' binaries and timings, as the monitor file does.
+ * Only root (0600, and CAP_SYS_ADMIN in the initial user namespace at
+ * open): the listings name other users' binaries and timings, as the
+ * monitor file does. The check is made once, at open, in the opener's
+ * context: the open file is then the credential (the control files check
+ * the opener's credentials at each write, which is the same rule), so a
+ * privileged process may hand it to a helper while a file opened without
+ * the capability never exists.
  *
  * Locking and context: process context only; no lock of its own. The
  * holder's references belong to tlob_ctl_mutex (taken by the control

@@ -8,7 +8,8 @@
  * at each read and served from the requested offset, so it is never cut
  * at a page however many bindings there are. A monitor write is handled
  * a chunk (at most a page) at a time; a chunk that does not end a line
- * is an overlong line (-EINVAL).
+ * is an overlong line (-EINVAL). enable and reactors are binary
+ * attributes too, so that their writes see the open file (tlob_may_control()).
  *
  * The monitor file is the persistent holder of bindings (tlob_control.c):
  * it lists and removes only the bindings written through it; stats lists
@@ -16,6 +17,8 @@
  *
  * Locking: process context; listings are generated under tlob_ctl_mutex.
  */
+#include <linux/capability.h>
+#include <linux/fs.h>
 #include <linux/kobject.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
@@ -28,18 +31,39 @@ static struct kobject *tlob_kobj;
 static const char tlob_desc[] =
 	"task latency over budget: a marked code section must end within its wall-clock budget";
 
-static ssize_t enable_show(struct kobject *kobj, struct kobj_attribute *attr,
-			   char *buf)
+/*
+ * Every control write needs CAP_SYS_ADMIN in the initial user namespace,
+ * checked against the credentials the file was opened with, not the
+ * writer's: the mode bits let uid 0 without capabilities open these files,
+ * and a file opened without the capability stays powerless when handed to
+ * a privileged process (a set-uid program's standard output), while one
+ * opened with it may be handed to a helper. Hence binary attributes for
+ * every writable file: only they are given the open file.
+ */
+static bool tlob_may_control(const struct file *f)
 {
-	return sysfs_emit(buf, "%d\n", tlob_enabled());
+	return file_ns_capable(f, &init_user_ns, CAP_SYS_ADMIN);
 }
 
-static ssize_t enable_store(struct kobject *kobj, struct kobj_attribute *attr,
-			    const char *buf, size_t count)
+static ssize_t enable_read(struct file *f, struct kobject *kobj,
+			   tlob_bin_attr *attr, char *buf, loff_t off,
+			   size_t count)
+{
+	char s[4];
+	int n = scnprintf(s, sizeof(s), "%d\n", tlob_enabled());
+
+	return memory_read_from_buffer(buf, count, &off, s, n);
+}
+
+static ssize_t enable_write(struct file *f, struct kobject *kobj,
+			    tlob_bin_attr *attr, char *buf, loff_t off,
+			    size_t count)
 {
 	bool on;
 	int ret;
 
+	if (!tlob_may_control(f))
+		return -EPERM;
 	ret = kstrtobool(buf, &on);
 	if (ret)
 		return ret;
@@ -53,19 +77,25 @@ static ssize_t desc_show(struct kobject *kobj, struct kobj_attribute *attr,
 	return sysfs_emit(buf, "%s\n", tlob_desc);
 }
 
-static ssize_t reactors_show(struct kobject *kobj, struct kobj_attribute *attr,
-			     char *buf)
+static ssize_t reactors_read(struct file *f, struct kobject *kobj,
+			     tlob_bin_attr *attr, char *buf, loff_t off,
+			     size_t count)
 {
-	return tlob_reactor_show(buf, PAGE_SIZE);
+	char s[64];
+	int n = tlob_reactor_show(s, sizeof(s));
+
+	return memory_read_from_buffer(buf, count, &off, s, n);
 }
 
-static ssize_t reactors_store(struct kobject *kobj,
-			      struct kobj_attribute *attr, const char *buf,
+static ssize_t reactors_write(struct file *f, struct kobject *kobj,
+			      tlob_bin_attr *attr, char *buf, loff_t off,
 			      size_t count)
 {
 	char name[16];
 	int ret;
 
+	if (!tlob_may_control(f))
+		return -EPERM;
 	if (count >= sizeof(name))
 		return -EINVAL;
 	memcpy(name, buf, count);
@@ -95,9 +125,7 @@ static ssize_t pool_show(struct kobject *kobj, struct kobj_attribute *attr,
 	return n;
 }
 
-static struct kobj_attribute enable_attr = __ATTR_RW(enable);
 static struct kobj_attribute desc_attr = __ATTR_RO(desc);
-static struct kobj_attribute reactors_attr = __ATTR_RW(reactors);
 static struct kobj_attribute pool_attr = __ATTR_RO(pool);
 
 /* Generate a listing whole and copy out [off, off + count). */
@@ -134,6 +162,8 @@ static ssize_t monitor_write(struct file *f, struct kobject *kobj,
 {
 	int ret;
 
+	if (!tlob_may_control(f))
+		return -EPERM;
 	if (count == PAGE_SIZE && buf[count - 1] != '\n')
 		return -EINVAL;
 	ret = tlob_monitor_write(&tlob_persistent, buf, count);
@@ -154,11 +184,11 @@ static ssize_t stats_read(struct file *f, struct kobject *kobj,
  */
 static BIN_ATTR_ADMIN_RW(monitor, 0);
 static BIN_ATTR_ADMIN_RO(stats, 0);
+static BIN_ATTR_RW(enable, 0);
+static BIN_ATTR_RW(reactors, 0);
 
 static struct attribute *tlob_attrs[] = {
-	&enable_attr.attr,
 	&desc_attr.attr,
-	&reactors_attr.attr,
 	&pool_attr.attr,
 	NULL,
 };
@@ -166,6 +196,8 @@ static struct attribute *tlob_attrs[] = {
 static tlob_bin_attr_list tlob_bin_attrs[] = {
 	&bin_attr_monitor,
 	&bin_attr_stats,
+	&bin_attr_enable,
+	&bin_attr_reactors,
 	NULL,
 };
 

@@ -3,10 +3,12 @@
 # Security: the control files are writable by root only, and an
 # unprivileged user (nobody, through tlob-asuser) can neither bind, unbind,
 # enable/disable nor change the reactor -- each attempt is refused and
-# changes nothing. Nor may it read other tasks' data beyond what tracefs
-# allows it (nothing: tracefs is root's): the bindings listing (paths,
-# pid=/tgid= of the tasks watched) and the per-binding window statistics
-# must not be readable by others.
+# changes nothing; nor can root without capabilities (tlob-asuser -n),
+# which the mode bits let open the files: the module checks CAP_SYS_ADMIN
+# against the opener's credentials at each write. Nor may nobody read
+# other tasks' data beyond what tracefs allows it (nothing: tracefs is
+# root's): the bindings listing (paths, pid=/tgid= of the tasks watched)
+# and the per-binding window statistics must not be readable by others.
 . /opt/tlob/tests/lib/tap.sh
 . /opt/tlob/tests/lib/kmod.sh
 
@@ -53,6 +55,40 @@ as_nobody "change the reactor" $TLOB/reactors printk
 for p in /sys/module/tlob/parameters/*; do
 	as_nobody "set $(basename $p)" "$p" 1
 done
+
+# root without capabilities: uid 0 owns the files, so the mode bits let it
+# open them; the module must refuse every write (EPERM), as the kernel's
+# own control files do for want of CAP_SYS_ADMIN
+NOCAP="tlob-asuser -n"
+is "$($NOCAP sh -c 'id -u; grep -E "^Cap(Eff|Prm|Bnd):" /proc/self/status' | tr -s ' \t\n' ' ')" \
+	"0 CapPrm: 0000000000000000 CapEff: 0000000000000000 CapBnd: 0000000000000000 " \
+	"tlob-asuser -n runs a command as uid 0 without any capability"
+# as_nocap NAME FILE TEXT: the capless root's write of TEXT to FILE fails
+# with EPERM
+as_nocap() {
+	printf '%s\n' "$3" >/tmp/sec.in
+	# dd names the errno (busybox printf does not)
+	$NOCAP dd if=/tmp/sec.in of="$2" bs=4096 conv=notrunc 2>/tmp/sec.err
+	rc=$?
+	cmp_ok $rc -ne 0 "root without capabilities cannot $1"
+	grep -q "not permitted" /tmp/sec.err
+	ok $? "... refused with EPERM ($(sed -n 's/.*: //p' /tmp/sec.err | head -n 1))"
+	is "$(state)" "$before" "... and nothing changed"
+}
+as_nocap bind $TLOB/monitor "p $WL:$(off tlob_section2_begin) $(off tlob_section2_end) threshold=1000000"
+as_nocap unbind $TLOB/monitor "-$WL:$B"
+as_nocap disable $TLOB/enable 0
+as_nocap "set the reactor to panic" $TLOB/reactors panic
+as_nocap "open a session" /dev/tlob "p $WL:$(off tlob_section2_begin) $(off tlob_section2_end) threshold=1000000"
+# the capability is the opener's: a file opened with it may be handed to a
+# helper without it (and one opened without it stays powerless)
+$NOCAP sh -c 'printf "printk\n" >&3' 3>$TLOB/reactors 2>/tmp/sec.err
+ok $? "a capless helper may write through a file root opened with CAP_SYS_ADMIN"
+grep -q '\[printk\]' $TLOB/reactors
+ok $? "... and the reactor is printk"
+echo nop >$TLOB/reactors
+is "$(state)" "$before" "the reactor is back to nop"
+
 # through the tool, too (same files, the same refusal)
 $NOBODY tlob unbind "$WL:$B" >/tmp/sec.out 2>&1
 cmp_ok $? -ne 0 "nobody cannot unbind with the tool: $(head -n 1 /tmp/sec.out)"
