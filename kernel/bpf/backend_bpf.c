@@ -497,10 +497,8 @@ static int open_shared(struct tlob_backend *be)
 		ret = load_shared(be);
 	if (!ret && p->reader && p->m.pinned)
 		ret = tb_reader_join(&p->m, &p->rd, p->all, be->err, sizeof(be->err));
-	if (!p->m.pinned) {
+	if (!p->m.pinned)
 		p->shared = false;
-		rmdir(TLOB_BPF_PIN_DIR);	/* made for the lock; fails if anything is in it */
-	}
 	tb_unlock(lock);
 	return ret;
 }
@@ -1159,8 +1157,6 @@ static int bpf_bind(struct tlob_backend *be, const struct tlob_binding_spec *spe
 			return lock;
 	}
 	ret = bind_locked(be, spec, &id);
-	if (lock >= 0 && !p->m.pinned)
-		rmdir(TLOB_BPF_PIN_DIR);	/* made for the lock; the load failed */
 	tb_unlock(lock);
 	/* Its table, to name its records after it went (its aborts come last). */
 	if (!ret && spec->logic)

@@ -14,14 +14,17 @@
  *
  * libbpf's messages (the verifier log among them) are collected, not
  * printed: on a failure they go to TLOB_BPF_LOG (default
- * /tmp/tlob-bpf.log) and the error names that file; TLOB_BPF_VERBOSE=1
- * prints them as they come.
+ * TB_RUN_DIR/bpf.log, root's directory: a fixed name in a world-writable
+ * one such as /tmp could be another user's symbolic link or file) and the
+ * error names that file; TLOB_BPF_VERBOSE=1 prints them as they come.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -34,6 +37,7 @@
 #include "tlob_timer.skel.h"
 #include "kernel_caps.h"
 #include "loader.h"
+#include "safe_dir.h"
 #include "sampler.h"
 
 static char *lb_log;
@@ -82,19 +86,77 @@ static void lb_reset(void)
 		lb_log[0] = '\0';
 }
 
-static const char *lb_path(void)
+#define LB_NAME	"bpf.log"
+
+/*
+ * A fresh log file: in TB_RUN_DIR (checked, safe_dir.c) unless
+ * TLOB_BPF_LOG names one. A named file is created anew, or reused only if
+ * it is a regular file of this user with one link; no symbolic link is
+ * followed. Its fd, or -1 with why in @why.
+ */
+static int lb_open(char *shown, size_t slen, char *why, size_t wlen)
 {
 	const char *p = getenv("TLOB_BPF_LOG");
+	int flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
+	int dir = AT_FDCWD, fd;
+	struct stat st;
 
-	return p && *p ? p : "/tmp/tlob-bpf.log";
+	if (!p || !*p) {
+		dir = tb_run_dir(why, wlen);
+		if (dir < 0)
+			return -1;
+		snprintf(shown, slen, "%s/%s", TB_RUN_DIR, LB_NAME);
+		p = LB_NAME;
+		/* Root's own directory: the last log goes. */
+		unlinkat(dir, p, 0);
+	} else {
+		snprintf(shown, slen, "%s", p);
+	}
+	fd = openat(dir, p, flags, 0600);
+	if (fd < 0 && errno == EEXIST) {
+		fd = openat(dir, p, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd >= 0 && (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
+				st.st_uid != geteuid() || st.st_nlink != 1 || ftruncate(fd, 0))) {
+			close(fd);
+			fd = -1;
+			errno = EPERM;
+		}
+	}
+	if (fd < 0)
+		snprintf(why, wlen, "%.200s: %s", shown, strerror(errno));
+	if (dir != AT_FDCWD)
+		close(dir);
+	return fd;
+}
+
+/* The whole log into its file; where it went, or why not, in @where. */
+static void lb_save(char *where, size_t len)
+{
+	char shown[256], why[256];
+	size_t off = 0;
+	ssize_t n;
+	int fd;
+
+	fd = lb_open(shown, sizeof(shown), why, sizeof(why));
+	if (fd < 0) {
+		snprintf(where, len, "not kept (%s)", why);
+		return;
+	}
+	while (lb_log && off < lb_len) {
+		n = write(fd, lb_log + off, lb_len - off);
+		if (n <= 0)
+			break;
+		off += (size_t)n;
+	}
+	close(fd);
+	snprintf(where, len, "in %s", shown);
 }
 
 /* Keep the whole log in a file; return the line that says why. */
 static void lb_fail(const char *what, int ret, char *err, size_t len)
 {
 	const char *why = NULL, *p;
-	char reason[200] = "";
-	FILE *f;
+	char reason[200] = "", where[400];
 
 	/*
 	 * The verifier's last word: the last line before its statistics and
@@ -122,14 +184,9 @@ static void lb_fail(const char *what, int ret, char *err, size_t len)
 
 		snprintf(reason, sizeof(reason), ": %.*s", (int)(n < 150 ? n : 150), why);
 	}
-	f = fopen(lb_path(), "w");
-	if (f) {
-		if (lb_log)
-			fputs(lb_log, f);
-		fclose(f);
-	}
-	snprintf(err, len, "%s failed (%s)%s; libbpf and verifier log in %s "
-		 "(TLOB_BPF_VERBOSE=1 prints it)", what, strerror(-ret), reason, lb_path());
+	lb_save(where, sizeof(where));
+	snprintf(err, len, "%s failed (%s)%s; libbpf and verifier log %s "
+		 "(TLOB_BPF_VERBOSE=1 prints it)", what, strerror(-ret), reason, where);
 }
 
 static int cap_effective(int cap)

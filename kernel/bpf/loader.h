@@ -98,8 +98,12 @@ bool tb_pinned_exists(void);
  * by its last user, or replaced, while a tlob without a reader held it).
  */
 bool tb_still_pinned(const struct bpf_mon *m);
-/* TLOB_BPF_PIN_DIR made (on a BPF file system); 0 or -errno. */
-int tb_pin_dir(char *err, size_t len);
+/*
+ * TLOB_BPF_PIN_DIR opened for the pins, made first if @create, on a BPF
+ * file system and trusted only when root owns it and every directory
+ * above it (safe_dir.h); 0, or -errno (-ENOENT: it does not exist).
+ */
+int tb_pin_dir_open(bool create, char *err, size_t len);
 /* Whether /sys/fs/bpf is a BPF file system, where the monitor can be shared. */
 bool tb_bpffs(void);
 /* The pin name of binding @id's START (end 0) or STOP (end 1) uprobe link. */
@@ -122,7 +126,11 @@ int tb_attach_uprobe(int prog_fd, const char *path, uint64_t offset, bool ret,
  * Sharing (share.c): one monitor for every tlob of the system, its lock,
  * its readers and the holders of its bindings.
  */
-/* The exclusive lock of the pinned set: an fd to tb_unlock(), or -errno. */
+/*
+ * The exclusive lock of the pinned set, waited for a bounded time, with
+ * the pin directory checked and opened under it if it exists: an fd to
+ * tb_unlock(), or -errno.
+ */
 int tb_lock(char *err, size_t len);
 void tb_unlock(int fd);
 

@@ -21,9 +21,17 @@
  * Teardown unpins every entry and removes the directory: the kernel frees
  * a program, map or link when its last pin and fd are gone, so nothing is
  * left behind once the last tlob process holding an fd exits.
+ *
+ * The directory is used only when root owns it and every directory above
+ * it, with no symbolic link on the way (safe_dir.c): another user who made
+ * it first could otherwise unlink or replace the pins. It is opened once
+ * checked, under the lock (share.c), and every pin is reached through
+ * that fd (/proc/self/fd/N/NAME: BPF_OBJ_PIN and BPF_OBJ_GET take a path
+ * only), never through its path again.
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -38,20 +46,30 @@
 #include "tlob.skel.h"
 #include "tlob_timer.skel.h"
 #include "loader.h"
+#include "safe_dir.h"
 
 #define BPF_FS_MAGIC	0xcafe4a11
 
+/* The pin directory, checked (tb_pin_dir_open()); -1: not open. */
+static int pin_fd = -1;
+
 static void pin_path(char *buf, size_t len, const char *name)
+{
+	snprintf(buf, len, "/proc/self/fd/%d/%s", pin_fd, name);
+}
+
+/* What a message calls the pin @name. */
+static void pin_shown(char *buf, size_t len, const char *name)
 {
 	snprintf(buf, len, "%s/%s", TLOB_BPF_PIN_DIR, name);
 }
 
 bool tb_pinned_exists(void)
 {
-	char p[256];
-
-	pin_path(p, sizeof(p), "tlob_meta");
-	return !access(p, F_OK);
+	if (pin_fd >= 0)
+		return !faccessat(pin_fd, "tlob_meta", F_OK, AT_SYMLINK_NOFOLLOW);
+	/* Before the lock: tb_lock() checks the directory before any use. */
+	return !faccessat(AT_FDCWD, TLOB_BPF_PIN_DIR "/tlob_meta", F_OK, AT_SYMLINK_NOFOLLOW);
 }
 
 bool tb_bpffs(void)
@@ -70,21 +88,34 @@ void tb_link_name(char *buf, size_t len, uint32_t id, int end)
 		snprintf(buf, len, "bind_%u_event%d", id, end);
 }
 
-int tb_pin_dir(char *err, size_t len)
+int tb_pin_dir_open(bool create, char *err, size_t len)
 {
-	const char *parent = "/sys/fs/bpf";
+	struct statfs fs;
+	int fd, ret;
 
+	if (pin_fd >= 0)
+		close(pin_fd);
+	pin_fd = -1;
 	if (!tb_bpffs()) {
-		snprintf(err, len, "%s is not a BPF file system; pinning needs "
-			 "`mount -t bpf bpf %s`", parent, parent);
+		snprintf(err, len, "/sys/fs/bpf is not a BPF file system; pinning needs "
+			 "`mount -t bpf -o mode=0700 bpf /sys/fs/bpf`");
 		return -ENOENT;
 	}
-	if (mkdir(TLOB_BPF_PIN_DIR, 0700) && errno != EEXIST) {
-		int e = errno;
-
-		snprintf(err, len, "cannot create %s: %s", TLOB_BPF_PIN_DIR, strerror(e));
-		return -e;
+	fd = tb_safe_dir(TLOB_BPF_PIN_DIR, create, NULL, err, len);
+	if (fd < 0) {
+		if (fd != -ENOENT)
+			snprintf(err + strlen(err), len - strlen(err), "; the BPF monitor is "
+				 "pinned only where root owns every directory (mount bpffs with "
+				 "`-o mode=0700`)");
+		return fd;
 	}
+	if (fstatfs(fd, &fs) || fs.f_type != BPF_FS_MAGIC) {
+		ret = fs.f_type != BPF_FS_MAGIC ? -EXDEV : -errno;
+		snprintf(err, len, "%s is not on a BPF file system", TLOB_BPF_PIN_DIR);
+		close(fd);
+		return ret;
+	}
+	pin_fd = fd;
 	return 0;
 }
 
@@ -93,13 +124,16 @@ int tb_pin_fd(int fd, const char *name, char *err, size_t len)
 	char p[256];
 	int ret;
 
-	ret = tb_pin_dir(err, len);
-	if (ret)
-		return ret;
+	if (pin_fd < 0) {
+		ret = tb_pin_dir_open(true, err, len);
+		if (ret)
+			return ret;
+	}
 	pin_path(p, sizeof(p), name);
 	ret = bpf_obj_pin(fd, p);
 	if (ret) {
 		ret = -errno;
+		pin_shown(p, sizeof(p), name);
 		snprintf(err, len, "cannot pin %s: %s", p, strerror(-ret));
 	}
 	return ret;
@@ -107,10 +141,9 @@ int tb_pin_fd(int fd, const char *name, char *err, size_t len)
 
 int tb_unpin(const char *name)
 {
-	char p[256];
-
-	pin_path(p, sizeof(p), name);
-	return unlink(p) ? -errno : 0;
+	if (pin_fd < 0)
+		return -ENOENT;
+	return unlinkat(pin_fd, name, 0) ? -errno : 0;
 }
 
 /*
@@ -184,10 +217,16 @@ int tb_open_pinned(struct bpf_mon *m, char *err, size_t len)
 	struct tlob_bpf_meta meta;
 	char p[256];
 	__u32 zero = 0;
+	const char *name;
 	int i, fd;
 
+	if (pin_fd < 0) {
+		snprintf(err, len, "no monitor pinned in %s", TLOB_BPF_PIN_DIR);
+		return -ENOENT;
+	}
 	for (i = 0; i < TB_NR_MAPS; i++) {
-		pin_path(p, sizeof(p), tb_map_name(i));
+		name = tb_map_name(i);
+		pin_path(p, sizeof(p), name);
 		fd = bpf_obj_get(p);
 		if (fd < 0)
 			goto fail;
@@ -201,7 +240,8 @@ int tb_open_pinned(struct bpf_mon *m, char *err, size_t len)
 		tb_close(m);
 		return -EPROTO;
 	}
-	pin_path(p, sizeof(p), "prog_uprobe");
+	name = "prog_uprobe";
+	pin_path(p, sizeof(p), name);
 	fd = bpf_obj_get(p);
 	if (fd < 0)
 		goto fail;
@@ -213,13 +253,14 @@ int tb_open_pinned(struct bpf_mon *m, char *err, size_t len)
 		m->detector = meta.detector;
 		m->sample_period_ns = meta.sample_period_ns;
 	}
-	pin_path(p, sizeof(p), "link_tlob_switch");
-	m->attached = !access(p, F_OK);
+	m->attached = !faccessat(pin_fd, "link_tlob_switch", F_OK, AT_SYMLINK_NOFOLLOW);
 	m->pinned = true;
 	return 0;
 fail:
+	fd = errno;
+	pin_shown(p, sizeof(p), name);
 	snprintf(err, len, "cannot open the pinned monitor (%s: %s); `tlob unbind -a "
-		 "--backend bpf` removes what is left of it", p, strerror(errno));
+		 "--backend bpf` removes what is left of it", p, strerror(fd));
 	tb_close(m);
 	return -ENOENT;
 }
@@ -232,7 +273,7 @@ bool tb_still_pinned(const struct bpf_mon *m)
 	int fd;
 	bool same;
 
-	if (!m->pinned)
+	if (!m->pinned || pin_fd < 0)
 		return false;
 	pin_path(p, sizeof(p), tb_map_name(TB_META));
 	fd = bpf_obj_get(p);
@@ -261,12 +302,23 @@ static void abort_pinned(void)
 int tb_teardown(char *err, size_t len)
 {
 	struct dirent *d;
+	int ret = 0, parent, fd;
 	DIR *dir;
-	int ret = 0;
 
-	dir = opendir(TLOB_BPF_PIN_DIR);
-	if (!dir)
-		return errno == ENOENT ? 0 : -errno;
+	/* The directory checked again, with the one that holds it, to remove it. */
+	fd = tb_safe_dir(TLOB_BPF_PIN_DIR, false, &parent, err, len);
+	if (fd < 0)
+		return fd == -ENOENT ? 0 : fd;
+	if (pin_fd >= 0)
+		close(pin_fd);
+	pin_fd = fd;
+	dir = fdopendir(dup(pin_fd));
+	if (!dir) {
+		ret = -errno;
+		snprintf(err, len, "cannot read %s: %s", TLOB_BPF_PIN_DIR, strerror(-ret));
+		close(parent);
+		return ret;
+	}
 	/* The metadata first: from then on nobody takes this for a monitor. */
 	tb_unpin(tb_map_name(TB_META));
 	/*
@@ -288,9 +340,12 @@ int tb_teardown(char *err, size_t len)
 		}
 	}
 	closedir(dir);
-	if (rmdir(TLOB_BPF_PIN_DIR) && !ret) {
+	close(pin_fd);
+	pin_fd = -1;
+	if (unlinkat(parent, strrchr(TLOB_BPF_PIN_DIR, '/') + 1, AT_REMOVEDIR) && !ret) {
 		ret = -errno;
 		snprintf(err, len, "cannot remove %s: %s", TLOB_BPF_PIN_DIR, strerror(errno));
 	}
+	close(parent);
 	return ret;
 }

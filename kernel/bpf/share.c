@@ -6,10 +6,12 @@
  * number of sessions. This file keeps the books of that sharing:
  *
  * - The lock. Every change of the set's bindings or readers, and its
- *   load and teardown, is made under an exclusive flock(2) of the pin
- *   directory, so two tlob processes never hand out the same id or
- *   slot, or free a binding the other is joining. The lock goes with the
- *   process, however it ends.
+ *   load and teardown, is made under an exclusive flock(2) of
+ *   TB_RUN_DIR/bpf.lock, so two tlob processes never hand out the same id
+ *   or slot, or free a binding the other is joining. The lock goes with
+ *   the process, however it ends. It is root's file in root's directory
+ *   (safe_dir.c), so no other user can hold it and stall root's tlob, and
+ *   a tlob waits for it a bounded time, then says who holds it.
  * - Readers (tlob mon): a slot each in the tlob_readers map, with two
  *   rings of its own in tlob_events and tlob_urgent (tlob_bpf.h says why
  *   not one ring for all); it gets the records of the bindings that have
@@ -24,11 +26,13 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -38,36 +42,139 @@
 #include "tlob_bpf.h"
 #include "utils.h"
 #include "loader.h"
+#include "safe_dir.h"
+
+/* The lock file, in TB_RUN_DIR: root's alone, so no other user can hold it. */
+#define TB_LOCK_NAME	"bpf.lock"
+/* How long a tlob waits for the lock, unless TLOB_BPF_LOCK_WAIT says (seconds). */
+#define TB_LOCK_WAIT_S	60
+#define TB_LOCK_WAIT_MAX_S	3600
+
+static unsigned int lock_wait_s(void)
+{
+	const char *s = getenv("TLOB_BPF_LOCK_WAIT");
+	unsigned long v;
+	char *end;
+
+	if (!s || !*s)
+		return TB_LOCK_WAIT_S;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || !v || v > TB_LOCK_WAIT_MAX_S) {
+		fprintf(stderr, "tlob: bpf: TLOB_BPF_LOCK_WAIT=%s: give 1..%d seconds; "
+			"waiting %d\n", s, TB_LOCK_WAIT_MAX_S, TB_LOCK_WAIT_S);
+		return TB_LOCK_WAIT_S;
+	}
+	return (unsigned int)v;
+}
+
+/*
+ * "pid N (COMM)" of the process that holds the flock of @fd, as
+ * /proc/locks lists it (its waiters are the lines with "->").
+ */
+static void lock_holder(int fd, char *buf, size_t len)
+{
+	unsigned int maj, min;
+	char line[256], type[16], path[64], comm[32] = "?";
+	unsigned long ino;
+	struct stat st;
+	int pid = 0;
+	FILE *f;
+
+	snprintf(buf, len, "another process");
+	f = fopen("/proc/locks", "re");
+	if (!f || fstat(fd, &st)) {
+		if (f)
+			fclose(f);
+		return;
+	}
+	while (!pid && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%*d: %15s %*s %*s %d %x:%x:%lu", type, &pid, &maj, &min,
+			   &ino) != 5 || strcmp(type, "FLOCK") || ino != st.st_ino ||
+		    makedev(maj, min) != st.st_dev)
+			pid = 0;
+	fclose(f);
+	if (pid <= 0)
+		return;
+	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+	f = fopen(path, "re");
+	if (f) {
+		if (fgets(comm, sizeof(comm), f))
+			comm[strcspn(comm, "\n")] = '\0';
+		fclose(f);
+	}
+	snprintf(buf, len, "pid %d (%s)", pid, comm);
+}
+
+/*
+ * The lock, waited for at most @wait_s seconds: 0 once held, -ETIMEDOUT
+ * with who holds it in @err. Said once while waiting, so a slow load by
+ * another tlob is no silent hang.
+ */
+static int lock_wait(int fd, unsigned int wait_s, char *err, size_t len)
+{
+	uint64_t t0 = tlob_now_ns(), said = 0;
+	char who[64];
+	int ret;
+
+	for (;;) {
+		if (!flock(fd, LOCK_EX | LOCK_NB))
+			return 0;
+		if (errno != EWOULDBLOCK) {
+			ret = -errno;
+			snprintf(err, len, "cannot lock %s/%s: %s", TB_RUN_DIR, TB_LOCK_NAME,
+				 strerror(-ret));
+			return ret;
+		}
+		if (tlob_now_ns() - t0 >= (uint64_t)wait_s * 1000000000ULL) {
+			lock_holder(fd, who, sizeof(who));
+			snprintf(err, len, "the BPF monitor's lock (%s/%s) is still held by %s "
+				 "after %u s: giving up (TLOB_BPF_LOCK_WAIT sets the wait)",
+				 TB_RUN_DIR, TB_LOCK_NAME, who, wait_s);
+			return -ETIMEDOUT;
+		}
+		if (!said++ && wait_s > 1) {
+			lock_holder(fd, who, sizeof(who));
+			fprintf(stderr, "tlob: bpf: waiting up to %u s for the BPF monitor's "
+				"lock, held by %s\n", wait_s, who);
+		}
+		usleep(20000);
+	}
+}
 
 int tb_lock(char *err, size_t len)
 {
-	struct stat a, b;
-	int fd, ret;
+	struct stat st;
+	int dir, fd, ret;
 
-	for (;;) {
-		ret = tb_pin_dir(err, len);
-		if (ret)
-			return ret;
-		fd = open(TLOB_BPF_PIN_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (fd < 0 && errno == ENOENT)
-			continue;	/* removed by a teardown in between */
-		if (fd < 0) {
-			ret = -errno;
-			snprintf(err, len, "cannot open %s: %s", TLOB_BPF_PIN_DIR, strerror(-ret));
-			return ret;
-		}
-		if (flock(fd, LOCK_EX)) {
-			ret = -errno;
-			snprintf(err, len, "cannot lock %s: %s", TLOB_BPF_PIN_DIR, strerror(-ret));
-			close(fd);
-			return ret;
-		}
-		/* The directory we locked is still the one at that path. */
-		if (!fstat(fd, &a) && !stat(TLOB_BPF_PIN_DIR, &b) &&
-		    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
-			return fd;
-		close(fd);
+	dir = tb_run_dir(err, len);
+	if (dir < 0)
+		return dir;
+	fd = openat(dir, TB_LOCK_NAME, O_RDONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	close(dir);
+	if (fd < 0) {
+		ret = -errno;
+		snprintf(err, len, "cannot open %s/%s: %s", TB_RUN_DIR, TB_LOCK_NAME,
+			 strerror(-ret));
+		return ret;
 	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_uid != 0) {
+		snprintf(err, len, "%s/%s is not a regular file of root's", TB_RUN_DIR,
+			 TB_LOCK_NAME);
+		close(fd);
+		return -EPERM;
+	}
+	ret = lock_wait(fd, lock_wait_s(), err, len);
+	/* The pin directory checked (and kept open) under the lock. */
+	if (!ret)
+		ret = tb_pin_dir_open(false, err, len);
+	if (ret == -ENOENT)
+		ret = 0;
+	if (ret) {
+		close(fd);
+		return ret;
+	}
+	return fd;
 }
 
 void tb_unlock(int fd)
