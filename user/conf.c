@@ -12,8 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "conf.h"
+#include "fileio.h"
 #include "params.h"
 #include "section.h"
 #include "utils.h"
@@ -254,11 +256,54 @@ static const char *keep_name(struct tlob_conf *c, const char *path)
 	return copy;
 }
 
+/*
+ * The most a configuration file and one of its lines may hold, in bytes: a
+ * line carries one binding (a path of PATH_MAX and its terms), a file some
+ * thousand of them. Past these the file is refused, so that a drop-in that
+ * links to a device, or one that keeps growing, cannot grow the reader.
+ */
+#define CONF_FILE_MAX	(1 << 20)
+#define CONF_LINE_MAX	8192
+
+/*
+ * path's text as a stream (*text holds it: free it after fclose()), if it
+ * is a regular file of at most CONF_FILE_MAX bytes; NULL when it is not or
+ * is empty (*text NULL), said on stderr but for an empty file.
+ */
+static FILE *conf_open(struct tlob_conf *c, const char *path, char **text)
+{
+	size_t len = 0;
+	FILE *f = NULL;
+	int fd, ret;
+
+	fd = rv_open_regular(path);
+	ret = fd < 0 ? fd : rv_read_bounded(fd, CONF_FILE_MAX, text, &len);
+	if (fd >= 0)
+		close(fd);
+	if (!ret && len) {
+		f = fmemopen(*text, len, "r");
+		ret = f ? 0 : -errno;
+	}
+	if (ret == -EFBIG)
+		fprintf(stderr, "%s: larger than %d bytes, the most a configuration file may hold\n",
+			TLOB_SHOWN(path), CONF_FILE_MAX);
+	else if (ret)
+		fprintf(stderr, "%s: cannot %s: %s\n", TLOB_SHOWN(path), fd < 0 ? "open" : "read",
+			rv_file_strerror(-ret));
+	if (ret)
+		worsen(c, TLOB_EXIT_ERROR);
+	if (!f) {
+		free(*text);
+		*text = NULL;
+	}
+	return f;
+}
+
 int tlob_conf_read_file(struct tlob_conf *c, const char *path)
 {
 	struct tlob_conf_where at = { 0 };
 	size_t cap = 0;
-	char *line = NULL;
+	char *line = NULL, *text = NULL;
 	ssize_t n;
 	FILE *f;
 
@@ -268,15 +313,16 @@ int tlob_conf_read_file(struct tlob_conf *c, const char *path)
 		worsen(c, TLOB_EXIT_ERROR);
 		return c->status;
 	}
-	f = fopen(path, "re");
-	if (!f) {
-		fprintf(stderr, "%s: cannot open: %s\n", TLOB_SHOWN(path), strerror(errno));
-		worsen(c, TLOB_EXIT_ERROR);
+	f = conf_open(c, path, &text);
+	if (!f)
 		return c->status;
-	}
 	errno = 0;
 	while ((n = getline(&line, &cap, f)) >= 0) {
 		at.line++;
+		if (n > CONF_LINE_MAX) {
+			bad_line(c, &at, TLOB_EXIT_USAGE, "longer than %d bytes", CONF_LINE_MAX);
+			continue;
+		}
 		if (strlen(line) != (size_t)n) {
 			bad_line(c, &at, TLOB_EXIT_USAGE, "a NUL byte in the line");
 			continue;
@@ -289,6 +335,7 @@ int tlob_conf_read_file(struct tlob_conf *c, const char *path)
 	}
 	free(line);
 	fclose(f);
+	free(text);
 	return c->status;
 }
 

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "elfsym.h"
+#include "fileio.h"
 #include "insn.h"
 #include "utils.h"
 
@@ -80,12 +81,13 @@ static int elf_file_open(struct elf_file *f, const char *path, char *err, size_t
 		snprintf(err, len, "libelf: %s", elf_errmsg(-1));
 		return -ENOSYS;
 	}
-	f->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (f->fd < 0) {
-		ret = -errno;
-		snprintf(err, len, "cannot open %s: %s", TLOB_SHOWN(path), strerror(errno));
+	/* A regular file only: a FIFO would block the open, a device is no binary. */
+	ret = rv_open_regular(path);
+	if (ret < 0) {
+		snprintf(err, len, "cannot open %s: %s", TLOB_SHOWN(path), rv_file_strerror(-ret));
 		return ret;
 	}
+	f->fd = ret;
 	f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
 	if (!f->elf || elf_kind(f->elf) != ELF_K_ELF || !gelf_getehdr(f->elf, &ehdr)) {
 		snprintf(err, len, "%s: not an ELF file", TLOB_SHOWN(path));

@@ -69,4 +69,9 @@ system("printf 'hello' > $dir/text");
 is($out, "error: $dir/text: not an ELF file", 'not an ELF file');
 ($rc, $out) = resolve('missing', 'main');
 like($out, qr/^error: cannot open .*missing: No such file or directory$/, 'missing file');
+# Only a regular file is a binary: a FIFO without a writer would block the open.
+system('mkfifo', "$dir/fifo") == 0 or BAIL_OUT('mkfifo');
+$out = `timeout 20 $drv $dir/fifo main`;
+chomp $out;
+is($out, "error: cannot open $dir/fifo: not a regular file", 'a FIFO: refused at once, not a blocked open');
 done_testing();

@@ -160,6 +160,24 @@ apply --dir "$tmp/nowhere"
 is "$rc" 1 "--dir without tlob.conf: exit 1"
 grep -q "^$tmp/nowhere/tlob.conf: cannot open: No such file or directory\$" "$tmp/err"
 ok $? "... saying which file" || show
+# Regular files only, of bounded size: a FIFO would block the open, a
+# drop-in linked to /dev/zero would grow the reader without end (ulimit
+# and timeout: before, such a run must fail, not take the machine).
+mkdir -p "$tmp/etc3/tlob.conf.d"
+mkfifo "$tmp/etc3/tlob.conf"
+ln -s /dev/zero "$tmp/etc3/tlob.conf.d/10-zero.conf"
+(ulimit -v 1000000; timeout 20 "$TLOB" apply --check --dir "$tmp/etc3" >"$tmp/out" 2>"$tmp/err")
+is "$?:$(head -n 2 "$tmp/err")" "1:$tmp/etc3/tlob.conf: cannot open: not a regular file
+$tmp/etc3/tlob.conf.d/10-zero.conf: cannot open: not a regular file" \
+	"a FIFO as tlob.conf, a drop-in linked to /dev/zero: each refused, exit 1"
+head -c 1048577 /dev/zero | tr '\0' '#' >"$tmp/big.conf"
+(ulimit -v 1000000; timeout 20 "$TLOB" apply --check "$tmp/big.conf" >"$tmp/out" 2>"$tmp/err")
+is "$?:$(head -n 1 "$tmp/err")" "1:$tmp/big.conf: larger than 1048576 bytes, the most a configuration file may hold" \
+	"a file of 1 MiB and a byte: refused"
+{ printf 'section %s:main,ret,1ms # ' "$APP"; head -c 8192 /dev/zero | tr '\0' x; echo; echo "reactor printk"; } >"$tmp/long.conf"
+tlob apply --check "$tmp/long.conf"
+is "$rc:$(grep -c "^$tmp/long.conf:" "$tmp/err"):$(head -n 1 "$tmp/err")" "2:1:$tmp/long.conf:1: longer than 8192 bytes" \
+	"a line longer than 8192 bytes: refused at its FILE:LINE" || show
 echo "# nothing yet" >"$tmp/empty.conf"
 reset_tree
 apply "$tmp/empty.conf"
