@@ -5,7 +5,7 @@
  * recreate) and the stats file (identity, terms, holders, then the
  * statistics), the latter also per session (a read of /dev/tlob).
  * Generated whole, with snprintf() semantics, so the caller learns the
- * length first.
+ * length a pass needs.
  *
  * Locking: the generators are called with tlob_ctl_mutex held (the binding
  * table and the holders); tlob_listing() takes it.
@@ -230,21 +230,39 @@ ssize_t tlob_stats_show(const struct tlob_holder *h, char *buf, size_t size)
 	return o.n;
 }
 
+/* Room for a listing that needed @n: a little more, as its figures grow. */
+static size_t tlob_listing_room(size_t n)
+{
+	return n + n / 16 + 64;
+}
+
 /*
  * A listing generated whole under tlob_ctl_mutex, into a kvmalloc()ed
- * buffer the caller kvfree()s; NULL when out of memory.
+ * buffer the caller kvfree()s; NULL when out of memory. The mutex holds
+ * the bindings still, not their statistics, which windows on other CPUs
+ * keep moving: a pass may need more room or less than the one before.
+ * So *len is the length the pass that filled the buffer wrote, and a pass
+ * that did not fit is made again in more room. That ends: every figure
+ * has at most 20 digits, so a listing of these bindings has a bound.
  */
 char *tlob_listing(tlob_listing_fn gen, const struct tlob_holder *h,
 		   size_t *len)
 {
-	char *buf;
+	char *buf = NULL;
+	size_t size;
+	ssize_t n;
 
 	mutex_lock(&tlob_ctl_mutex);
-	*len = gen(h, NULL, 0);
-	buf = kvmalloc(*len + 1, GFP_KERNEL);
-	if (buf)
-		gen(h, buf, *len + 1);
+	n = gen(h, NULL, 0);
+	do {
+		kvfree(buf);
+		size = tlob_listing_room(n);
+		buf = kvmalloc(size, GFP_KERNEL);
+		if (!buf)
+			break;
+		n = gen(h, buf, size);
+	} while ((size_t)n >= size);
 	mutex_unlock(&tlob_ctl_mutex);
+	*len = buf ? n : 0;
 	return buf;
 }
-

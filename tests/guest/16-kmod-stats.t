@@ -39,5 +39,41 @@ is "$(stat_of $id mean_ns)" "$((sum / 9))" "mean_ns = sum_ns / windows"
 want=$(awk '{ i = 0; v = $1; while (v >= 2) { v = int(v / 2); i++ } h[i]++ }
 	END { for (i = 0; i < 64; i++) if (h[i]) printf "%s%d:%d", (n++ ? "," : ""), i, h[i] }' /tmp/el)
 is "$(stat_of $id hist)" "$want" "hist matches the records' log2 buckets ($want)"
+
+# The listing is read whole while its figures move: six copies of the
+# workload, a binding each, run windows back to back, a spare binding
+# comes and goes, and a reader reads stats from offset 0 in one read(2)
+# as fast as it can (the listing fits one page). No read may be cut short
+# or carry bytes past the listing's end.
+monitor "-$WL:$(off tlob_section_begin)" || bail_out "cannot unbind"
+RR=/tmp/reread
+mkdir -p $RR
+for i in 1 2 3 4 5 6; do
+	cp $WL $RR/wl$i &&
+		monitor "p $RR/wl$i:$(off tlob_section_begin) $(off tlob_section_end) threshold=1000000000" ||
+		bail_out "cannot bind copy $i"
+done
+pids=
+for i in 1 2 3 4 5 6; do
+	$RR/wl$i -n 100000000 spin 0 >/dev/null &
+	pids="$pids $!"
+done
+(
+	end=$(($(date +%s) + 15))
+	while [ "$(date +%s)" -lt "$end" ]; do
+		bind tlob_section2_begin "$(off tlob_section2_end)" $((50 * MS))
+		monitor "-$WL:$(off tlob_section2_begin)"
+	done
+) &
+churn=$!
+tlob-reread $TLOB/stats 15 id= >/tmp/reread.out
+rc=$?
+wait $churn
+kill $pids
+wait $pids 2>/dev/null
+is "$rc" "0" "every read of a moving stats listing is whole ($(tail -n 1 /tmp/reread.out))" ||
+	sed 's/^/# /' /tmp/reread.out | head -n 20
+cmp_ok "$(stat_of "$(grep " path=$RR/wl1 " $TLOB/stats | sed 's/^id=\([0-9]*\) .*/\1/')" windows)" -gt 100 \
+	"the figures moved while it was read (windows of one copy > 100)"
 ok_cmd "rmmod" kmod_unload
 done_testing
