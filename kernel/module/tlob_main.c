@@ -4,11 +4,11 @@
  *
  * Module init and exit, and nothing else: the windows (and their pool),
  * the alive and the logical instances first, then the control files and
- * the session device that let anything be bound; on the way out they go
- * first (no new request; no session is open, each holds the module), then
- * the control core disables and frees every binding, then the windows'
- * and the alive instances' timers are synced and the pools freed, and
- * last the reactors' irq_work is flushed.
+ * the session device that let anything be bound; on the way out, and when
+ * init fails part way, they go first (no new request; no session is open,
+ * each holds the module), then the control core disables and frees every
+ * binding, then the windows' and the alive instances' timers are synced
+ * and the pools freed, and last the reactors' irq_work is flushed.
  *
  * Context: process context (module load and unload); no lock of its own.
  */
@@ -16,48 +16,67 @@
 
 #include "tlob.h"
 
+/* What init sets up, in order; unwinding undoes it in reverse. */
+enum tlob_stage {
+	TLOB_STAGE_MONITOR,
+	TLOB_STAGE_ALIVE,
+	TLOB_STAGE_LOGIC,
+	TLOB_STAGE_SYSFS,
+	TLOB_STAGE_SESSION,
+	TLOB_STAGES,
+};
+
+static int (* const tlob_stage_init[TLOB_STAGES])(void) __initconst = {
+	tlob_monitor_init,
+	tlob_alive_init,
+	tlob_logic_init,
+	tlob_sysfs_init,
+	tlob_session_init,
+};
+
+/*
+ * Undo the first @done stages, last first. Once the control files have
+ * been live, anything may have been bound and enabled through them (even
+ * when a later stage then fails): the control core unregisters every
+ * probe before the pools and the module's text can go, and the reactors'
+ * and notifications' work queued by windows meanwhile is flushed last.
+ */
+static void tlob_unwind(int done)
+{
+	if (done > TLOB_STAGE_SESSION)
+		tlob_session_exit();
+	if (done > TLOB_STAGE_SYSFS) {
+		tlob_sysfs_exit();
+		tlob_control_exit();
+	}
+	if (done > TLOB_STAGE_LOGIC)
+		tlob_logic_exit();
+	if (done > TLOB_STAGE_ALIVE)
+		tlob_alive_exit();
+	if (done > TLOB_STAGE_MONITOR)
+		tlob_monitor_exit();
+	tlob_reactor_sync();
+	/* After every timer and probe: nothing queues it any more. */
+	tlob_notify_sync();
+}
+
 static int __init tlob_init(void)
 {
-	int ret;
+	int i, ret;
 
-	ret = tlob_monitor_init();
-	if (ret)
-		return ret;
-	ret = tlob_alive_init();
-	if (ret)
-		goto out_monitor;
-	ret = tlob_logic_init();
-	if (ret)
-		goto out_alive;
-	ret = tlob_sysfs_init();
-	if (ret)
-		goto out_logic;
-	ret = tlob_session_init();
-	if (ret)
-		goto out_sysfs;
+	for (i = 0; i < TLOB_STAGES; i++) {
+		ret = tlob_stage_init[i]();
+		if (ret) {
+			tlob_unwind(i);
+			return ret;
+		}
+	}
 	return 0;
-out_sysfs:
-	tlob_sysfs_exit();
-out_logic:
-	tlob_logic_exit();
-out_alive:
-	tlob_alive_exit();
-out_monitor:
-	tlob_monitor_exit();
-	return ret;
 }
 
 static void __exit tlob_exit(void)
 {
-	tlob_session_exit();
-	tlob_sysfs_exit();
-	tlob_control_exit();
-	tlob_logic_exit();
-	tlob_alive_exit();
-	tlob_monitor_exit();
-	tlob_reactor_sync();
-	/* After every timer and probe: nothing queues it any more. */
-	tlob_notify_sync();
+	tlob_unwind(TLOB_STAGES);
 }
 
 module_init(tlob_init);
