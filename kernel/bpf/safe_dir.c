@@ -41,8 +41,8 @@ static int check_dir(int fd, const char *shown, bool last, char *err, size_t len
 		return -EPERM;
 	}
 	if ((st.st_mode & (S_IWGRP | S_IWOTH)) && (last || !(st.st_mode & S_ISVTX))) {
-		snprintf(err, len, "%s is writable by others (mode %04o): refusing to use it",
-			 shown, (unsigned int)(st.st_mode & 07777));
+		snprintf(err, len, "%s is writable by group or others (mode %04o): "
+			 "refusing to use it", shown, (unsigned int)(st.st_mode & 07777));
 		return -EPERM;
 	}
 	return 0;
