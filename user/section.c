@@ -99,12 +99,18 @@ static int check_monline(const struct tlob_binding_spec *spec, unsigned int flag
 static int resolve_path(const char *path, struct tlob_binding_spec *spec, char *err, size_t len)
 {
 	char cwd[PATH_MAX];
-	struct stat st;
+	struct stat st, self;
 	int n;
 
 	if (stat(path, &st)) {
 		snprintf(err, len, "cannot open %s: %s", TLOB_SHOWN(path), strerror(errno));
 		return TLOB_SECTION_LOOKUP;
+	}
+	/* Probes in the tool would fire in the reader of their own records. */
+	if (!stat("/proc/self/exe", &self) && self.st_dev == st.st_dev && self.st_ino == st.st_ino) {
+		snprintf(err, len, "%s is tlob itself: tlob does not bind its own binary",
+			 TLOB_SHOWN(path));
+		return TLOB_SECTION_SYNTAX;
 	}
 	if (path[0] == '/')
 		n = snprintf(spec->path, sizeof(spec->path), "%s", path);
@@ -339,4 +345,20 @@ int tlob_section_parse(const char *arg, unsigned int flags, struct tlob_binding_
 	ret = parse_friendly(copy, flags, spec, err, len);
 	free(copy);
 	return ret;
+}
+
+int tlob_sections_distinct(const struct tlob_binding_spec *specs, size_t n, char *err,
+			   size_t len)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < i; k++) {
+			if (!tlob_same_binding(specs[k].path, specs[k].start, specs[i].path,
+					       specs[i].start))
+				continue;
+			snprintf(err, len, "%s:0x%" PRIx64 " is given twice (as %s): one file's "
+				 "START is one section", TLOB_SHOWN(specs[k].path), specs[k].start,
+				 TLOB_SHOWN(specs[i].path));
+			return TLOB_SECTION_SYNTAX;
+		}
+	return TLOB_SECTION_OK;
 }

@@ -23,6 +23,7 @@
 #include "logic.h"
 #include "monline.h"
 #include "output.h"
+#include "section.h"
 #include "tlob.h"
 #include "trace_react.h"
 #include "trigger.h"
@@ -901,8 +902,11 @@ static int mon_run(struct tlob_params *params)
 {
 	struct tlob_mon_stop stop;
 	struct tlob_backend be;
+	char err[1024];
 	int ret;
 
+	if (tlob_sections_distinct(params->specs, params->nr_specs, err, sizeof(err)))
+		tlob_usage_error("%s", err);
 	tlob_require_root("tlob mon");
 	tlob_signals_setup();
 	/*

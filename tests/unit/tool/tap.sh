@@ -12,3 +12,19 @@ trap 'rm -rf "$tmp"' EXIT
 # sym_off FILE SYMBOL: the symbol's ELF file offset as the kernel's lines
 # write it (0x...), looked up by the tests' own driver
 sym_off() { printf '0x%x' "$("$BUILD/tests/unit/tool/elfsym_drv" "$1" "$2")"; }
+
+# refused RC NAME WANT -- ARGS: tlob's exit status and its one stderr line, exactly
+refused() {
+	local rc=$1 name=$2 want=$3
+	shift 4
+	"$TLOB" "$@" >"$tmp/out" 2>"$tmp/err"
+	local got=$?
+	if [ "$got" -eq "$rc" ] && [ "$(cat "$tmp/err")" = "$want" ]; then
+		ok 0 "$name"
+	else
+		ok 1 "$name"
+		echo "# exit $got (want $rc), stderr:"
+		sed 's/^/#   /' "$tmp/err"
+		echo "# want: $want"
+	fi
+}
