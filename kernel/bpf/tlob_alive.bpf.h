@@ -6,11 +6,11 @@
  * does it. The cycles, their grid and their verdict are the shared
  * ../shared/tlob_alive_cycle.h (the model's guard on cycle_end and its
  * invariant, through alive_model_ha.h); the statistics and the tolerance
- * are the module's helpers too (tlob_alive_stats_add(),
- * tlob_history_push_n()). Included by both objects: the uprobe program
- * counts checkpoints and begins instances (tlob.bpf.c), the cycle timer
- * judges them (tlob_timer.bpf.c), and on the sampling path (PREEMPT_RT,
- * no bpf_timer) the sampler does.
+ * are the module's helpers too (tlob_alive_stats_add(), made atomic in
+ * tlob_stats.bpf.h; tlob_history_push_n()). Included by both objects: the
+ * uprobe program counts checkpoints and begins instances (tlob.bpf.c), the
+ * cycle timer judges them (tlob_timer.bpf.c), and on the sampling path
+ * (PREEMPT_RT, no bpf_timer) the sampler does.
  *
  * Concurrency, and why there is no lock (as for windows,
  * tlob_common.bpf.h: 6.1 refuses bpf_spin_lock in uprobe and perf_event
@@ -171,7 +171,7 @@ static __noinline int tlob_alive_judge(const struct tlob_alive_inst *a,
 	w.react = tlob_sup_history(id, w.cycles, bad);
 	st = bpf_map_lookup_elem(&tlob_alive_stats, &id);
 	if (st)
-		tlob_alive_stats_add(st, w.verdict, w.cycles, w.checkpoints, w.react);
+		tlob_alive_stats_add_atomic(st, w.verdict, w.cycles, w.checkpoints, w.react);
 	tlob_alive_send(&w);
 	return 0;
 }
@@ -265,7 +265,7 @@ static __always_inline void tlob_alive_end(struct tlob_alive_inst *a, __u64 key,
 	what.checkpoints = n;
 	st = bpf_map_lookup_elem(&tlob_alive_stats, &id);
 	if (st)
-		st->aborted++;
+		TLOB_ADD(&st->aborted, 1);
 	tlob_alive_send(&what);
 	bpf_map_delete_elem(&tlob_alive_insts, &key);
 	__sync_fetch_and_add(&tlob_alive_nr, -1);
@@ -366,7 +366,7 @@ static __always_inline void tlob_alive_checkpoint(const struct tlob_bpf_binding 
 		if (!bpf_map_update_elem(&tlob_alive_insts, &key, &n, BPF_NOEXIST)) {
 			__sync_fetch_and_add(&tlob_alive_nr, 1);
 			if (st)
-				st->instances++;
+				TLOB_ADD(&st->instances, 1);
 			tlob_alive_arm(key, now, n.period_ns + 1);
 			tlob_lower_due(&tlob_alive_next_due, now + n.period_ns + 1);
 		}
@@ -374,7 +374,7 @@ static __always_inline void tlob_alive_checkpoint(const struct tlob_bpf_binding 
 		a = bpf_map_lookup_elem(&tlob_alive_insts, &key);
 		if (!a) {
 			if (st)
-				st->dropped++;
+				TLOB_ADD(&st->dropped, 1);
 			return;
 		}
 	}

@@ -43,6 +43,7 @@
 #include "tlob_abi.h"
 #include "tlob_bpf.h"
 #include "tlob_engine.h"
+#include "tlob_stats.bpf.h"
 
 /* Not in vmlinux.h (macros): the task state word's "runnable" value. */
 #define TASK_RUNNING	0x0000
@@ -179,7 +180,7 @@ static __always_inline void tlob_count_lost(__u32 kind)
 	__u64 *n = bpf_map_lookup_elem(&tlob_lost, &kind);
 
 	if (n)
-		*n += 1;
+		TLOB_ADD(n, 1);
 }
 
 static __always_inline bool tlob_active(const struct tlob_win *w)
@@ -339,7 +340,7 @@ static __always_inline void tlob_account(struct tlob_core *c, __u64 elapsed_ns)
 		}
 	}
 	if (st)
-		tlob_stats_add(st, c->verdict, tlob_core_tolerated(c), elapsed_ns);
+		tlob_stats_add_atomic(st, c->verdict, tlob_core_tolerated(c), elapsed_ns);
 }
 
 /* Whether a violation being reported passes its binding's tolerance. */

@@ -158,17 +158,17 @@ static __noinline int tlob_logic_report(const struct tlob_logic_inst *l,
 	st = bpf_map_lookup_elem(&tlob_logic_stats, &id);
 	if (st) {
 		if (v == TLOB_VERDICT_ABORTED)
-			st->aborted++;
+			TLOB_ADD(&st->aborted, 1);
 		else if (v == TLOB_VERDICT_OK)
-			st->completed++;
+			TLOB_ADD(&st->completed, 1);
 		else if (v == TLOB_VERDICT_ORDER)
-			st->order++;
+			TLOB_ADD(&st->order, 1);
 		else if (v == TLOB_VERDICT_TIMING)
-			st->timing++;
+			TLOB_ADD(&st->timing, 1);
 		else
-			st->incomplete++;
+			TLOB_ADD(&st->incomplete, 1);
 		if (w.urgent && !w.react)
-			st->tolerated++;
+			TLOB_ADD(&st->tolerated, 1);
 	}
 	w.readers = tlob_readers_of_id(id);
 	if (w.readers)
@@ -263,13 +263,13 @@ tlob_logic_get(const struct tlob_bpf_binding *b, const struct tlob_logic_table *
 		if (!bpf_map_update_elem(&tlob_logic_insts, &key, &n, BPF_NOEXIST)) {
 			__sync_fetch_and_add(&tlob_logic_nr, 1);
 			if (st)
-				st->instances++;
+				TLOB_ADD(&st->instances, 1);
 		}
 	}
 	/* Another thread of the process began it first: its instance. */
 	l = bpf_map_lookup_elem(&tlob_logic_insts, &key);
 	if (!l && st)
-		st->dropped++;
+		TLOB_ADD(&st->dropped, 1);
 	return l;
 }
 
@@ -330,7 +330,7 @@ tlob_logic_event(const struct tlob_bpf_binding *b, __u32 id, __u32 event, __u32 
 			__sync_fetch_and_add(&l->events, 1);
 			st = bpf_map_lookup_elem(&tlob_logic_stats, &id);
 			if (st)
-				st->events++;
+				TLOB_ADD(&st->events, 1);
 			/*
 			 * The new state's invariant; or none, the timer cancelled if
 			 * the state left had one (only an edge into a state with an
