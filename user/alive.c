@@ -42,7 +42,7 @@ int tlob_alive_text(const struct tlob_alive_record *r, char *buf, size_t len)
 		  r->verdict == TLOB_VERDICT_ABORTED ? "alive aborted" :
 		  r->verdict == TLOB_VERDICT_OK ? "alive ok" : "alive ?", 14);
 	jc(&j, ' ');
-	text_raw(&j, r->comm, sizeof(r->comm), "?");
+	text_str(&j, r->comm, sizeof(r->comm), "?");
 	jc(&j, '-');
 	ju64(&j, r->pid);
 	text_key(&j, "tgid");
@@ -51,7 +51,7 @@ int tlob_alive_text(const struct tlob_alive_record *r, char *buf, size_t len)
 	ju64(&j, r->binding_id);
 	if (r->tag[0]) {
 		text_key(&j, "tag");
-		text_raw(&j, r->tag, sizeof(r->tag), "");
+		text_str(&j, r->tag, sizeof(r->tag), "");
 	}
 	text_key(&j, "period");
 	text_budget(&j, r->period_ns);

@@ -287,15 +287,68 @@ static inline void text_ns(struct jbuf *j, uint64_t ns)
 	jstr(j, u[i].unit);
 }
 
-/* At most max bytes of s, as they are ("%.*s"), or alt when s is empty. */
-static inline void text_raw(struct jbuf *j, const char *s, size_t max, const char *alt)
+/* Bytes that stand for themselves in text output. */
+static inline bool text_plain(unsigned char c)
 {
-	size_t n = strnlen(s, max);
+	return c >= 0x20 && c < 0x7f && c != '\\';
+}
+
+/* One byte as text escapes it: "\\", "\n", "\t", "\e" or "\xNN". */
+static inline void text_escape_byte(struct jbuf *j, unsigned char c)
+{
+	static const char hex[] = "0123456789abcdef";
+	char e[4] = { '\\', 'x', hex[c >> 4], hex[c & 15] };
+
+	switch (c) {
+	case '\\':
+		jmem(j, "\\\\", 2);
+		return;
+	case '\n':
+		jmem(j, "\\n", 2);
+		return;
+	case '\t':
+		jmem(j, "\\t", 2);
+		return;
+	case 0x1b:
+		jmem(j, "\\e", 2);
+		return;
+	}
+	jmem(j, e, 4);
+}
+
+/*
+ * Text output's one escaping rule, for every string from outside the
+ * tool (comms, tags, paths, symbol and model names): printable ASCII and
+ * well-formed UTF-8 as they are; a backslash as "\\", newline "\n", tab
+ * "\t", ESC "\e", every other control byte, DEL and each byte of an
+ * ill-formed UTF-8 sequence as "\xNN". So a name cannot make a line of its
+ * own (forge a "window ok" line), drive a terminal or make the output
+ * invalid UTF-8, and every escape reads back to one byte. At most max
+ * bytes of s; alt when s is empty.
+ */
+static inline void text_str(struct jbuf *j, const char *str, size_t max, const char *alt)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t n = strnlen(str, max), i = 0, run, len, bad;
 
 	if (!n)
 		jstr(j, alt);
-	else
-		jmem(j, s, n);
+	while (i < n) {
+		for (run = i; run < n; run += len) {
+			len = text_plain(s[run]) ? 1 : s[run] < 0x80 ? 0 :
+			      tlob_utf8_seq(s + run, n - run, &bad);
+			if (!len)
+				break;
+		}
+		jmem(j, s + i, run - i);
+		if (run == n)
+			break;
+		bad = 1;
+		if (s[run] >= 0x80)
+			tlob_utf8_seq(s + run, n - run, &bad);
+		for (i = run; i < run + bad; i++)
+			text_escape_byte(j, s[i]);
+	}
 }
 
 /* s, then spaces to width ("%-14s"). */

@@ -624,18 +624,18 @@ int tlob_logic_text(const struct tlob_logic_record *r, const struct tlob_logic_n
 	jstr(&j, " pid=");
 	ju64(&j, r->pid);
 	text_key(&j, "comm");
-	text_raw(&j, r->comm, sizeof(r->comm), "?");
+	text_str(&j, r->comm, sizeof(r->comm), "?");
 	text_key(&j, "model");
-	text_raw(&j, n->model, sizeof(n->model), "?");
+	text_str(&j, n->model, sizeof(n->model), "?");
 	if (r->tag[0]) {
 		text_key(&j, "tag");
-		text_raw(&j, r->tag, sizeof(r->tag), "");
+		text_str(&j, r->tag, sizeof(r->tag), "");
 	}
 	text_key(&j, "state");
-	text_raw(&j, n->state, sizeof(n->state), "?");
+	text_str(&j, n->state, sizeof(n->state), "?");
 	if (r->verdict == TLOB_VERDICT_ORDER) {
 		text_key(&j, "event");
-		text_raw(&j, n->event, sizeof(n->event), "?");
+		text_str(&j, n->event, sizeof(n->event), "?");
 		jstr(&j, " (not allowed)");
 	} else if (r->verdict == TLOB_VERDICT_TIMING && r->event == TLOB_LOGIC_NONE) {
 		/*
@@ -647,7 +647,7 @@ int tlob_logic_text(const struct tlob_logic_record *r, const struct tlob_logic_n
 		jstr(&j, " (past the state's invariant)");
 	} else if (r->verdict == TLOB_VERDICT_TIMING) {
 		text_key(&j, "event");
-		text_raw(&j, n->event, sizeof(n->event), "?");
+		text_str(&j, n->event, sizeof(n->event), "?");
 		text_key(&j, "clock");
 		text_ns(&j, r->clock_ns);
 		jstr(&j, " (outside its guard)");

@@ -232,7 +232,7 @@ static void text_who(struct jbuf *j, const char *what, const struct tlob_record 
 {
 	text_left(j, what, 14);
 	jc(j, ' ');
-	text_raw(j, r->comm, sizeof(r->comm), "?");
+	text_str(j, r->comm, sizeof(r->comm), "?");
 	jc(j, '-');
 	ju64(j, r->pid);
 	text_key(j, "tgid");
@@ -241,7 +241,7 @@ static void text_who(struct jbuf *j, const char *what, const struct tlob_record 
 	ju64(j, r->binding_id);
 	if (r->tag[0]) {
 		text_key(j, "tag");
-		text_raw(j, r->tag, sizeof(r->tag), "");
+		text_str(j, r->tag, sizeof(r->tag), "");
 	}
 	text_key(j, "budget");
 	text_budget(j, r->budget_ns);
@@ -333,13 +333,13 @@ int tlob_transition_text(const struct tlob_transition *tr, char *buf, size_t len
 	struct jbuf j = { buf, len, 0, false };
 	size_t n = strnlen(tr->comm, sizeof(tr->comm));
 
-	/* "%16.*s [%03d]" */
+	/* "%16.*s [%03d]", the comm escaped (jbuf.h) */
 	if (!n)
 		jstr(&j, "           <...>");
 	else
 		for (size_t k = n; k < 16; k++)
 			jc(&j, ' ');
-	jmem(&j, tr->comm, n);
+	text_str(&j, tr->comm, n, "");
 	jstr(&j, " [");
 	if (tr->cpu < 0) {
 		jc(&j, '-');
@@ -372,9 +372,19 @@ void tlob_transition_print(FILE *f, const struct tlob_transition *tr)
 		fwrite(buf, 1, (size_t)n, f);
 }
 
+const char *tlob_text_shown(const char *s, size_t max, char *buf, size_t len)
+{
+	struct jbuf j = { buf, len, 0, false };
+
+	text_str(&j, s, max, "");
+	jend(&j);
+	return buf;
+}
+
 void tlob_stats_print(FILE *f, const struct tlob_binding_stats *st)
 {
-	char b[3][32], stop[32];
+	/* Each byte escaped is at most 4 ("\\xNN"). */
+	char b[3][32], stop[32], path[sizeof(st->spec.path) * 4], tag[sizeof(st->spec.tag) * 4];
 	uint64_t peak = 0;
 	int lo = -1, hi = -1;
 
@@ -390,9 +400,10 @@ void tlob_stats_print(FILE *f, const struct tlob_binding_stats *st)
 		snprintf(stop, sizeof(stop), "ret");
 	else
 		snprintf(stop, sizeof(stop), "0x%" PRIx64, st->spec.stop);
-	fprintf(f, "binding %u: %s:0x%" PRIx64 " %s%s%.*s\n", st->spec.id, st->spec.path,
+	fprintf(f, "binding %u: %s:0x%" PRIx64 " %s%s%s\n", st->spec.id,
+		tlob_text_shown(st->spec.path, sizeof(st->spec.path), path, sizeof(path)),
 		st->spec.start, stop, st->spec.tag[0] ? " tag=" : "",
-		(int)sizeof(st->spec.tag), st->spec.tag);
+		tlob_text_shown(st->spec.tag, sizeof(st->spec.tag), tag, sizeof(tag)));
 	/* struct tlob_stats is __u64: unsigned long long */
 	fprintf(f, "  windows=%llu violations=%llu errors=%llu aborted=%llu dropped=%llu",
 		st->stats.windows,
@@ -584,35 +595,8 @@ int tlob_diag_json(const struct tlob_diag *d, const struct tlob_diag_syms *syms,
 	return json_end(&j);
 }
 
-/*
- * At most max bytes of s, control bytes and DEL as \xNN (as messages show
- * them, utils.h), alt when empty: a comm, path or symbol name with a
- * newline must not make a line of its own under the VIOLATION line.
- */
-static void text_shown(struct jbuf *j, const char *s, size_t max, const char *alt)
-{
-	static const char hex[] = "0123456789abcdef";
-	size_t n = strnlen(s, max), i = 0, run;
-
-	if (!n)
-		jstr(j, alt);
-	while (i < n) {
-		for (run = i; run < n && (unsigned char)s[run] >= 0x20 && s[run] != 0x7f; run++)
-			;
-		jmem(j, s + i, run - i);
-		if (run == n)
-			break;
-		{
-			unsigned char c = (unsigned char)s[run];
-			char e[4] = { '\\', 'x', hex[c >> 4], hex[c & 15] };
-
-			jmem(j, e, 4);
-		}
-		i = run + 1;
-	}
-}
-
-#define TEXT_SHOWN(j, s)	text_shown((j), (s), strlen(s), "?")
+/* A name of a frame, a file: text_str() (jbuf.h), NUL-terminated. */
+#define TEXT_SHOWN(j, s)	text_str((j), (s), strlen(s), "?")
 
 /* "PREFIXNAME+0xOFF (FILE)", "PREFIX0xIP (FILE: NOTE)", "PREFIX0xIP", a newline */
 static void text_frame(struct jbuf *j, const char *prefix, uint64_t ip,
@@ -669,7 +653,7 @@ static void text_ran(struct jbuf *j, const struct tlob_diag *d, unsigned int nr,
 
 		if (i)
 			jstr(j, sep);
-		text_shown(j, r->comm, sizeof(r->comm), "?");
+		text_str(j, r->comm, sizeof(r->comm), "?");
 		jc(j, '-');
 		ju64(j, r->pid);
 		jc(j, ' ');
@@ -766,7 +750,7 @@ int tlob_diag_text(const struct tlob_diag *d, const struct tlob_diag_syms *syms,
 	if (d->waker_pid) {
 		ju64(&j, d->waker_pid);
 		jc(&j, ':');
-		text_shown(&j, d->waker_comm, sizeof(d->waker_comm), "?");
+		text_str(&j, d->waker_comm, sizeof(d->waker_comm), "?");
 	} else {
 		jstr(&j, "none");
 	}

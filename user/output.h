@@ -15,6 +15,11 @@
  * integer part under 1000 (ns, us, ms, s), rounded half up.
  */
 const char *tlob_fmt_ns(uint64_t ns, char *buf, size_t len);
+/*
+ * At most max bytes of s as text output shows an outside string (text_str()
+ * in jbuf.h: "\\", "\n", "\t", "\e", "\xNN"), into buf; returns buf.
+ */
+const char *tlob_text_shown(const char *s, size_t max, char *buf, size_t len);
 
 /*
  * One JSON object, no newline: every struct tlob_record field by its C

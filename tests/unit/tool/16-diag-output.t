@@ -7,7 +7,7 @@
 # addresses and a note), a file that is not the one mapped (no name, the
 # note), no stack at all, full stacks, and comms, paths and symbol names
 # holding quotes, backslashes, control bytes and ill-formed UTF-8 (JSON
-# escapes them; text shows control bytes as \xNN, so no name makes a line
+# escapes them; text by its one rule, \\n \\e \\xNN, so no name makes a line
 # of its own). Every JSON line is valid JSON with the contract's keys in
 # their order (user/README.md), an object that does not fit fails, and the
 # formatter makes no printf-family call for either form.

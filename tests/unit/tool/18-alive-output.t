@@ -56,9 +56,9 @@ has "alive ok       worker-812 tgid=812 binding=1 period=100ms checkpoints=10 ex
 	"an ok cycle: who, the binding, the period, the count and the range expected"
 has "ALIVE TOO MANY 0123456789abcdef-818 tgid=812 binding=3 period=100ms checkpoints=19 expect=8..12 detector=hrtimer latency=250.000ms" \
 	"too many: upper case, the detector and its latency"
-has "ALIVE TOO FEW  a\"b\\c/d-821 tgid=812 binding=2 tag=abcdefghijklmn$(printf '\303') period=100ms cycles=10 checkpoints=0 expect=8..12 detector=checkpoint latency=0ns" \
+has "ALIVE TOO FEW  a\"b\\\\c/d-821 tgid=812 binding=2 tag=abcdefghijklmn\\xc3 period=100ms cycles=10 checkpoints=0 expect=8..12 detector=checkpoint latency=0ns" \
 	"too few over 10 cycles without a checkpoint: cycles=10, found by a checkpoint"
-has "ALIVE TOO FEW  a\"b\\c/d-829 tgid=812 binding=2 tag=worker period=3600s checkpoints=2 expect=10 detector=checkpoint latency=<0 (tolerated)" \
+has "ALIVE TOO FEW  a\"b\\\\c/d-829 tgid=812 binding=2 tag=worker period=3600s checkpoints=2 expect=10 detector=checkpoint latency=<0 (tolerated)" \
 	"too few, one count expected, held back by tolerance="
 has "alive aborted  ?-827 tgid=812 binding=4 period=100ms checkpoints=10 expect=8..12 reason=disable" \
 	"an instance's end: aborted, with the reason; no comm shows as ?"

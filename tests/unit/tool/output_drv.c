@@ -425,6 +425,16 @@ int main(int argc, char **argv)
 			printf("diag json %lu\ndiag text %lu\n", c[0], c[1]);
 		return 0;
 	}
+	/* -C COMM: one "window ok" record of that comm, as text. */
+	if (argc == 3 && !strcmp(argv[1], "-C")) {
+		fill(&r, 0);
+		r.kind = TLOB_REC_WINDOW;
+		r.verdict = TLOB_VERDICT_OK;
+		memset(r.comm, 0, sizeof(r.comm));
+		memcpy(r.comm, argv[2], strnlen(argv[2], sizeof(r.comm)));
+		tlob_record_print(stdout, &r);
+		return 0;
+	}
 	if (argc == 2 && (!strcmp(argv[1], "-a") || !strcmp(argv[1], "-ac")))
 		return alive_main(argv[1][2] == 'c');
 	if (argc == 3 && !strcmp(argv[1], "-n")) {
