@@ -72,15 +72,16 @@ static void label_value(FILE *f, const char *s, size_t max)
 }
 
 /*
- * {path="...",start="...",stop="...",tag="..."[,le="..."]}; an alive
- * binding's {path="...",checkpoint="...",tag="..."}, a logical one's
- * {path="...",model="...",tag="..."}.
+ * {binding="ID",path="...",start="...",stop="...",tag="..."[,pid="N"|,tgid="N"][,le="..."]};
+ * an alive binding's {binding="ID",path="...",checkpoint="...",tag="..."...},
+ * a logical one's {binding="ID",path="...",model="...",tag="..."...}. The id
+ * tells apart bindings of one section, which every other label may share.
  */
 static void labels(FILE *f, const struct tlob_metric_binding *b, const char *le)
 {
 	const struct tlob_binding_spec *s = &b->st->spec;
 
-	fputs("{path=\"", f);
+	fprintf(f, "{binding=\"%" PRIu32 "\",path=\"", s->id);
 	label_value(f, s->path, sizeof(s->path));
 	fputs(s->alive ? "\",checkpoint=\"" : s->logic ? "\",model=\"" : "\",start=\"", f);
 	if (s->logic)
@@ -94,6 +95,10 @@ static void labels(FILE *f, const struct tlob_metric_binding *b, const char *le)
 	fputs("\",tag=\"", f);
 	label_value(f, b->st->spec.tag, sizeof(b->st->spec.tag));
 	fputc('"', f);
+	if (b->pid)
+		fprintf(f, ",pid=\"%" PRId32 "\"", b->pid);
+	else if (b->tgid)
+		fprintf(f, ",tgid=\"%" PRId32 "\"", b->tgid);
 	if (le)
 		fprintf(f, ",le=\"%s\"", le);
 	fputc('}', f);

@@ -2,8 +2,10 @@
 /*
  * tlob stats as fleet metrics: OpenMetrics 1.0 text, or the Prometheus
  * text format 0.0.4 that node_exporter's textfile collector reads. Per
- * binding, labelled path, start, stop (symbols where the tool knows them,
- * else file offsets) and tag:
+ * binding, labelled binding (its id: two bindings of one section, with
+ * other budgets or filters, are two series), path, start, stop (symbols
+ * where the tool knows them, else file offsets), tag, and pid or tgid
+ * where the binding has that filter:
  *
  *   tlob_windows_total, tlob_violations_total, tlob_model_errors_total,
  *   tlob_aborted_windows_total           counters
@@ -12,8 +14,8 @@
  *   tlob_window_elapsed_{min,max,mean}_seconds   gauges, once a window ended
  *   tlob_bindings                        gauge, no labels
  *
- * and, when there is an alive binding, its own families (labelled path,
- * checkpoint and tag; the families above leave it out):
+ * and, when there is an alive binding, its own families (labelled binding,
+ * path, checkpoint, tag and the filter; the families above leave it out):
  *
  *   tlob_alive_cycles_total, tlob_alive_too_few_total,
  *   tlob_alive_too_many_total, tlob_alive_tolerated_total,
@@ -50,6 +52,7 @@ struct tlob_metric_binding {
 	uint64_t budget_ns;	/* 0: unknown (no tlob_budget_seconds sample) */
 	const char *start;	/* label values: "frame_begin", "frame_begin+0x4" or "0x1139" */
 	const char *stop;	/* ... or "ret" */
+	int32_t pid, tgid;	/* the listing's filter (pid=, tgid=); 0: none */
 };
 
 /* "openmetrics", "prometheus" -> fmt; -1 if neither. */

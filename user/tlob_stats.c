@@ -100,10 +100,13 @@ static int write_metrics(FILE *f, int fmt, struct tlob_backend *be,
 			end_label(s->path, s->stop, names[i][1], sizeof(names[i][1]));
 		mb[i].start = names[i][0];
 		mb[i].stop = names[i][1];
+		/* The listing's binding of the same id: its budget and filter are this one's. */
 		for (size_t j = 0; j < nspecs; j++)
-			if (!strcmp(specs[j].path, s->path) && specs[j].start == s->start &&
-			    specs[j].alive == s->alive)
+			if (specs[j].id && specs[j].id == s->id) {
 				mb[i].budget_ns = specs[j].budget_ns;
+				mb[i].pid = specs[j].pid;
+				mb[i].tgid = specs[j].tgid;
+			}
 	}
 	ret = tlob_metrics_write(f, (enum tlob_metrics_format)fmt, mb, n);
 	free(specs);

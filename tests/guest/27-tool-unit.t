@@ -93,7 +93,7 @@ EOT
 	is "$(jget "$t1" violations)" 2 "$B: ... 2 over 500ms"
 	is "$(jget "$t2" violations)" 2 "$B: the drop-in's: 2 over 250us"
 	tlob stats --backend "$B" --format openmetrics -o /run/tlob.prom
-	grep -q "^tlob_windows_total{path=\"$W\",start=\"tlob_section_begin\",stop=\"tlob_section_end\",tag=\"unit\"} 5\$" \
+	grep -q "^tlob_windows_total{binding=\"[0-9]*\",path=\"$W\",start=\"tlob_section_begin\",stop=\"tlob_section_end\",tag=\"unit\"} 5\$" \
 		/run/tlob.prom && grep -q "^tlob_violations_total{.*tag=\"unit\"} 2\$" /run/tlob.prom &&
 		grep -q "^tlob_window_elapsed_seconds_count{.*tag=\"unit\"} 5\$" /run/tlob.prom &&
 		[ "$(tail -n 1 /run/tlob.prom)" = "# EOF" ]

@@ -95,7 +95,7 @@ id=4 kind=logic path=$app start=0x1139 tag=cam0 model=frame_flow per=task tolera
 EOT
 	"$TLOB" stats --backend kmod --root "$root" --format prometheus >"$tmp/prom" 2>"$tmp/err"
 	ok $? "metrics: exit 0 with a logical binding" || sed 's/^/#   /' "$tmp/err"
-	L="{path=\"$app\",model=\"frame_flow\",tag=\"cam0\"}"
+	L="{binding=\"4\",path=\"$app\",model=\"frame_flow\",tag=\"cam0\"}"
 	got=""
 	for f in instances events completed order_violations incomplete timing_violations tolerated aborted dropped; do
 		got="$got $f=$(sed -n "s/^tlob_logic_${f}_total$(printf '%s' "$L" | sed 's/[][\\.*^$/]/\\&/g') //p" "$tmp/prom")"

@@ -86,9 +86,9 @@ grep -qxF "  windows=10 violations=2 errors=0 aborted=1 dropped=4" "$tmp/stats.t
 ok $? "stats: the section's lines unchanged"
 
 kmod stats --format prometheus >"$tmp/prom"
-grep -qxF "tlob_alive_cycles_total{path=\"$app\",checkpoint=\"frame_begin\",tag=\"hb\"} 120" "$tmp/prom" &&
-	grep -qxF "tlob_alive_too_few_total{path=\"$app\",checkpoint=\"frame_begin\",tag=\"hb\"} 3" "$tmp/prom" &&
-	grep -qxF "tlob_alive_period_seconds{path=\"$app\",checkpoint=\"process_frame\",tag=\"\"} 0.00025" "$tmp/prom" &&
+grep -qxF "tlob_alive_cycles_total{binding=\"8\",path=\"$app\",checkpoint=\"frame_begin\",tag=\"hb\",tgid=\"42\"} 120" "$tmp/prom" &&
+	grep -qxF "tlob_alive_too_few_total{binding=\"8\",path=\"$app\",checkpoint=\"frame_begin\",tag=\"hb\",tgid=\"42\"} 3" "$tmp/prom" &&
+	grep -qxF "tlob_alive_period_seconds{binding=\"9\",path=\"$app\",checkpoint=\"process_frame\",tag=\"\"} 0.00025" "$tmp/prom" &&
 	grep -qxF "tlob_bindings 4" "$tmp/prom"
 ok $? "metrics: the alive families, labelled by checkpoint" || sed 's/^/#   /' "$tmp/prom"
 ! grep -q "tlob_windows_total{[^}]*checkpoint=" "$tmp/prom" && ! grep -q "tlob_alive_[a-z_]*{[^}]*stop=" "$tmp/prom"

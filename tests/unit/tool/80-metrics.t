@@ -23,6 +23,7 @@ APP=$BUILD/tests/unit/tool/fixtures/app
 fb=$(sym_off "$APP" frame_begin)
 fe=$(sym_off "$APP" frame_end)
 pf=$(sym_off "$APP" process_frame)
+mn=$(sym_off "$APP" main)
 pf4=$(printf '0x%x' $(($pf + 4)))
 root=$tmp/ctl
 mkdir "$root"
@@ -34,18 +35,24 @@ latin=$(printf '/opt/caf\351/bin')
 cat >"$root/monitor" <<EOT
 p $APP:$fb $fe threshold=10000000 tag=frame
 p $weird:0x2000 ret threshold=5000
+p $APP:$mn ret threshold=1000000
+p $APP:$mn ret threshold=2000000 pid=5
 EOT
 cat >"$root/stats" <<EOT
 id=7 path=$APP start=$fb stop=$fe tag=frame windows=10 violations=2 errors=1 aborted=1 min_ns=1000 max_ns=20000000 mean_ns=3000000 sum_ns=30000000 hist=3:1,9:1,21:6,24:1,50:1
 id=9 path=$weird start=0x2000 stop=ret tag=- windows=0 violations=0 errors=0 aborted=0 min_ns=0 max_ns=0 mean_ns=0 sum_ns=0 hist=
 id=11 path=$latin start=0x10 stop=0x20 tag=x windows=1 violations=0 errors=0 aborted=0 min_ns=5 max_ns=5 mean_ns=5 sum_ns=5 hist=2:1
 id=12 path=$APP start=$pf stop=$pf4 tag=- windows=0 violations=0 errors=0 aborted=0 min_ns=0 max_ns=0 mean_ns=0 sum_ns=0 hist=
+id=13 path=$APP start=$mn stop=ret threshold=1000000 tag=- windows=3 violations=0 errors=0 aborted=0 min_ns=0 max_ns=0 mean_ns=0 sum_ns=0 hist=
+id=14 path=$APP start=$mn stop=ret threshold=2000000 tag=- windows=4 violations=0 errors=0 aborted=0 min_ns=0 max_ns=0 mean_ns=0 sum_ns=0 hist=
 EOT
 stats() { "$TLOB" stats --backend kmod --root "$root" "$@"; }
-B1="\"path\": \"$APP\", \"start\": \"frame_begin\", \"stop\": \"frame_end\", \"tag\": \"frame\""
-B2='"path": "/opt/we\"ird\\path/bin", "start": "0x2000", "stop": "ret", "tag": ""'
-B3="\"path\": \"/opt/caf$(printf '\357\277\275')/bin\", \"start\": \"0x10\", \"stop\": \"0x20\", \"tag\": \"x\""
-B4="\"path\": \"$APP\", \"start\": \"process_frame\", \"stop\": \"process_frame+0x4\", \"tag\": \"\""
+B1="\"binding\": \"7\", \"path\": \"$APP\", \"start\": \"frame_begin\", \"stop\": \"frame_end\", \"tag\": \"frame\""
+B2='"binding": "9", "path": "/opt/we\"ird\\path/bin", "start": "0x2000", "stop": "ret", "tag": ""'
+B3="\"binding\": \"11\", \"path\": \"/opt/caf$(printf '\357\277\275')/bin\", \"start\": \"0x10\", \"stop\": \"0x20\", \"tag\": \"x\""
+B4="\"binding\": \"12\", \"path\": \"$APP\", \"start\": \"process_frame\", \"stop\": \"process_frame+0x4\", \"tag\": \"\""
+B5="\"binding\": \"13\", \"path\": \"$APP\", \"start\": \"main\", \"stop\": \"ret\", \"tag\": \"\""
+B6="\"binding\": \"14\", \"path\": \"$APP\", \"pid\": \"5\", \"start\": \"main\", \"stop\": \"ret\", \"tag\": \"\""
 # has LINE NAME: the parsed output has the line
 has() { grep -qxF -- "$1" "$tmp/parsed"; ok $? "$2" || { echo "#   missing: $1"; sed 's/^/#   /' "$tmp/parsed" | head -40; }; }
 # (fixed strings: a label's escaped quote and backslash are no pattern; as
@@ -63,17 +70,17 @@ for fmt in openmetrics prometheus; do
 	has "sample tlob_model_errors_total {$B1} 1" "$fmt: model errors"
 	has "sample tlob_aborted_windows_total {$B1} 1" "$fmt: aborted windows"
 	has "sample tlob_budget_seconds {$B1} 0.01" "$fmt: the budget, in seconds"
-	has "sample tlob_window_elapsed_seconds_bucket {\"le\": \"0.000001023\", $B1} 2" \
+	has "sample tlob_window_elapsed_seconds_bucket {$B1, \"le\": \"0.000001023\"} 2" \
 		"$fmt: the first bucket holds the windows below it too (cumulative)"
-	has "sample tlob_window_elapsed_seconds_bucket {\"le\": \"0.004194303\", $B1} 8" \
+	has "sample tlob_window_elapsed_seconds_bucket {$B1, \"le\": \"0.004194303\"} 8" \
 		"$fmt: le = 2^22-1 ns holds log2 buckets 0..21"
-	has "sample tlob_window_elapsed_seconds_bucket {\"le\": \"0.033554431\", $B1} 9" "$fmt: ... and up to 24"
-	has "sample tlob_window_elapsed_seconds_bucket {\"le\": \"4398.046511103\", $B1} 9" \
+	has "sample tlob_window_elapsed_seconds_bucket {$B1, \"le\": \"0.033554431\"} 9" "$fmt: ... and up to 24"
+	has "sample tlob_window_elapsed_seconds_bucket {$B1, \"le\": \"4398.046511103\"} 9" \
 		"$fmt: the last boundary, ~73 min"
-	has "sample tlob_window_elapsed_seconds_bucket {\"le\": \"+Inf\", $B1} 10" "$fmt: +Inf holds the slower ones"
+	has "sample tlob_window_elapsed_seconds_bucket {$B1, \"le\": \"+Inf\"} 10" "$fmt: +Inf holds the slower ones"
 	has "sample tlob_window_elapsed_seconds_count {$B1} 10" "$fmt: _count"
 	has "sample tlob_window_elapsed_seconds_sum {$B1} 0.03" "$fmt: _sum, in seconds"
-	is "$(grep -c "^sample tlob_window_elapsed_seconds_bucket {.*$B1}" "$tmp/parsed")" 34 \
+	is "$(grep -c "^sample tlob_window_elapsed_seconds_bucket {$B1, " "$tmp/parsed")" 34 \
 		"$fmt: 33 boundaries and +Inf, the same for every binding"
 	has "sample tlob_window_elapsed_min_seconds {$B1} 1e-06" "$fmt: min"
 	has "sample tlob_window_elapsed_max_seconds {$B1} 0.02" "$fmt: max"
@@ -86,7 +93,12 @@ for fmt in openmetrics prometheus; do
 	has "sample tlob_windows_total {$B3} 1" "$fmt: a path that is not UTF-8 gets U+FFFD"
 	lacks "tlob_budget_seconds {$B3}" "$fmt: no budget sample when the listing lacks the binding"
 	has "sample tlob_windows_total {$B4} 0" "$fmt: an offset inside a function is NAME+0xD"
-	has "sample tlob_bindings {} 4" "$fmt: the number of bindings"
+	# Two bindings of one section (main..ret): other budgets, one with pid=5.
+	has "sample tlob_windows_total {$B5} 3" "$fmt: two bindings of one section: the first, by its id"
+	has "sample tlob_windows_total {$B6} 4" "$fmt: ... the second, by its id and its pid filter"
+	has "sample tlob_budget_seconds {$B5} 0.001" "$fmt: ... each with its own budget (1ms)"
+	has "sample tlob_budget_seconds {$B6} 0.002" "$fmt: ... (2ms)"
+	has "sample tlob_bindings {} 6" "$fmt: the number of bindings"
 done
 tail -n 1 "$tmp/openmetrics" | grep -qx '# EOF'
 ok $? "openmetrics ends with # EOF"

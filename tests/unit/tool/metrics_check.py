@@ -20,11 +20,13 @@ import sys
 from prometheus_client import parser as prom
 from prometheus_client.openmetrics import parser as om
 
-BINDING_LABELS = {"path", "start", "stop", "tag"}
+BINDING_LABELS = {"binding", "path", "start", "stop", "tag"}
 # An alive binding's families (tlob_alive_*): its checkpoint, no STOP.
-ALIVE_LABELS = {"path", "checkpoint", "tag"}
+ALIVE_LABELS = {"binding", "path", "checkpoint", "tag"}
 # A logical binding's families (tlob_logic_*): its model, no START/STOP.
-LOGIC_LABELS = {"path", "model", "tag"}
+LOGIC_LABELS = {"binding", "path", "model", "tag"}
+# A binding's filter, where it has one: one of these, or none.
+FILTER_LABELS = [set(), {"pid"}, {"tgid"}]
 
 
 def check_histogram(fam):
@@ -65,15 +67,26 @@ def main():
                 keys = set(s.labels) - {"le"}
                 want = ALIVE_LABELS if fam.name.startswith("tlob_alive_") else \
                     LOGIC_LABELS if fam.name.startswith("tlob_logic_") else BINDING_LABELS
-                if fam.name != "tlob_bindings" and keys != want:
+                if fam.name != "tlob_bindings" and keys - want not in FILTER_LABELS:
                     raise ValueError(f"{s.name}: labels {sorted(s.labels)}")
+                if fam.name != "tlob_bindings" and not want <= keys:
+                    raise ValueError(f"{s.name}: labels {sorted(s.labels)}")
+            # One series per label set: text 0.0.4's parser keeps both.
+            seen = set()
+            for s in fam.samples:
+                key = (s.name, tuple(sorted(s.labels.items())))
+                if key in seen:
+                    raise ValueError(f"{s.name}: two samples with labels {dict(key[1])}")
+                seen.add(key)
     except ValueError as e:
         print(f"error: {e}")
         return 1
     for fam in families:
         print(f"family {fam.name} {fam.type} {getattr(fam, 'unit', '') or '-'}")
         for s in fam.samples:
-            labels = json.dumps(dict(sorted(s.labels.items())), ensure_ascii=False)
+            # Sorted, le last (it follows a binding's labels).
+            labels = json.dumps(dict(sorted(s.labels.items(), key=lambda kv: (kv[0] == "le", kv[0]))),
+                                ensure_ascii=False)
             # One spelling for both parsers (one reads 2, the other 2.0).
             value = int(s.value) if float(s.value).is_integer() else repr(float(s.value))
             print(f"sample {s.name} {labels} {value}")
