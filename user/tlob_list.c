@@ -15,7 +15,8 @@ static const char *const list_usage[] = {
 	"  and for a usable one: enabled or not, reactor, number of bindings and",
 	"  the overrun detector it runs on this kernel (the BPF backend loads its",
 	"  programs to let the verifier decide, then unloads them)",
-	"  (with -j: one JSON object per backend; --backend does not narrow it)",
+	"  (with -j: one JSON object per backend); --backend kmod|bpf lists that",
+	"  one alone, and touches no other (listing BPF loads its programs)",
 	NULL,
 };
 
@@ -37,6 +38,9 @@ static int list_run(struct tlob_params *params)
 		size_t n = 0;
 		bool usable;
 
+		if (params->backend_given && strcmp(params->backend, "auto") &&
+		    strcmp(params->backend, ops->name))
+			continue;
 		usable = !ops->probe(params->control_root, why, sizeof(why));
 		if (usable && !tlob_backend_open(&be, ops->name, &opts)) {
 			enabled = ops->get_enable ? ops->get_enable(&be) : -1;

@@ -594,11 +594,6 @@ static int mon_check_actions(const struct tlob_params *params, bool kmod)
 	const char *kind;
 	char err[256];
 
-	if (params->action_limit && !params->nr_actions) {
-		tlob_usage_msg("mon: --on-violation-limit limits --on-violation actions, and "
-			       "none is given");
-		return TLOB_EXIT_USAGE;
-	}
 	for (size_t i = 0; i < params->nr_actions; i++) {
 		tlob_action_parse(params->actions[i], &a, err, sizeof(err));
 		if (a.kind == TLOB_ACTION_EXEC)
@@ -610,10 +605,6 @@ static int mon_check_actions(const struct tlob_params *params, bool kmod)
 			continue;
 		fprintf(stderr, "tlob: %s\n", err);
 		return TLOB_EXIT_ERROR;
-	}
-	if (params->nr_actions > 8) {
-		tlob_usage_msg("mon: at most 8 --on-violation actions");
-		return TLOB_EXIT_USAGE;
 	}
 	return TLOB_EXIT_OK;
 }
@@ -722,6 +713,42 @@ static int mon_actions_end(struct mon_ctx *ctx)
 	return ret;
 }
 
+/* --bpf-tasks with a backend other than BPF (or auto, before it is chosen): usage. */
+static int check_bpf_tasks(const struct tlob_params *params, const char *backend)
+{
+	if (!params->bpf_tasks || !strcmp(backend, "bpf") || !strcmp(backend, "auto"))
+		return TLOB_EXIT_OK;
+	tlob_usage_msg("mon: --bpf-tasks sizes the BPF backend; the %s backend's "
+		       "capacity is set at load (pool_size=)", backend);
+	return TLOB_EXIT_USAGE;
+}
+
+/*
+ * What the command line alone refuses, before any backend is opened (the
+ * BPF backend's open loads its programs into the kernel): one section
+ * named twice, --on-violation-limit without an action, more than 8
+ * actions, --bpf-tasks for another named backend.
+ */
+static int mon_check_args(const struct tlob_params *params)
+{
+	char err[1024];
+
+	if (tlob_sections_distinct(params->specs, params->nr_specs, err, sizeof(err))) {
+		tlob_usage_msg("%s", err);
+		return TLOB_EXIT_USAGE;
+	}
+	if (params->action_limit && !params->nr_actions) {
+		tlob_usage_msg("mon: --on-violation-limit limits --on-violation actions, and "
+			       "none is given");
+		return TLOB_EXIT_USAGE;
+	}
+	if (params->nr_actions > 8) {
+		tlob_usage_msg("mon: at most 8 --on-violation actions");
+		return TLOB_EXIT_USAGE;
+	}
+	return check_bpf_tasks(params, params->backend);
+}
+
 /*
  * What can be refused before anything is changed: -r with a reactor the
  * backend does not have (usage), and nothing to watch, i.e. no -b and no
@@ -743,11 +770,9 @@ static int mon_check(struct tlob_backend *be, const struct tlob_params *params)
 		if (ret)
 			return ret;
 	}
-	if (params->bpf_tasks && strcmp(be->ops->name, "bpf")) {
-		tlob_usage_msg("mon: --bpf-tasks sizes the BPF backend; the %s backend's "
-			       "capacity is set at load (pool_size=)", be->ops->name);
-		return TLOB_EXIT_USAGE;
-	}
+	ret = check_bpf_tasks(params, be->ops->name);
+	if (ret)
+		return ret;
 	ret = mon_check_actions(params, !strcmp(be->ops->name, "kmod"));
 	if (ret)
 		return ret;
@@ -902,11 +927,11 @@ static int mon_run(struct tlob_params *params)
 {
 	struct tlob_mon_stop stop;
 	struct tlob_backend be;
-	char err[1024];
 	int ret;
 
-	if (tlob_sections_distinct(params->specs, params->nr_specs, err, sizeof(err)))
-		tlob_usage_error("%s", err);
+	ret = mon_check_args(params);
+	if (ret)
+		return ret;
 	tlob_require_root("tlob mon");
 	tlob_signals_setup();
 	/*
