@@ -118,6 +118,19 @@ static inline bool tlob_task_blocked(struct task_struct *p)
 #endif
 }
 
+/*
+ * compat/sched_process_exit_group_dead.c: sched_process_exit's probe takes
+ * whether the thread group died with the task. The probe is declared
+ * through this macro; its parameters are named data and p.
+ */
+#ifdef TLOB_HAVE_SCHED_PROCESS_EXIT_GROUP_DEAD
+#define TLOB_EXIT_PROBE(name) \
+	void name(void *data, struct task_struct *p, bool group_dead)
+#else
+#define TLOB_EXIT_PROBE(name) \
+	void name(void *data, struct task_struct *p)
+#endif
+
 /* compat/assign_str_one_arg.c: __assign_str() lost its source argument. */
 #ifdef TLOB_HAVE_ASSIGN_STR_ONE_ARG
 #define tlob_assign_str(dst, src) __assign_str(dst)

@@ -20,14 +20,25 @@
  * The handlers only translate; tlob_monitor.c does the rest under its own
  * raw spinlocks and never wakes, prints or allocates.
  */
+#include <linux/build_bug.h>
 #include <linux/sched.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
+#include <trace/events/sched.h>
 
 #include "tlob.h"
 #include "tlob_switch_rule.h"
 
-struct linux_binprm;
+/*
+ * Each probe has the exact prototype its tracepoint declares in the headers
+ * built against: the tracepoint calls it through a pointer of that type,
+ * which a kCFI kernel checks (a probe of another type traps at its first
+ * call). Only the declarations are used, so nothing unexported is linked.
+ */
+#define TLOB_PROBE_TYPED(tp, fn)					\
+	static_assert(__builtin_types_compatible_p(			\
+		typeof(check_trace_callback_type_##tp),			\
+		void (typeof(fn) *)), #fn " is not a " #tp " probe")
 
 /*
  * Two model events, one for each task, at one time: one clock read; then
@@ -75,7 +86,7 @@ static void tlob_on_waking(void *data, struct task_struct *p)
  * Windows end; so do alive and logical instances (tlob_alive.c and
  * tlob_logic.c check they have any).
  */
-static void tlob_on_exit(void *data, struct task_struct *p)
+static TLOB_EXIT_PROBE(tlob_on_exit)
 {
 	if (tlob_windows_open())
 		tlob_task_abort(p, TLOB_ABORT_EXIT);
@@ -91,6 +102,12 @@ static void tlob_on_exec(void *data, struct task_struct *p, pid_t old_pid,
 	tlob_alive_task_gone(p, old_pid, TLOB_ABORT_EXEC);
 	tlob_logic_task_gone(p, old_pid, TLOB_ABORT_EXEC);
 }
+
+TLOB_PROBE_TYPED(sched_switch, tlob_on_switch);
+TLOB_PROBE_TYPED(sched_wakeup, tlob_on_wakeup);
+TLOB_PROBE_TYPED(sched_waking, tlob_on_waking);
+TLOB_PROBE_TYPED(sched_process_exit, tlob_on_exit);
+TLOB_PROBE_TYPED(sched_process_exec, tlob_on_exec);
 
 static struct tlob_tp {
 	const char *name;
