@@ -348,7 +348,12 @@ static int open_and_load(struct bpf_mon *m, char *err, size_t len)
 		goto fail;
 	}
 	if (m->tasks) {
+		/* A task with an entry has an index for the sampler's walk. */
 		ret = bpf_map__set_max_entries(m->skel->maps.tlob_windows, m->tasks);
+		if (!ret)
+			ret = bpf_map__set_max_entries(m->skel->maps.tlob_scan_tids, m->tasks);
+		if (!ret)
+			ret = bpf_map__set_max_entries(m->skel->maps.tlob_scan_below, m->tasks);
 		if (ret) {
 			lb_fail("sizing the windows map", ret, err, len);
 			goto fail;
@@ -435,6 +440,7 @@ int tb_load(struct bpf_mon *m, char *err, size_t len)
 	}
 	if (m->detector == TLOB_DETECT_SAMPLE)
 		m->skel->bss->tlob_scan_ns = m->sample_period_ns;
+	m->skel->bss->tlob_scan_cap = bpf_map__max_entries(m->skel->maps.tlob_scan_tids);
 	meta.detector = m->detector;
 	meta.sample_period_ns = m->sample_period_ns;
 	ret = bpf_map_update_elem(m->fd[TB_META], &zero, &meta, BPF_ANY);
@@ -528,6 +534,11 @@ static void drop_stale_windows(struct bpf_mon *m)
 	free(zero);
 	m->skel->bss->tlob_nr_open = 0;
 	memset(m->skel->bss->tlob_open_at, 0, sizeof(m->skel->bss->tlob_open_at));
+	/* ... and the entries' indexes for the sampler's walk, all free again. */
+	m->skel->bss->tlob_scan_hw = 0;
+	m->skel->bss->tlob_scan_free = 0;
+	m->skel->bss->tlob_scan_walking = 0;
+	m->skel->bss->tlob_scan_busy = 0;
 }
 
 int tb_attach(struct bpf_mon *m, char *err, size_t len)

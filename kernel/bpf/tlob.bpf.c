@@ -17,10 +17,13 @@
  * - sampling (PREEMPT_RT, whose verifier refuses bpf_timer): tlob_sample
  *   runs from a periodic perf event (cpu-clock, hard interrupt, one CPU)
  *   and, once the earliest deadline of the open windows has passed
- *   (tlob_next_due), checks every open window, whatever its state, so an
- *   overrun is reported at most one sampling period (plus the timer's own
- *   latency) after the deadline; the scheduler hooks run the same check
- *   from any context switch, which on a busy system reports it sooner.
+ *   (tlob_next_due), walks the tasks with windows, TLOB_BPF_SCAN_CHUNK per
+ *   sample, checking every open window whatever its state, so an overrun
+ *   is reported at most one sampling period (plus the timer's own latency)
+ *   after the deadline while at most a chunk of tasks have windows, and at
+ *   most 2 * ceil(tasks / chunk) periods with more; the scheduler hooks
+ *   run the same check from any context switch, which on a busy system
+ *   reports it sooner.
  *   While no deadline is due, the check costs a sample or a scheduler
  *   event one load, however many windows are open (the sampler also looks
  *   up the task it interrupted, for a diagnosis waiting for its stack).
@@ -89,15 +92,94 @@ struct tlob_scan {
 	__u64 now;
 	__u64 next;		/* the earliest deadline still to come */
 	__u32 detector;
+	__u32 from;		/* the chunk's first index in tlob_scan_tids */
+	__u32 visited;		/* tasks whose windows it checked */
 };
 
 /*
- * What the walks of the windows map cost, per CPU (issue #16: the sampler
- * runs them in hard IRQ): how many ran, the windows they visited, their
- * total and longest time, and the most windows one visited. The walk is
- * bounded by the map's size (the verifier's bound on
- * bpf_for_each_map_elem()); these say what that bound costs. Read by the
- * benchmarks (tests/bench/guest/15-scan.t, bpftool), which zero it.
+ * Sampling path: the walk of the tasks with windows, in chunks. The walk
+ * of the whole windows map (up to TLOB_BPF_TASKS_MAX tasks) ran in one
+ * sample, in hard IRQ; now each task that has an entry in tlob_windows
+ * has an index in tlob_scan_tids, handed out at its first START (a freed
+ * one from a stack of them, else the next never used) and given back at
+ * its exit, and a walk checks TLOB_BPF_SCAN_CHUNK indexes
+ * per sample or scheduler event, from where the last chunk stopped, up to
+ * the highest index handed out. One chunk at a time (tlob_scan_busy).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, TLOB_BPF_MAX_TASKS);	/* the loader: as tlob_windows */
+	__type(key, __u32);
+	__type(value, __u32);		/* the task's tid; 0: a free index */
+} tlob_scan_tids SEC(".maps");
+
+/* The stack of free indexes: the one below each index on it. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, TLOB_BPF_MAX_TASKS);
+	__type(key, __u32);
+	__type(value, __u32);		/* index + 1; 0: the bottom */
+} tlob_scan_below SEC(".maps");
+
+__u32 tlob_scan_cap;		/* indexes there are (the loader: tlob_windows' size) */
+__u32 tlob_scan_hw;		/* indexes handed out so far: a walk covers [0, hw) */
+/* Top of the free stack: a tag (against ABA) << 32 | index + 1; 0: empty. */
+__u64 tlob_scan_free;
+__u32 tlob_scan_walking;	/* a walk is under way */
+__u32 tlob_scan_cursor;		/* its next index */
+__u32 tlob_scan_busy;		/* a chunk of it is being checked */
+__u64 tlob_scan_soonest;	/* the earliest deadline the walk has seen */
+__u64 tlob_scan_leaked;		/* indexes not given back (bpftool reads it) */
+
+/* An index for a task's new entry; -1: none free (its START is dropped). */
+static __always_inline int tlob_scan_index_get(void)
+{
+	__u64 top, next;
+	__u32 *below, i, idx;
+
+	for (i = 0; i < 4; i++) {
+		top = READ_ONCE(tlob_scan_free);
+		if (!(__u32)top)
+			break;
+		idx = (__u32)top - 1;
+		below = bpf_map_lookup_elem(&tlob_scan_below, &idx);
+		if (!below)
+			return -1;
+		next = ((top >> 32) + 1) << 32 | READ_ONCE(*below);
+		if (__sync_val_compare_and_swap(&tlob_scan_free, top, next) == top)
+			return idx;
+	}
+	idx = __sync_fetch_and_add(&tlob_scan_hw, 1);
+	return idx < READ_ONCE(tlob_scan_cap) ? (int)idx : -1;
+}
+
+/* Index @idx of task @tid given back, by one of its exit's runs only. */
+static __always_inline void tlob_scan_index_put(__u32 idx, __u32 tid)
+{
+	__u32 *slot = bpf_map_lookup_elem(&tlob_scan_tids, &idx);
+	__u32 *below = bpf_map_lookup_elem(&tlob_scan_below, &idx);
+	__u64 top;
+	int i;
+
+	if (!slot || !below || __sync_val_compare_and_swap(slot, tid, 0) != tid)
+		return;
+	for (i = 0; i < 8; i++) {
+		top = READ_ONCE(tlob_scan_free);
+		WRITE_ONCE(*below, (__u32)top);
+		if (__sync_val_compare_and_swap(&tlob_scan_free, top,
+						((top >> 32) + 1) << 32 | (idx + 1)) == top)
+			return;
+	}
+	/* Lost to a storm of exits: not handed out again until re-enabled. */
+	__sync_fetch_and_add(&tlob_scan_leaked, 1);
+}
+
+/*
+ * What the walks of the windows cost, per CPU (issue #16: the sampler runs
+ * them in hard IRQ): how many chunks ran, the tasks they visited, their
+ * total and longest time, and the most tasks one visited (at most
+ * TLOB_BPF_SCAN_CHUNK). Read by the benchmarks
+ * (tests/bench/guest/15-scan.t, bpftool), which zero it.
  */
 struct tlob_scan_cost {
 	__u64 walks;
@@ -257,6 +339,36 @@ static __always_inline void tlob_start_dropped(const struct tlob_bpf_binding *b,
 }
 
 /*
+ * A task's entry, made at its first START, with its index for the
+ * sampler's walk (tlob_scan_tids); NULL when the map or the indexes are
+ * full.
+ */
+static __always_inline struct tlob_task *tlob_task_new(__u32 tid)
+{
+	__u32 zero = 0, key, *slot = NULL;
+	struct tlob_task *t;
+	void *tmpl;
+	int idx;
+
+	tmpl = bpf_map_lookup_elem(&tlob_zero, &zero);
+	if (!tmpl || bpf_map_update_elem(&tlob_windows, &tid, tmpl, BPF_NOEXIST))
+		return tlob_task_of(tid);
+	t = tlob_task_of(tid);
+	idx = tlob_scan_index_get();
+	if (idx >= 0) {
+		key = (__u32)idx;
+		slot = bpf_map_lookup_elem(&tlob_scan_tids, &key);
+	}
+	if (!t || !slot) {
+		bpf_map_delete_elem(&tlob_windows, &tid);
+		return NULL;
+	}
+	t->scan_idx = key + 1;
+	WRITE_ONCE(*slot, tid);
+	return t;
+}
+
+/*
  * START: open a window in a free slot, or feed `start` to the open one.
  * @unbinds: tlob_unbinds as it was before @b was looked up.
  */
@@ -265,15 +377,11 @@ static __always_inline void tlob_start(const struct tlob_bpf_binding *b, __u32 i
 {
 	struct tlob_task *t = tlob_task_of(tid);
 	struct tlob_win *w = NULL;
-	__u32 zero = 0, slot = 0;
-	void *tmpl;
+	__u32 slot = 0;
 	int i;
 
 	if (!t) {
-		tmpl = bpf_map_lookup_elem(&tlob_zero, &zero);
-		if (tmpl)
-			bpf_map_update_elem(&tlob_windows, &tid, tmpl, BPF_NOEXIST);
-		t = tlob_task_of(tid);
+		t = tlob_task_new(tid);
 		if (!t) {
 			tlob_start_dropped(b, id, tid, tgid);
 			return;
@@ -423,8 +531,8 @@ int tlob_uprobe_np(struct pt_regs *ctx)
 	return ret;
 }
 
-static long tlob_scan_one(struct bpf_map *map, __u32 *tid, struct tlob_task *t,
-			  struct tlob_scan *scan)
+/* Check the open windows of task @t; note the earliest deadline to come. */
+static __always_inline void tlob_scan_task(struct tlob_task *t, struct tlob_scan *scan)
 {
 	int i;
 
@@ -446,38 +554,89 @@ static long tlob_scan_one(struct bpf_map *map, __u32 *tid, struct tlob_task *t,
 		if (deadline && deadline < scan->next)
 			scan->next = deadline;
 	}
+}
+
+/* A bpf_loop() callback: the task at index scan->from + @i, if any. */
+static long tlob_scan_index(__u32 i, void *data)
+{
+	struct tlob_scan *scan = data;
+	__u32 idx = scan->from + i, tid, *slot;
+	struct tlob_task *t;
+
+	slot = bpf_map_lookup_elem(&tlob_scan_tids, &idx);
+	if (!slot)
+		return 1;
+	tid = READ_ONCE(*slot);
+	if (!tid)
+		return 0;
+	t = bpf_map_lookup_elem(&tlob_windows, &tid);
+	if (t) {
+		tlob_scan_task(t, scan);
+		scan->visited++;
+	}
 	return 0;
 }
 
 /*
- * Sampling path: check the open windows if a deadline is due. One
- * checker per due time (it claims tlob_next_due, setting it to ~0, which
- * STARTs meanwhile lower), and it leaves the earliest deadline to come.
+ * Sampling path: once the earliest deadline of the open windows has passed
+ * (tlob_next_due), a walk of every task with windows, TLOB_BPF_SCAN_CHUNK
+ * of them per call (a sample in hard IRQ, or a scheduler event), resumed
+ * at the next call. One walker per due time (it claims tlob_next_due,
+ * setting it to ~0, which STARTs meanwhile lower); at its end it leaves
+ * the earliest deadline it saw. A window already checked when a START
+ * lowers tlob_next_due is checked again by the next walk.
  */
 static __always_inline void tlob_scan_due(__u64 now, __u32 detector)
 {
 	struct tlob_scan scan = { .now = now, .next = ~0ULL, .detector = detector };
 	struct tlob_scan_cost *cost;
-	__u32 zero = 0;
+	__u32 zero = 0, end, hw, cap;
 	__u64 took;
-	long n;
 
-	if (!tlob_due_claim(&tlob_next_due, now))
+	if (!READ_ONCE(tlob_scan_walking)) {
+		if (!tlob_due_claim(&tlob_next_due, now))
+			return;
+		WRITE_ONCE(tlob_scan_cursor, 0);
+		WRITE_ONCE(tlob_scan_soonest, ~0ULL);
+		WRITE_ONCE(tlob_scan_walking, 1);
+	}
+	if (__sync_val_compare_and_swap(&tlob_scan_busy, 0, 1))
 		return;
-	n = bpf_for_each_map_elem(&tlob_windows, tlob_scan_one, &scan, 0);
-	tlob_due_at(scan.next);
-	/* From the walk's start (@now) to its end: what the due check took. */
+	/* The walk may have ended (another CPU's chunk) since the test above. */
+	if (!READ_ONCE(tlob_scan_walking)) {
+		WRITE_ONCE(tlob_scan_busy, 0);
+		return;
+	}
+	hw = READ_ONCE(tlob_scan_hw);
+	cap = READ_ONCE(tlob_scan_cap);
+	if (hw > cap)
+		hw = cap;
+	scan.from = READ_ONCE(tlob_scan_cursor);
+	if (scan.from > hw)
+		scan.from = hw;
+	end = hw - scan.from > TLOB_BPF_SCAN_CHUNK ? scan.from + TLOB_BPF_SCAN_CHUNK : hw;
+	if (scan.from < end)
+		bpf_loop(end - scan.from, tlob_scan_index, &scan, 0);
+	if (scan.next < READ_ONCE(tlob_scan_soonest))
+		WRITE_ONCE(tlob_scan_soonest, scan.next);
+	WRITE_ONCE(tlob_scan_cursor, end);
+	if (end >= hw) {
+		WRITE_ONCE(tlob_scan_walking, 0);
+		tlob_due_at(READ_ONCE(tlob_scan_soonest));
+	}
+	WRITE_ONCE(tlob_scan_busy, 0);
+	/* From the chunk's start (@now) to its end: what the due check took. */
 	took = bpf_ktime_get_ns() - now;
 	cost = bpf_map_lookup_elem(&tlob_scan_cost, &zero);
-	if (!cost || n < 0)
+	if (!cost)
 		return;
 	cost->walks++;
-	cost->visited += n;
+	cost->visited += scan.visited;
 	cost->sum_ns += took;
 	if (took > cost->max_ns)
 		cost->max_ns = took;
-	if ((__u64)n > cost->max_visited)
-		cost->max_visited = n;
+	if (scan.visited > cost->max_visited)
+		cost->max_visited = scan.visited;
 }
 
 /*
@@ -595,7 +754,9 @@ static __always_inline int tlob_exit_run(struct task_struct *p)
 		return 0;
 	tlob_task_event(t, abort_tlob, bpf_ktime_get_ns(), TLOB_DETECT_STOP,
 			TLOB_ABORT_EXIT);
-	/* The task is gone: so is its entry. */
+	/* The task is gone: so are its index and its entry. */
+	if (t->scan_idx)
+		tlob_scan_index_put(t->scan_idx - 1, tid);
 	bpf_map_delete_elem(&tlob_windows, &tid);
 	return 0;
 }
@@ -798,9 +959,8 @@ int tlob_abort(struct tlob_bpf_abort *ctx)
  * The timer-free detector: a periodic perf event (cpu-clock, on one CPU)
  * runs this from its hrtimer in hard interrupt context, also on
  * PREEMPT_RT, so no runqueue hog delays it. Once a deadline is due
- * (tlob_next_due) it checks every open window whatever its state, so an
- * overrun is reported at most one period after the deadline (plus the
- * timer's own latency).
+ * (tlob_next_due) it checks the open windows whatever their state, a
+ * chunk of tasks per sample (tlob_scan_due()).
  */
 SEC("perf_event")
 int tlob_sample(struct bpf_perf_event_data *ctx)

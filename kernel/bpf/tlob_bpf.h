@@ -38,6 +38,12 @@
 #define TLOB_BPF_MAX_BINDINGS	256
 #define TLOB_BPF_MAX_TASKS	1024
 #define TLOB_BPF_TASKS_MAX	65536
+/*
+ * The sampling path's walk of the tasks with windows (tlob.bpf.c,
+ * tlob_scan_due()): at most this many tasks per sample or scheduler event
+ * (their TLOB_BPF_NEST windows each), the walk resumed at the next.
+ */
+#define TLOB_BPF_SCAN_CHUNK	64
 /* Windows one task can have open at once (of as many bindings). */
 #define TLOB_BPF_NEST		4	/* a power of two: slot indexes are masked */
 /* Buckets of open-window counts by tid (tlob.bpf.c, tlob_open_at): 16 KiB */

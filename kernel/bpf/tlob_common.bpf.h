@@ -72,6 +72,8 @@ struct tlob_win {
 
 struct tlob_task {
 	struct tlob_win win[TLOB_BPF_NEST];
+	__u32 scan_idx;			/* its index in tlob_scan_tids, + 1; 0: none */
+	__u32 pad;
 };
 
 /*
