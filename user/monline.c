@@ -21,15 +21,16 @@
 int tlob_tag_check(const char *tag, char *err, size_t len)
 {
 	char shown[TLOB_SHOWN_LEN];
-	size_t n = strlen(tag);
-	bool bad = !n || n >= TLOB_TAG_LEN;
 
-	for (size_t i = 0; i < n && !bad; i++)
-		bad = !tlob_tag_char_ok(tag[i]);
-	if (!bad)
+	if (tlob_tag_ok(tag))
 		return 0;
-	snprintf(err, len, "invalid tag '%s': a tag is 1..%d characters of "
-		 "A-Z a-z 0-9 _ . -", tlob_shown(tag, shown, sizeof(shown)), TLOB_TAG_LEN - 1);
+	if (!strcmp(tag, TLOB_TAG_NONE))
+		snprintf(err, len, "invalid tag '%s': a listing shows it for \"no tag\"",
+			 TLOB_TAG_NONE);
+	else
+		snprintf(err, len, "invalid tag '%s': a tag is 1..%d characters of "
+			 "A-Z a-z 0-9 _ . -", tlob_shown(tag, shown, sizeof(shown)),
+			 TLOB_TAG_LEN - 1);
 	return -EINVAL;
 }
 

@@ -39,7 +39,8 @@ int tlob_monline_parse(const char *line, struct tlob_binding_spec *spec,
  * What a line can carry (the rule is kernel/shared/tlob_abi.h's, which the
  * module's parser applies too; user/README.md "Sections"): 0, or -EINVAL
  * with one sentence in err (NULL allowed with len 0).
- * tlob_tag_check: 1..TLOB_TAG_LEN-1 characters of A-Z a-z 0-9 _ . -
+ * tlob_tag_check: tlob_tag_ok() (kernel/shared/tlob_parse.h): 1..TLOB_TAG_LEN-1
+ * characters of A-Z a-z 0-9 _ . -, not TLOB_TAG_NONE
  * tlob_path_check: absolute, no whitespace, no control byte
  * tlob_spec_check: both, and the budget (-ERANGE), START != STOP, at
  * most one of pid/tgid; for an alive spec instead of the budget and STOP

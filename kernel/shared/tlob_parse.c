@@ -37,14 +37,46 @@ static char *tlob_token(char **s)
 	return tok;
 }
 
-/* A file offset: decimal or 0x, nothing else (no sign, no suffix). */
-static int tlob_offset(const char *s, u64 *off)
+/* A hex number's "0x" or "0X". */
+static bool tlob_hex_prefix(const char *s)
 {
-	if (*s < '0' || *s > '9')
+	return s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+}
+
+/*
+ * A number into *@out: decimal digits (@base 10) or "0x" and hex digits
+ * (@base 16), nothing else (kstrto*() alone would also take a sign, a hex
+ * number without its "0x" and a trailing newline): -EINVAL when @s is
+ * anything else, -ERANGE above @max.
+ */
+static int tlob_digits(const char *s, unsigned int base, u64 max, u64 *out)
+{
+	const char *p = s;
+	int ret;
+
+	if (base == 16) {
+		if (!tlob_hex_prefix(p))
+			return -EINVAL;
+		p += 2;
+	}
+	if (!*p)
 		return -EINVAL;
-	if (kstrtoull(s, 0, off) || *off > (u64)LLONG_MAX)
-		return -EINVAL;
-	return 0;
+	for (; *p; p++)
+		if (!(*p >= '0' && *p <= '9') &&
+		    !(base == 16 && ((*p >= 'a' && *p <= 'f') ||
+				     (*p >= 'A' && *p <= 'F'))))
+			return -EINVAL;
+	ret = kstrtoull(s, base, out);
+	if (ret)
+		return ret;
+	return *out > max ? -ERANGE : 0;
+}
+
+/* A file offset: decimal or 0x, nothing else (no sign, no suffix, no octal). */
+int tlob_parse_offset(const char *s, u64 *off)
+{
+	return tlob_digits(s, tlob_hex_prefix(s) ? 16 : 10, (u64)LLONG_MAX, off) ?
+	       -EINVAL : 0;
 }
 
 /*
@@ -64,32 +96,38 @@ static int tlob_path_offset(char *tok, struct tlob_req *req)
 			return tlob_refuse(req, -EINVAL, TLOB_WHY_PATH_CHAR, tok);
 	*colon = '\0';
 	req->path = tok;
-	if (tlob_offset(colon + 1, &req->start))
+	if (tlob_parse_offset(colon + 1, &req->start))
 		return tlob_refuse(req, -EINVAL, TLOB_WHY_START, colon + 1);
 	return 0;
 }
 
-static int tlob_tag(const char *v, struct tlob_req *req)
+bool tlob_tag_ok(const char *v)
 {
 	size_t i, len = strlen(v);
 
-	if (!len || len >= TLOB_TAG_LEN)
-		return tlob_refuse(req, -EINVAL, TLOB_WHY_TAG, v);
+	if (!len || len >= TLOB_TAG_LEN || !strcmp(v, TLOB_TAG_NONE))
+		return false;
 	for (i = 0; i < len; i++)
 		if (!tlob_tag_char_ok(v[i]))
-			return tlob_refuse(req, -EINVAL, TLOB_WHY_TAG, v);
-	memcpy(req->tag, v, len + 1);
+			return false;
+	return true;
+}
+
+static int tlob_tag(const char *v, struct tlob_req *req)
+{
+	if (!tlob_tag_ok(v))
+		return tlob_refuse(req, -EINVAL, TLOB_WHY_TAG, v);
+	memcpy(req->tag, v, strlen(v) + 1);
 	return 0;
 }
 
 static int tlob_filter_opt(const char *v, enum tlob_filter f,
 			   struct tlob_req *req)
 {
-	u32 id;
+	u64 id;
 
 	if (req->filter != TLOB_FILTER_NONE ||
-	    *v < '0' || *v > '9' || kstrtou32(v, 10, &id) || !id ||
-	    id > (u32)INT_MAX)
+	    tlob_digits(v, 10, INT_MAX, &id) || !id)
 		return tlob_refuse(req, -EINVAL, TLOB_WHY_FILTER, v);
 	req->filter = f;
 	req->filter_id = id;
@@ -103,11 +141,8 @@ static int tlob_filter_opt(const char *v, enum tlob_filter f,
 static int tlob_decimal(const char *v, u64 *out, enum tlob_parse_why bad,
 			enum tlob_parse_why range, struct tlob_req *req)
 {
-	int ret;
+	int ret = tlob_digits(v, 10, ~0ULL, out);
 
-	if (*v < '0' || *v > '9')
-		return tlob_refuse(req, -EINVAL, bad, v);
-	ret = kstrtoull(v, 10, out);
 	if (ret == -ERANGE)
 		return tlob_refuse(req, -ERANGE, range, v);
 	if (ret)
@@ -148,13 +183,13 @@ int tlob_parse_tolerance(char *v, u8 *kp, u8 *wp)
 {
 	char *slash = strchr(v, '/');
 	int rk, rw;
-	u32 k, w;
+	u64 k, w;
 
-	if (!slash || *v < '0' || *v > '9' || slash[1] < '0' || slash[1] > '9')
+	if (!slash)
 		return -EINVAL;
 	*slash = '\0';
-	rk = kstrtou32(v, 10, &k);
-	rw = kstrtou32(slash + 1, 10, &w);
+	rk = tlob_digits(v, 10, ~0ULL, &k);
+	rw = tlob_digits(slash + 1, 10, ~0ULL, &w);
 	*slash = '/';
 	if (rk == -EINVAL || rw == -EINVAL)
 		return -EINVAL;
@@ -192,9 +227,11 @@ static int tlob_period(const char *v, struct tlob_req *req)
 /* A count of checkpoints, 0 .. TLOB_EXPECT_MAX, in decimal. */
 static int tlob_count(const char *v, u32 *out)
 {
-	if (*v < '0' || *v > '9' || kstrtou32(v, 10, out) ||
-	    *out > TLOB_EXPECT_MAX)
+	u64 n;
+
+	if (tlob_digits(v, 10, TLOB_EXPECT_MAX, &n))
 		return -EINVAL;
+	*out = n;
 	return 0;
 }
 
@@ -451,7 +488,7 @@ static int tlob_logic_events(char *v, struct tlob_req *req)
 		    (!tlob_logic_num(&p, ':', &file) ||
 		     !file || file >= TLOB_LOGIC_FILES_MAX))
 			return tlob_refuse(req, -EINVAL, TLOB_WHY_LOGIC_LIST, e);
-		if (tlob_offset(p, &t->offset[t->nevents]))
+		if (tlob_parse_offset(p, &t->offset[t->nevents]))
 			return tlob_refuse(req, -EINVAL, TLOB_WHY_LOGIC_LIST, e);
 		t->file[t->nevents] = file;
 		t->nevents++;
@@ -815,7 +852,7 @@ int tlob_parse_line(char *line, struct tlob_req *req)
 		return tlob_refuse(req, -EINVAL, TLOB_WHY_NO_STOP, tok);
 	if (!strcmp(tok, "ret"))
 		req->stop_ret = true;
-	else if (tlob_offset(tok, &req->stop))
+	else if (tlob_parse_offset(tok, &req->stop))
 		return tlob_refuse(req, -EINVAL, TLOB_WHY_STOP, tok);
 	else if (req->stop == req->start)
 		return tlob_refuse(req, -EINVAL, TLOB_WHY_SAME, tok);

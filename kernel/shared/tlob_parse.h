@@ -78,7 +78,7 @@ enum tlob_parse_why {
 	TLOB_WHY_OPTION,	/* not KEY=VALUE, or an unknown or repeated key */
 	TLOB_WHY_THRESHOLD,	/* threshold= not a decimal number */
 	TLOB_WHY_RANGE,		/* threshold= outside 1 us .. 1 h */
-	TLOB_WHY_TAG,		/* tag= outside tlob_tag_char_ok() or too long */
+	TLOB_WHY_TAG,		/* tag= not one tlob_tag_ok() takes */
 	TLOB_WHY_FILTER,	/* pid=/tgid= not a pid, or both */
 	TLOB_WHY_NO_THRESHOLD,	/* no threshold= */
 	TLOB_WHY_MIN,		/* min= not a decimal number */
@@ -171,6 +171,24 @@ int tlob_parse_line(char *line, struct tlob_req *req);
  */
 int tlob_logic_format(const struct tlob_logic_table *t,
 		      const char *const *files, char *buf, size_t size);
+
+/*
+ * A file offset as a line writes it: decimal digits, or "0x" and hex
+ * digits, nothing else, at most LLONG_MAX. 0, or -EINVAL.
+ */
+int tlob_parse_offset(const char *s, u64 *off);
+
+/*
+ * What a listing shows for a binding without a tag (the stats lines' tag=),
+ * so no tag can be it.
+ */
+#define TLOB_TAG_NONE	"-"
+
+/*
+ * A tag= a line can carry: 1..TLOB_TAG_LEN-1 of tlob_tag_char_ok()'s
+ * characters, and not TLOB_TAG_NONE.
+ */
+bool tlob_tag_ok(const char *v);
 
 /*
  * tolerance=K/W's value @v (modified, then restored): 0 with *@k and *@w

@@ -667,6 +667,40 @@ int main(void)
 		"-/a\x01" "b:1",
 		"p /a:1 2 threshold=5000 tag=a\vb",
 		"p /a:1 2 threshold=5000 tag=\xc3\xbc",
+		/* the listing's "no tag" */
+		"p /a:1 2 threshold=5000 tag=-",
+		"a /a:7 period=100000 expect=1 tag=-",
+		/* a number is its digits: kstrto*() would take a newline, a sign, 0x twice */
+		"p /a:1 2 threshold=5000 tolerance=1/2\n",
+		"p /a:1 2 threshold=5000 tolerance=1\n/2",
+		"p /a:1 2 threshold=5000 tolerance=+1/2",
+		"p /a:1 2 threshold=5000 tolerance=1/+2",
+		"p /a:1 2 threshold=5000\n",
+		"p /a:1 2 threshold=+5000",
+		"p /a:1 2 threshold=5000 min=10\n",
+		"p /a:1 2 threshold=5000 pid=7\n",
+		"p /a:1 2 threshold=5000 pid=+7",
+		"p /a:1\n 2 threshold=5000",
+		"p /a:1 2\n threshold=5000",
+		"p /a:0x0x10 2 threshold=5000",
+		"p /a:0x+10 2 threshold=5000",
+		"p /a:0x 2 threshold=5000",
+		"p /a:0x-1 2 threshold=5000",
+		"-/a:1\n",
+		"a /a:7 period=100000\n expect=1",
+		"a /a:7 period=100000 expect=1\n",
+		"a /a:7 period=100000 expect=+1",
+		"a /a:7 period=100000 expect=2 margin=1\n",
+		"a /a:7 period=+100000 expect=1",
+		/* empty fields of a list */
+		"l /a model=m states=a,,b events=e@1 edges=0.0.1 final=0",
+		"l /a model=m states=a,b, events=e@1 edges=0.0.1 final=0",
+		"l /a model=m states=a,b events=e@1,,f@2 edges=0.0.1,1.1.0 final=0",
+		"l /a model=m states=a,b events=e@1 edges=0.0.1, final=0",
+		"l /a model=m states=a,b events=e@1 edges=,0.0.1 final=0",
+		"l /a model=m states=a,b events=e@1 edges=0.0.1 final=0,",
+		"l /a model=m states=a,b events=e@1\n edges=0.0.1 final=0",
+		"l /a model=m states=a,b events=e@+1 edges=0.0.1 final=0",
 	};
 	static const char * const erange[] = {
 		"p /usr/bin/myapp:0x100 0x200 threshold=0",
@@ -691,6 +725,12 @@ int main(void)
 		bad(einval[i], -EINVAL);
 	for (i = 0; i < sizeof(erange) / sizeof(erange[0]); i++)
 		bad(erange[i], -ERANGE);
+	/* decimal offsets are decimal: a leading 0 is no octal */
+	good(&(struct want){ "p /a:010 0X1F threshold=5000", 0, "/a", 10, 0x1f, 0, 5000, "",
+			     TLOB_FILTER_NONE, 0, 0 });
+	/* hex digits after the 0x, a letter first too (found by fuzz-monline) */
+	good(&(struct want){ "p /a:0xa 0xFf threshold=5000", 0, "/a", 0xa, 0xff, 0, 5000, "",
+			     TLOB_FILTER_NONE, 0, 0 });
 	bad("", 1);
 	bad(" \t ", 1);
 	good_tolerance("p /a:1 2 threshold=5000", 1, 1);

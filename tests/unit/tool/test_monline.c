@@ -289,6 +289,16 @@ int main(void)
 	why("p /bin/app:0x100 0x200 threshold=99", "threshold 99ns is out of range (1us..1h)");
 	why("p /bin/app:zz 0x200 threshold=5000", "invalid START offset 'zz'");
 	why("-/bin/app:0x100", "removes a binding");
+	/* A tag '-' would read back from a listing as no tag at all. */
+	reject("p /bin/app:0x100 0x200 threshold=5000 tag=-", -EINVAL);
+	why("p /bin/app:0x100 0x200 threshold=5000 tag=-", "invalid tag '-'");
+	tap_ok(tlob_tag_check("-", buf, sizeof(buf)) == -EINVAL, "tag '-' refused by the check");
+	tap_like(buf, "a listing shows it for \"no tag\"", "... saying why");
+	tap_ok(!tlob_tag_check("-a", buf, sizeof(buf)) && !tlob_tag_check("a-", buf, sizeof(buf)),
+	       "a tag with a '-' in it stays valid");
+	/* A number is its digits: no trailing newline inside a term, no sign. */
+	reject("p /bin/app:0x100 0x200 threshold=5000 tolerance=1/2\n tag=x", -EINVAL);
+	reject("p /bin/app:0x100 0x200 threshold=5000\n tag=x", -EINVAL);
 
 	strcpy(s.path, "/usr/bin/app");
 	s.start = 0x1139;
