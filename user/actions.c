@@ -70,15 +70,12 @@ int tlob_action_limit_parse(const char *s, unsigned int *n, uint64_t *period_ns,
 {
 	const char *slash = strchr(s, '/');
 	char num[16], derr[256];
-	unsigned long v;
-	char *end;
+	uint64_t v;
 
 	if ((slash ? (size_t)(slash - s) : strlen(s)) >= sizeof(num))
 		goto bad;
 	snprintf(num, sizeof(num), "%.*s", (int)(slash ? slash - s : (long)strlen(s)), s);
-	errno = 0;
-	v = strtoul(num, &end, 10);
-	if (errno || *end || !num[0] || num[0] == '-' || !v || v > 1000000)
+	if (tlob_parse_u64(num, 1, 1000000, &v))
 		goto bad;
 	*n = (unsigned int)v;
 	*period_ns = 0;

@@ -16,6 +16,7 @@
 
 #include "conf.h"
 #include "fileio.h"
+#include "monline.h"
 #include "params.h"
 #include "section.h"
 #include "utils.h"
@@ -158,6 +159,22 @@ static void add_section(struct tlob_conf *c, const struct tlob_conf_where *at, c
 	c->nr_sections++;
 }
 
+/*
+ * A setting the configuration holds one of (reactor, backend, the state's
+ * restore-*): a second line, in the same file or another, is refused
+ * naming both, since which one was meant cannot be known. @first is where
+ * it was set, line 0 while it was not.
+ */
+static bool first_setting(struct tlob_conf *c, const struct tlob_conf_where *at,
+			  const char *key, const struct tlob_conf_where *first)
+{
+	if (!first->line)
+		return true;
+	bad_line(c, at, TLOB_EXIT_USAGE, "a second '%s' line (the first is %s:%u; one %s a "
+		 "configuration)", key, TLOB_SHOWN(first->file), first->line, key);
+	return false;
+}
+
 /* A value that must be one word that fits buf; false (reported) if not. */
 static bool one_word(struct tlob_conf *c, const struct tlob_conf_where *at, const char *key,
 		     const char *value, char *buf, size_t len)
@@ -175,11 +192,20 @@ static bool one_word(struct tlob_conf *c, const struct tlob_conf_where *at, cons
 	return true;
 }
 
+/* reactor and restore-reactor: one word, once. */
+static void set_word(struct tlob_conf *c, const struct tlob_conf_where *at, const char *key,
+		     const char *value, char *buf, size_t len, struct tlob_conf_where *first)
+{
+	if (first_setting(c, at, key, first) && one_word(c, at, key, value, buf, len))
+		*first = *at;
+}
+
 static void set_backend(struct tlob_conf *c, const struct tlob_conf_where *at, const char *value)
 {
 	char name[sizeof(c->backend)];
 
-	if (!one_word(c, at, "backend", value, name, sizeof(name)))
+	if (!first_setting(c, at, "backend", &c->backend_at) ||
+	    !one_word(c, at, "backend", value, name, sizeof(name)))
 		return;
 	/* The state names the backend that was used, never auto. */
 	if (strcmp(name, "kmod") && strcmp(name, "bpf") &&
@@ -195,12 +221,15 @@ static void set_backend(struct tlob_conf *c, const struct tlob_conf_where *at, c
 static void set_restore_enable(struct tlob_conf *c, const struct tlob_conf_where *at,
 			       const char *value)
 {
+	if (!first_setting(c, at, "restore-enable", &c->restore_enable_at))
+		return;
 	if (strcmp(value, "0")) {
 		bad_line(c, at, TLOB_EXIT_USAGE, "restore-enable takes 0, not '%s'",
 			 TLOB_SHOWN(value));
 		return;
 	}
 	c->restore_enable = true;
+	c->restore_enable_at = *at;
 }
 
 static void read_line(struct tlob_conf *c, const struct tlob_conf_where *at, char *line)
@@ -226,12 +255,12 @@ static void read_line(struct tlob_conf *c, const struct tlob_conf_where *at, cha
 	if (!strcmp(key, "section")) {
 		add_section(c, at, value);
 	} else if (!strcmp(key, "reactor")) {
-		if (one_word(c, at, "reactor", value, c->reactor, sizeof(c->reactor)))
-			c->reactor_at = *at;
+		set_word(c, at, key, value, c->reactor, sizeof(c->reactor), &c->reactor_at);
 	} else if (!strcmp(key, "backend")) {
 		set_backend(c, at, value);
 	} else if (c->mode == TLOB_CONF_STATE && !strcmp(key, "restore-reactor")) {
-		one_word(c, at, key, value, c->restore_reactor, sizeof(c->restore_reactor));
+		set_word(c, at, key, value, c->restore_reactor, sizeof(c->restore_reactor),
+			 &c->restore_reactor_at);
 	} else if (c->mode == TLOB_CONF_STATE && !strcmp(key, "restore-enable")) {
 		set_restore_enable(c, at, value);
 	} else {

@@ -10,8 +10,9 @@
  *
  * A SECTION is what `tlob bind -b` takes, parsed by section.c (so the two
  * cannot disagree); its path must be absolute. Files are read in order
- * (tlob.conf, then every NAME.conf in tlob.conf.d/ by name); sections add up, a later
- * reactor or backend replaces an earlier one. The same reader reads the
+ * (tlob.conf, then every NAME.conf in tlob.conf.d/ by name); sections add up;
+ * reactor and backend are set at most once over all the files (a second
+ * line is refused, naming both). The same reader reads the
  * state file tlob apply writes (TLOB_CONF_STATE), which is a configuration
  * of what was bound, plus what --remove must put back.
  */
@@ -65,7 +66,9 @@ struct tlob_conf {
 	struct tlob_conf_where backend_at;
 	/* TLOB_CONF_STATE only */
 	char restore_reactor[64];	/* the reactor before apply; "": apply did not change it */
+	struct tlob_conf_where restore_reactor_at;
 	bool restore_enable;		/* apply enabled the monitor (it was off) */
+	struct tlob_conf_where restore_enable_at;
 	char **files;		/* every file read, in order (owned) */
 	size_t nr_files;
 	int status;		/* enum tlob_exit: the worst error so far */

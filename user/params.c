@@ -2,6 +2,7 @@
 /* Shared option parsing for all tlob commands. */
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include "version.h"
 #include "section.h"
 #include "units.h"
+#include "utils.h"
 
 enum { OPT_BACKEND = 0x100, OPT_ROOT, OPT_STOP_VIOL, OPT_BUFFER, OPT_FORCE_OFFSET,
        OPT_VERSION, OPT_BPF_TASKS, OPT_REMOVE, OPT_CHECK, OPT_DIR, OPT_STATE, OPT_FORMAT,
@@ -240,16 +242,51 @@ static void model_term(const struct tlob_command *cmd, const char **term, int c)
 	*term = optarg;
 }
 
-static pid_t parse_pid_arg(const char *arg)
-{
-	char *end;
-	long v;
+/* The counts and durations the options take (units.h): each range checked there, once. */
+#define STR_(x)	#x
+#define STR(x)	STR_(x)
+static const struct tlob_num pid_num = {
+	"pid", TLOB_NUM_COUNT, 1, INT32_MAX, "a process id, 1..2147483647"
+};
+static const struct tlob_num buffer_num = {
+	"buffer size", TLOB_NUM_COUNT, 1, 1024 * 1024, "KiB per CPU, 1..1048576"
+};
+static const struct tlob_num bpf_tasks_num = {
+	"--bpf-tasks", TLOB_NUM_COUNT, 1, TLOB_BPF_TASKS_MAX, "1.." STR(TLOB_BPF_TASKS_MAX)
+};
+static const struct tlob_num flush_num = {
+	"--flush", TLOB_NUM_S, 0, TLOB_FLUSH_MAX_NS, "0..10s: 0 sends each record at once"
+};
 
-	errno = 0;
-	v = strtol(arg, &end, 10);
-	if (errno || *end || v <= 0 || v > INT32_MAX)
-		tlob_usage_error("invalid pid '%s'", arg);
-	return (pid_t)v;
+/* A number an option takes, or the usage error that names it. */
+static uint64_t option_num(const struct tlob_num *num, const char *arg)
+{
+	char err[256];
+	uint64_t v;
+
+	if (tlob_parse_num(num, arg, &v, err, sizeof(err)))
+		tlob_usage_error("%s", err);
+	return v;
+}
+
+/*
+ * -p narrows every binding given on the command line to one process; a
+ * binding that names another filter (a kernel line's pid= or tgid=) is a
+ * contradiction, not something to pick a winner in.
+ */
+static void narrow_to_pid(struct tlob_params *params)
+{
+	for (size_t i = 0; params->pid && i < params->nr_specs; i++) {
+		struct tlob_binding_spec *spec = &params->specs[i];
+
+		if (!spec->pid && (!spec->tgid || spec->tgid == params->pid)) {
+			spec->tgid = params->pid;
+			continue;
+		}
+		tlob_usage_error("-p %d contradicts the %s=%d of %s:0x%" PRIx64, (int)params->pid,
+				 spec->pid ? "pid" : "tgid", (int)(spec->pid ? spec->pid : spec->tgid),
+				 TLOB_SHOWN(spec->path), spec->start);
+	}
 }
 
 void tlob_params_parse(const struct tlob_command *cmd, int argc, char **argv,
@@ -346,13 +383,8 @@ void tlob_params_parse(const struct tlob_command *cmd, int argc, char **argv,
 				tlob_usage_error("%s", err);
 			break;
 		case OPT_FLUSH:
-			/* 0: no batching; else a duration up to TLOB_FLUSH_MAX_NS */
-			if (!strcmp(optarg, "0"))
-				params->flush_ns = 0;
-			else if (tlob_parse_duration(optarg, &params->flush_ns, err, sizeof(err)) ||
-				 params->flush_ns > TLOB_FLUSH_MAX_NS)
-				tlob_usage_error("invalid --flush '%s' (0, or a duration up to 10s: "
-						 "100ms, 1s)", optarg);
+			/* 0: no batching */
+			params->flush_ns = option_num(&flush_num, optarg);
 			break;
 		case OPT_ON_VIOLATION: {
 			const char **a = realloc(params->actions,
@@ -390,7 +422,7 @@ void tlob_params_parse(const struct tlob_command *cmd, int argc, char **argv,
 			params->json = true;
 			break;
 		case 'p':
-			params->pid = parse_pid_arg(optarg);
+			params->pid = (pid_t)option_num(&pid_num, optarg);
 			break;
 		case 'a':
 			params->all = true;
@@ -398,30 +430,12 @@ void tlob_params_parse(const struct tlob_command *cmd, int argc, char **argv,
 		case 'q':
 			params->quiet = true;
 			break;
-		case OPT_BUFFER: {
-			char *end;
-			unsigned long kb;
-
-			errno = 0;
-			kb = strtoul(optarg, &end, 10);
-			if (errno || *end || !kb || kb > 1024 * 1024 || optarg[0] == '-')
-				tlob_usage_error("invalid buffer size '%s' (KiB per CPU, 1..1048576)",
-						 optarg);
-			params->buffer_kb = (unsigned int)kb;
+		case OPT_BUFFER:
+			params->buffer_kb = (unsigned int)option_num(&buffer_num, optarg);
 			break;
-		}
-		case OPT_BPF_TASKS: {
-			char *end;
-			unsigned long n;
-
-			errno = 0;
-			n = strtoul(optarg, &end, 10);
-			if (errno || *end || !n || n > TLOB_BPF_TASKS_MAX || optarg[0] == '-')
-				tlob_usage_error("invalid --bpf-tasks '%s' (1..%u)", optarg,
-						 TLOB_BPF_TASKS_MAX);
-			params->bpf_tasks = (unsigned int)n;
+		case OPT_BPF_TASKS:
+			params->bpf_tasks = (unsigned int)option_num(&bpf_tasks_num, optarg);
 			break;
-		}
 		case OPT_BACKEND:
 			params->backend = optarg;
 			params->backend_given = true;
@@ -447,11 +461,7 @@ void tlob_params_parse(const struct tlob_command *cmd, int argc, char **argv,
 		add_section(cmd, params, sections[i], force_offset);
 	free(sections);
 	add_logic(cmd, params, force_offset);
-	/* -p narrows every section given on the command line to one process. */
-	for (size_t i = 0; params->pid && i < params->nr_specs; i++) {
-		if (!params->specs[i].pid && !params->specs[i].tgid)
-			params->specs[i].tgid = params->pid;
-	}
+	narrow_to_pid(params);
 }
 
 void tlob_params_free(struct tlob_params *params)

@@ -52,12 +52,9 @@ static unsigned int elf_flags(unsigned int flags)
 static int resolve_end(const char *path, const char *what, unsigned int flags, uint64_t *off,
 		       char *err, size_t len)
 {
-	char *end;
-
 	if (what[0] >= '0' && what[0] <= '9') {
-		errno = 0;
-		*off = strtoull(what, &end, 0);
-		if (errno || *end) {
+		/* The module's reading of an offset (kernel/shared/tlob_parse.c). */
+		if (tlob_parse_offset(what, off)) {
 			snprintf(err, len, "invalid offset '%s' (decimal or 0x)", what);
 			return TLOB_SECTION_SYNTAX;
 		}
@@ -248,6 +245,12 @@ static int parse_friendly(char *s, unsigned int flags, struct tlob_binding_spec 
 		snprintf(err, len, "section '%s': %s", TLOB_SHOWN(s), SECTION_HELP);
 		return TLOB_SECTION_SYNTAX;
 	}
+	/* strtok_r() below would merge an empty field into the next one. */
+	if (colon[1] && (colon[1] == ',' || strstr(colon, ",,") || s[strlen(s) - 1] == ',')) {
+		snprintf(err, len, "section '%s' has an empty field: %s", TLOB_SHOWN(s),
+			 SECTION_HELP);
+		return TLOB_SECTION_SYNTAX;
+	}
 	*colon = '\0';
 	/* One more than either form takes: "too many" below. */
 	for (tok = strtok_r(colon + 1, ",", &save); tok && n <= MAX_FIELDS;
@@ -286,7 +289,7 @@ static int parse_friendly(char *s, unsigned int flags, struct tlob_binding_spec 
 				snprintf(err, len, ret == -ERANGE ?
 					 "tolerance=%s is out of range (K/W: 1 <= K <= W <= %d)" :
 					 "tolerance=%s: expected K/W, K violations of the last W "
-					 "windows (e.g. 3/10)", tol, TLOB_TOLERANCE_MAX);
+					 "windows (e.g. 3/10)", TLOB_SHOWN(tol), TLOB_TOLERANCE_MAX);
 				return TLOB_SECTION_SYNTAX;
 			}
 		} else {

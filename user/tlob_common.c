@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "tlob.h"
+#include "units.h"
 #include "utils.h"
 
 void tlob_print_error(const struct tlob_backend *be, int err, const char *what)
@@ -66,12 +67,9 @@ bool tlob_reactor_known(const char *list, const char *name)
 	const char *p = list;
 
 	if (name[base]) {
-		char *end;
-		long sig;
+		uint64_t sig;
 
-		errno = 0;
-		sig = strtol(name + base + 1, &end, 10);
-		if (errno || *end || end == name + base + 1 || sig < 1 || sig > 64 ||
+		if (tlob_parse_u64(name + base + 1, 1, 64, &sig) ||
 		    strncmp(name, "signal", base) || base != 6)
 			return false;
 	}

@@ -1,108 +1,233 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Number-with-unit parsing. Done by hand because it is a few lines and no
- * library on the target has it; the grammar is NUMBER[.FRACTION]UNIT.
+ * Number-with-unit parsing. Done by hand because no library on the target
+ * reads these units (strtoull() takes blanks, signs and wraps); the
+ * grammar is DIGITS[.DIGITS][UNIT] for a duration and DIGITS for a count,
+ * read in one pass with every multiplication checked.
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "tlob_abi.h"
 #include "units.h"
+#include "utils.h"
 
 struct unit {
 	const char *name;
 	uint64_t ns;
 };
 
-static const struct unit budget_units[] = {
-	{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 },
+/* A budget prints with the first NR_FMT_UNITS (tlob_fmt_budget()). */
+static const struct unit units[] = {
+	{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000ULL },
+	{ "m", 60000000000ULL }, { "h", 3600000000000ULL }, { "d", 86400000000000ULL },
 	{ NULL, 0 },
 };
+#define NR_FMT_UNITS	4
 
-static const struct unit duration_units[] = {
-	{ "ms", 1000000 }, { "s", 1000000000ULL }, { "m", 60000000000ULL },
-	{ "h", 3600000000000ULL }, { "d", 86400000000000ULL }, { NULL, 0 },
+/*
+ * A fraction's significant digits beyond which no unit above leaves whole
+ * nanoseconds (a day is 2^16 * 3^3 * 5^11 ns, so at most 16 are ever
+ * whole); 10^19 still fits in 64 bits.
+ */
+#define FRAC_DIGITS_MAX	19
+
+/* Internal verdict: a fraction finer than a nanosecond (an -EINVAL outside). */
+#define FINER_THAN_NS	(-EDOM)
+
+/* DIGITS[.DIGITS] as read, before the unit scales it. */
+struct decimal {
+	uint64_t whole;
+	uint64_t frac;			/* the fraction's digits up to its last non-zero one */
+	unsigned int frac_digits;	/* how many those are */
+	bool overflow;			/* whole does not fit in 64 bits */
+	bool finer;			/* a non-zero digit past FRAC_DIGITS_MAX */
 };
 
-/* Whole part, fraction digits and unit; exact or -EINVAL/-ERANGE. */
-static int parse_scaled(const char *s, const struct unit *units,
-			uint64_t bare_ns, uint64_t *out)
+static bool is_digit(char c)
 {
-	uint64_t whole = 0, frac = 0, frac_div = 1, mult = 0;
-	const char *p = s;
-	int digits = 0;
+	return c >= '0' && c <= '9';
+}
 
-	if (!s || !*s)
-		return -EINVAL;
-	for (; *p >= '0' && *p <= '9'; p++, digits++) {
-		if (whole > (UINT64_MAX - 9) / 10)
-			return -ERANGE;
-		whole = whole * 10 + (uint64_t)(*p - '0');
-	}
-	if (*p == '.') {
-		p++;
-		for (; *p >= '0' && *p <= '9'; p++, digits++) {
-			if (frac_div >= 1000000000000000000ULL)
-				return -EINVAL;
-			frac = frac * 10 + (uint64_t)(*p - '0');
-			frac_div *= 10;
+/* The whole part at *p, moved past it; false when there is no digit. */
+static bool read_whole(const char **p, struct decimal *d)
+{
+	const char *s = *p;
+
+	if (!is_digit(*s))
+		return false;
+	for (; is_digit(*s); s++)
+		if (__builtin_mul_overflow(d->whole, 10, &d->whole) ||
+		    __builtin_add_overflow(d->whole, (uint64_t)(*s - '0'), &d->whole))
+			d->overflow = true;
+	*p = s;
+	return true;
+}
+
+/*
+ * The fraction's digits after the '.' at *p, moved past them; false when
+ * there is none. Trailing zeros are not kept, so any number of them reads
+ * as the same value.
+ */
+static bool read_fraction(const char **p, struct decimal *d)
+{
+	const char *s = *p;
+	unsigned int pos = 0;
+
+	if (!is_digit(*s))
+		return false;
+	for (; is_digit(*s); s++) {
+		pos++;
+		if (*s == '0')
+			continue;
+		if (pos > FRAC_DIGITS_MAX) {
+			d->finer = true;
+			continue;
 		}
+		for (; d->frac_digits < pos; d->frac_digits++)
+			d->frac *= 10;
+		d->frac += (uint64_t)(*s - '0');
 	}
-	if (!digits)
-		return -EINVAL;
-	if (!*p) {
-		mult = bare_ns;
-	} else {
-		for (const struct unit *u = units; u->name; u++)
-			if (!strcmp(p, u->name))
-				mult = u->ns;
+	*p = s;
+	return true;
+}
+
+static uint64_t gcd(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+
+		a = b;
+		b = t;
 	}
-	if (!mult)
-		return -EINVAL;
-	if (whole > UINT64_MAX / mult)
+	return a;
+}
+
+/*
+ * d * mult exactly: -ERANGE when it does not fit, FINER_THAN_NS when it is
+ * not a whole number. With p = 10^frac_digits and g = gcd(mult, p), the
+ * fraction's share frac * mult / p is whole iff (p / g) divides frac, and
+ * below mult, so no step overflows.
+ */
+static int scale(const struct decimal *d, uint64_t mult, uint64_t *out)
+{
+	uint64_t p = 1, g, whole, part;
+
+	for (unsigned int i = 0; i < d->frac_digits; i++)
+		p *= 10;
+	g = gcd(mult, p);
+	if (d->frac % (p / g))
+		return FINER_THAN_NS;
+	part = d->frac / (p / g) * (mult / g);
+	if (d->overflow || __builtin_mul_overflow(d->whole, mult, &whole) ||
+	    __builtin_add_overflow(whole, part, out))
 		return -ERANGE;
-	/* The fraction must name whole nanoseconds. */
-	if ((frac * mult) % frac_div)
-		return -EINVAL;
-	*out = whole * mult + frac * mult / frac_div;
 	return 0;
 }
 
-/* A duration in budget units within min..max, which range names in err. */
-static int parse_ranged(const char *what, const char *s, uint64_t min, uint64_t max,
-			const char *range, const char *example, uint64_t *ns,
-			char *err, size_t len)
+/* The unit's ns, or 0 when @s names none; an empty @s is @bare's. */
+static uint64_t unit_ns(const char *s, uint64_t bare)
+{
+	if (!*s)
+		return bare;
+	for (const struct unit *u = units; u->name; u++)
+		if (!strcmp(s, u->name))
+			return u->ns;
+	return 0;
+}
+
+/*
+ * The value of @s as @kind reads it: 0, -EINVAL, -ERANGE (it does not fit
+ * in 64 bits) or FINER_THAN_NS. Malformed text is -EINVAL whatever its
+ * digits would give.
+ */
+static int parse_value(enum tlob_num_kind kind, const char *s, uint64_t *out)
+{
+	struct decimal d = { 0 };
+	const char *p = s ? s : "";
+	uint64_t mult;
+
+	if (!read_whole(&p, &d))
+		return -EINVAL;
+	if (kind == TLOB_NUM_COUNT) {
+		if (*p)
+			return -EINVAL;
+		mult = 1;
+	} else {
+		if (*p == '.') {
+			p++;
+			if (!read_fraction(&p, &d))
+				return -EINVAL;
+		}
+		mult = unit_ns(p, kind == TLOB_NUM_S ? 1000000000ULL : 1);
+		if (!mult)
+			return -EINVAL;
+	}
+	if (d.finer)
+		return d.overflow ? -ERANGE : FINER_THAN_NS;
+	return scale(&d, mult, out);
+}
+
+/* The reason @s was refused (@ret from parse_value() or the range check). */
+static void explain(const struct tlob_num *num, const char *s, int ret, char *err,
+		    size_t len)
+{
+	const char *shown = TLOB_SHOWN(s ? s : "");
+
+	if (num->kind == TLOB_NUM_COUNT)
+		snprintf(err, len, "invalid %s '%s' (%s)", num->what, shown, num->range);
+	else if (ret == -ERANGE)
+		snprintf(err, len, "%s '%s' is out of range (%s)", num->what, shown, num->range);
+	else if (ret == FINER_THAN_NS)
+		snprintf(err, len, "invalid %s '%s' (finer than a nanosecond)", num->what, shown);
+	else
+		snprintf(err, len, "invalid %s '%s' (a number with ns, us, ms, s, m, h or d, "
+			 "e.g. 10ms; a bare number is %s)", num->what, shown,
+			 num->kind == TLOB_NUM_S ? "seconds" : "ns");
+}
+
+int tlob_parse_num(const struct tlob_num *num, const char *s, uint64_t *out,
+		   char *err, size_t len)
 {
 	uint64_t v;
-	int ret;
+	int ret = parse_value(num->kind, s, &v);
 
-	ret = parse_scaled(s, budget_units, 1, &v);
-	if (ret == -EINVAL) {
-		snprintf(err, len,
-			 "invalid %s '%s' (a number with ns, us, ms or s, e.g. %s)",
-			 what, s ? s : "", example);
-		return ret;
+	if (!ret && (v < num->min || v > num->max))
+		ret = -ERANGE;
+	if (ret) {
+		explain(num, s, ret, err, len);
+		return ret == -ERANGE ? -ERANGE : -EINVAL;
 	}
-	if (ret || v < min || v > max) {
-		snprintf(err, len, "%s '%s' is out of range (%s)", what, s, range);
-		return -ERANGE;
-	}
-	*ns = v;
+	*out = v;
 	return 0;
+}
+
+int tlob_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	const struct tlob_num num = { "number", TLOB_NUM_COUNT, min, max, "" };
+
+	return tlob_parse_num(&num, s, out, NULL, 0);
 }
 
 int tlob_parse_bound(const char *what, const char *s, uint64_t *ns, char *err, size_t len)
 {
-	return parse_ranged(what, s, TLOB_BUDGET_MIN_NS, TLOB_BUDGET_MAX_NS, "1us..1h",
-			    "10ms", ns, err, len);
+	const struct tlob_num num = {
+		what, TLOB_NUM_NS, TLOB_BUDGET_MIN_NS, TLOB_BUDGET_MAX_NS, "1us..1h"
+	};
+
+	return tlob_parse_num(&num, s, ns, err, len);
 }
 
 int tlob_parse_period(const char *s, uint64_t *ns, char *err, size_t len)
 {
-	return parse_ranged("period", s, TLOB_PERIOD_MIN_NS, TLOB_BUDGET_MAX_NS, "100us..1h",
-			    "100ms", ns, err, len);
+	static const struct tlob_num num = {
+		"period", TLOB_NUM_NS, TLOB_PERIOD_MIN_NS, TLOB_BUDGET_MAX_NS, "100us..1h"
+	};
+
+	return tlob_parse_num(&num, s, ns, err, len);
 }
 
 int tlob_parse_budget(const char *s, uint64_t *ns, char *err, size_t len)
@@ -112,25 +237,18 @@ int tlob_parse_budget(const char *s, uint64_t *ns, char *err, size_t len)
 
 int tlob_parse_duration(const char *s, uint64_t *ns, char *err, size_t len)
 {
-	uint64_t v;
-	int ret;
+	static const struct tlob_num num = {
+		"duration", TLOB_NUM_S, 1, TLOB_DURATION_MAX_NS, "1ns..365d"
+	};
 
-	ret = parse_scaled(s, duration_units, 1000000000ULL, &v);
-	if (ret || !v) {
-		snprintf(err, len,
-			 "invalid duration '%s' (e.g. 500ms, 30s, 2m, 1h)", s ? s : "");
-		return ret ? ret : -EINVAL;
-	}
-	*ns = v;
-	return 0;
+	return tlob_parse_num(&num, s, ns, err, len);
 }
 
 const char *tlob_budget_unit(uint64_t ns, uint64_t *count)
 {
-	const struct unit *u;
-	const struct unit *best = &budget_units[0];
+	const struct unit *best = &units[0];
 
-	for (u = budget_units; u->name; u++)
+	for (const struct unit *u = units; u < units + NR_FMT_UNITS; u++)
 		if (ns && ns % u->ns == 0)
 			best = u;
 	*count = ns / best->ns;

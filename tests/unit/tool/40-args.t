@@ -5,21 +5,6 @@
 # root, no backend) exit 1 with a sentence a person understands.
 . "$(dirname "$0")/tap.sh"
 
-# expect RC PATTERN NAME -- ARGS...: exit status, and stderr is one line matching PATTERN
-expect() {
-	rc=$1 pat=$2 name=$3
-	shift 4
-	"$TLOB" "$@" >"$tmp/out" 2>"$tmp/err"
-	got=$?
-	lines=$(wc -l <"$tmp/err")
-	[ "$got" -eq "$rc" ] && [ "$lines" -eq 1 ] && grep -q -- "$pat" "$tmp/err"
-	ok $? "$name"
-	if [ "$got" -ne "$rc" ] || [ "$lines" -ne 1 ] || ! grep -q -- "$pat" "$tmp/err"; then
-		echo "# exit $got (want $rc), $lines stderr line(s):"
-		sed 's/^/#   /' "$tmp/err"
-	fi
-}
-
 gcc -O0 -fPIE -pie -o "$tmp/app" "$(dirname "$0")/fixtures/app.c" || { echo "Bail out! gcc"; exit 255; }
 printf 'not elf' >"$tmp/text"
 app=$tmp/app
@@ -31,13 +16,13 @@ expect 2 "option '-b' needs an argument" "missing option argument" -- mon -b
 expect 2 "unexpected argument 'extra'" "stray argument" -- mon extra
 expect 2 "option --bind does not apply" "option of another command" -- list -b "$app:frame_begin,ret,1ms"
 expect 2 "invalid backend 'xyz'" "invalid backend" -- mon --backend xyz
-expect 2 "invalid duration '0'" "zero duration" -- mon -d 0
+expect 2 "duration '0' is out of range (1ns..365d)" "zero duration" -- mon -d 0
 expect 2 "invalid duration '3parsecs'" "bad duration unit" -- mon -d 3parsecs
 expect 2 "invalid pid 'abc'" "bad pid" -- mon -p abc
 expect 2 "invalid buffer size '0'" "zero buffer size" -- mon --buffer-size 0
 expect 2 "invalid buffer size '-4'" "negative buffer size" -- mon --buffer-size -4
 expect 2 "option --buffer-size does not apply" "buffer size is mon's" -- stats --buffer-size 64
-expect 2 "invalid --flush '11s'" "flush interval above 10s" -- mon --flush 11s
+expect 2 "--flush '11s' is out of range (0..10s" "flush interval above 10s" -- mon --flush 11s
 expect 2 "invalid --flush 'soon'" "flush interval not a duration" -- mon --flush soon
 expect 2 "option --flush does not apply" "flush is mon's" -- stats --flush 1s
 expect 2 "budget '500ns' is out of range (1us..1h)" "budget below 1us" -- mon -b "$app:frame_begin,frame_end,500ns"
@@ -57,7 +42,7 @@ expect 2 "invalid tolerance '2/x' (K/W: K violations of the last W windows)" "ra
 expect 2 "min=10ms is not below the budget 10ms" "min= equal to the budget" -- mon -b "$app:frame_begin,frame_end,10ms,min=10ms"
 expect 2 "min=20ms is not below the budget 10ms" "min= above the budget, after tag=" -- mon -b "$app:frame_begin,frame_end,10ms,tag=a,min=20ms"
 expect 2 "min '500ns' is out of range (1us..1h)" "min= below 1us" -- mon -b "$app:frame_begin,frame_end,10ms,min=500ns"
-expect 2 "invalid min 'soon' (a number with ns, us, ms or s" "min= not a duration" -- mon -b "$app:frame_begin,frame_end,10ms,min=soon"
+expect 2 "invalid min 'soon' (a number with ns, us, ms, s, m, h or d" "min= not a duration" -- mon -b "$app:frame_begin,frame_end,10ms,min=soon"
 expect 2 "min 10000ns is out of range (above 0, below threshold=)" "raw line: min= equal to the threshold" -- mon -b "p $app:0x10 0x20 threshold=10000 min=10000"
 expect 2 "min 0ns is out of range" "raw line: min=0" -- mon -b "p $app:0x10 0x20 threshold=10000 min=0"
 expect 2 "invalid min 'x'" "raw line: min= not a number" -- mon -b "p $app:0x10 0x20 threshold=10000 min=x"
@@ -78,7 +63,7 @@ expect 1 "symbol 'frame_begn' not found" "unbind: PATH:START resolves the symbol
 expect 2 "an alive binding needs expect=N: expected PATH:CHECKPOINT,alive=PERIOD,expect=N" "alive: no expect=" -- mon -b "$app:frame_begin,alive=100ms"
 expect 2 "period '50us' is out of range (100us..1h)" "alive: a period below 100us" -- mon -b "$app:frame_begin,alive=50us,expect=3"
 expect 2 "period '3601s' is out of range (100us..1h)" "alive: a period above 1h" -- mon -b "$app:frame_begin,alive=3601s,expect=3"
-expect 2 "invalid period 'soon' (a number with ns, us, ms or s, e.g. 100ms)" "alive: a period that is no duration" -- mon -b "$app:frame_begin,alive=soon,expect=3"
+expect 2 "invalid period 'soon' (a number with ns, us, ms, s, m, h or d, e.g. 10ms; a bare number is ns)" "alive: a period that is no duration" -- mon -b "$app:frame_begin,alive=soon,expect=3"
 expect 2 "invalid expect '0' (checkpoints per period, 1..1000000)" "alive: expect=0" -- mon -b "$app:frame_begin,alive=100ms,expect=0"
 expect 2 "invalid expect '1000001'" "alive: expect above 1000000" -- mon -b "$app:frame_begin,alive=100ms,expect=1000001"
 expect 2 "invalid expect 'ten'" "alive: expect not a number" -- mon -b "$app:frame_begin,alive=100ms,expect=ten"

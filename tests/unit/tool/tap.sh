@@ -28,3 +28,19 @@ refused() {
 		echo "# want: $want"
 	fi
 }
+
+# expect RC PATTERN NAME -- ARGS...: tlob ARGS exits RC, and its stderr is
+# one line matching PATTERN (grep's); out and err stay in $tmp
+expect() {
+	rc=$1 pat=$2 name=$3
+	shift 4
+	"$TLOB" "$@" >"$tmp/out" 2>"$tmp/err"
+	got=$?
+	lines=$(wc -l <"$tmp/err")
+	[ "$got" -eq "$rc" ] && [ "$lines" -eq 1 ] && grep -q -- "$pat" "$tmp/err"
+	ok $? "$name"
+	if [ "$got" -ne "$rc" ] || [ "$lines" -ne 1 ] || ! grep -q -- "$pat" "$tmp/err"; then
+		echo "# exit $got (want $rc), $lines stderr line(s):"
+		sed 's/^/#   /' "$tmp/err"
+	fi
+}

@@ -99,6 +99,42 @@ int main(void)
 	tap_ok(ret == 0 && !st.spec.alive && !strcmp(st.spec.path, "/x kind=alive/bin") &&
 	       st.stats.windows == 3, "kind=alive inside a path is the path's");
 
+	/* What the module writes, and nothing else: a hostile or broken line is refused. */
+	{
+		static const char *const bad[] = {
+			"id=1 path=/a start=0x10 stop=0x20 windows=-1",
+			"id=1 path=/a start=0x10 stop=0x20 windows=+1",
+			"id=1 path=/a start=0x10 stop=0x20 windows=\v1",
+			"id=1 path=/a start=0x10 stop=0x20 windows=0x10",
+			"id=1 path=/a start=0x10 stop=0x20 windows=18446744073709551616",
+			"id=4294967297 path=/a start=0x10 stop=0x20",
+			"id=1 path=/a start=0x10 stop=0x20 hist=9:1,,19:7",
+			"id=1 path=/a start=0x10 stop=0x20 hist=9:1,",
+			"id=1 path=/a start=0x10 stop=0x20 hist=,9:1",
+			"id=1 path=/a start=0x10 stop=0x20 hist=9: 1",
+			"id=1 path=/a start=0x10 stop=0x20 hist=+9:1",
+			"id=1 path=/a start=0x10 stop=0x20 hist=9:-1",
+			"id=1 path=/a start=0x10 stop=0x20 tag=abcdefghijklmnopq",
+			"id=1 path=/a start=0x10 stop=0x20 tag=a/b",
+			"id=1 path=/a start=0x10 stop=0x20 tag=",
+			"id=1 path=/a start=0x10 stop=0x20 tolerance=1/2\n windows=1",
+			"id=1 path=/a start=0x10 stop=0x20  windows=1",
+			"id=1 path=/a start=0x10 stop=0x0x20",
+			"id=1 path=/a start=-0x10 stop=0x20",
+			"id=1 kind=alive path=/a start=0x10 expect=+3",
+		};
+
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			char name[160];
+
+			snprintf(name, sizeof(name), "refused: '%s'", bad[i]);
+			tap_ok(tlob_kmod_stats_parse(bad[i], &st) == -EINVAL, name);
+		}
+	}
+	ret = tlob_kmod_stats_parse("id=4294967295 path=/a start=0x10 stop=0x20 windows="
+				    "18446744073709551615 hist=63:5\n", &st);
+	tap_ok(ret == 0 && st.spec.id == 4294967295U && st.stats.windows == UINT64_MAX &&
+	       st.stats.hist[63] == 5, "the largest values, and the listing's newline, read");
 	tap_ok(tlob_kmod_stats_parse("garbage", &st) != 0, "garbage rejected");
 	tap_ok(tlob_kmod_stats_parse("path=/bin/x start=0x10 stop=0x20", &st) != 0,
 	       "line without id rejected");
