@@ -118,7 +118,7 @@ static const struct tlob_binding_spec *find_bound(const struct tlob_binding_spec
 						  const struct tlob_binding_spec *spec)
 {
 	for (size_t i = 0; i < n; i++)
-		if (!strcmp(specs[i].path, spec->path) && specs[i].start == spec->start)
+		if (tlob_same_binding(specs[i].path, specs[i].start, spec->path, spec->start))
 			return &specs[i];
 	return NULL;
 }
@@ -126,7 +126,7 @@ static const struct tlob_binding_spec *find_bound(const struct tlob_binding_spec
 /* What a binding is, as the kernel lists it: everything but its id. */
 static bool same_binding(const struct tlob_binding_spec *a, const struct tlob_binding_spec *b)
 {
-	return !strcmp(a->path, b->path) && a->start == b->start &&
+	return tlob_same_binding(a->path, a->start, b->path, b->start) &&
 	       a->stop_is_ret == b->stop_is_ret && (a->stop_is_ret || a->stop == b->stop) &&
 	       a->budget_ns == b->budget_ns && a->min_ns == b->min_ns &&
 	       a->alive == b->alive && a->period_ns == b->period_ns &&

@@ -96,8 +96,8 @@ static const struct tlob_conf_section *find_section(const struct tlob_conf *c,
 						    const struct tlob_binding_spec *spec)
 {
 	for (size_t i = 0; i < c->nr_sections; i++)
-		if (!strcmp(c->sections[i].spec.path, spec->path) &&
-		    c->sections[i].spec.start == spec->start)
+		if (tlob_same_binding(c->sections[i].spec.path, c->sections[i].spec.start,
+				      spec->path, spec->start))
 			return &c->sections[i];
 	return NULL;
 }

@@ -355,7 +355,9 @@ int tlob_sections_distinct(const struct tlob_binding_spec *specs, size_t n, char
 {
 	for (size_t i = 0; i < n; i++)
 		for (size_t k = 0; k < i; k++) {
-			if (!tlob_same_binding(specs[k].path, specs[k].start, specs[i].path,
+			/* A section, an alive and a logical binding may share a START. */
+			if (specs[k].alive != specs[i].alive || specs[k].logic != specs[i].logic ||
+			    !tlob_same_binding(specs[k].path, specs[k].start, specs[i].path,
 					       specs[i].start))
 				continue;
 			snprintf(err, len, "%s:0x%" PRIx64 " is given twice (as %s): one file's "

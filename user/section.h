@@ -64,8 +64,9 @@ int tlob_section_place(const char *path, const char *place, unsigned int flags,
 		       struct tlob_binding_spec *spec, uint64_t *off, char *err, size_t len);
 
 /*
- * 0 when no two of specs[0..n) are one section: the same START of one
- * file, by device and inode however the paths name it (a link, "/./"),
+ * 0 when no two of specs[0..n) are one binding: of one kind (section,
+ * alive, logical), at the same START of one file, by device and inode
+ * however the paths name it (a link, "/./"),
  * as the module and the BPF backend tell bindings apart
  * (tlob_same_binding()). Else TLOB_SECTION_SYNTAX, err naming both.
  */

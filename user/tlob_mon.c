@@ -750,9 +750,10 @@ static int mon_check_args(const struct tlob_params *params)
 }
 
 /*
- * What can be refused before anything is changed: -r with a reactor the
- * backend does not have (usage), and nothing to watch, i.e. no -b and no
- * persistent binding (usage). Returns TLOB_EXIT_OK to go on.
+ * What can be refused before anything is changed: the command line's own
+ * refusals (again: a session may come without mon_run()), -r with a
+ * reactor the backend does not have (usage), and nothing to watch, i.e.
+ * no -b and no persistent binding (usage). Returns TLOB_EXIT_OK to go on.
  */
 static int mon_check(struct tlob_backend *be, const struct tlob_params *params)
 {
@@ -761,6 +762,9 @@ static int mon_check(struct tlob_backend *be, const struct tlob_params *params)
 	size_t n = 0;
 	int ret;
 
+	ret = mon_check_args(params);
+	if (ret)
+		return ret;
 	if (params->reactor) {
 		ret = tlob_reactor_check(be, params->reactor, why, sizeof(why));
 		if (ret == TLOB_EXIT_USAGE)

@@ -46,8 +46,8 @@ assert n == 14, n
 PY
 ok $? "14 JSON lines, valid, the contract's keys in its order"
 grep -aq '^    at diag_spin_leaf+0x5c (/opt/tlob/bin/tlob-diag)$' "$GOLDEN" &&
-	grep -aq '^  woken by: 901:a"b\\c/d$' "$GOLDEN" &&
-	grep -aq '^  ran instead: a"b\\c/d-1000 fifo/49 1ns$' "$GOLDEN"
+	grep -aq '^  woken by: 901:a"b\\\\c/d$' "$GOLDEN" &&
+	grep -aq '^  ran instead: a"b\\\\c/d-1000 fifo/49 1ns$' "$GOLDEN"
 ok $? "golden: frames as NAME+0xOFF (FILE), the waker as PID:COMM, ran instead as COMM-PID policy/prio time"
 "$DRV" -d | grep -aq '^short buffers: json \([0-9]*\) of \1 fail, text \([0-9]*\) of \2 fail$'
 ok $? "an object or text that does not fit fails, at every length short of it"
