@@ -20,6 +20,8 @@ $(BUILD)/unit/engine/diag-test: tests/unit/engine/diag-test.c kernel/shared/tlob
 		-fno-sanitize-recover=all -Ikernel/shared -o $@ $<
 CHECK_DEPS += $(BUILD)/unit/engine/diag-test
 
+include tests/fuzz/fuzz.mk
+
 # Two at a time (the machines are 2-core): 125 s instead of 220 s on the
 # machine of 2026-12-07; each script keeps its files under its own name
 # or a mktemp directory.
