@@ -11,6 +11,7 @@
 
 #include "monline.h"
 #include "output.h"
+#include "section.h"
 #include "tlob.h"
 #include "utils.h"
 
@@ -59,10 +60,13 @@ static void print_spec(const struct tlob_params *params, const char *what,
 static int bind_run(struct tlob_params *params)
 {
 	struct tlob_backend be;
+	char why[1024];
 	int ret = 0, err;
 
 	if (!params->nr_specs)
 		tlob_usage_error("bind: give at least one -b SECTION, or --model FILE");
+	if (tlob_sections_distinct(params->specs, params->nr_specs, why, sizeof(why)))
+		tlob_usage_error("%s", why);
 	tlob_require_root("tlob bind");
 	if (tlob_open_backend(params, &be, false, false, true))
 		return 1;

@@ -18,6 +18,9 @@ refused 2 "the same START through a link: one section, refused" \
 refused 2 "the same START through /./: refused" \
 	"tlob: $dot:$fb is given twice (as $app): one file's START is one section" -- \
 	mon --backend kmod --root "$nodir" -b "$dot:frame_begin,ret,1ms" -b "$app:frame_begin,ret,2ms"
+refused 2 "bind: the same START through a link, refused before the backend" \
+	"tlob: $app:$fb is given twice (as $tmp/link): one file's START is one section" -- \
+	bind --backend kmod --root "$nodir" -b "$app:frame_begin,ret,1ms" -b "$tmp/link:frame_begin,ret,2ms"
 refused 1 "two STARTs of one file through a link: two sections" "tlob: $nodir/monitor does not exist" -- \
 	mon --backend kmod --root "$nodir" -b "$app:frame_begin,ret,1ms" -b "$tmp/link:frame_end,ret,2ms"
 refused 2 "/proc/self/exe: tlob itself, refused" \
