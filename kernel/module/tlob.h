@@ -279,6 +279,13 @@ void tlob_inst_task_gone(struct tlob_inst_pool *p, struct task_struct *t,
 void tlob_inst_abort_binding(struct tlob_inst_pool *p, struct tlob_binding *b,
 			     enum tlob_abort_reason why);
 int tlob_inst_pool_show(struct tlob_inst_pool *p, char *buf, size_t size);
+/*
+ * The most windows, alive or logical instances preallocated at load
+ * (pool_size=, alive_instances=, logic_instances=): more is refused
+ * (-EINVAL) rather than asked of the allocator.
+ */
+#define TLOB_PREALLOC_MAX	BIT(20)
+
 int tlob_inst_pool_init(struct tlob_inst_pool *p, unsigned int n,
 			size_t stride);
 void tlob_inst_pool_exit(struct tlob_inst_pool *p);

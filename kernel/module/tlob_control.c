@@ -411,7 +411,8 @@ int tlob_monitor_write(struct tlob_holder *h, const char *buf, size_t len)
 	copy = kmemdup_nul(buf, len, GFP_KERNEL);
 	if (!copy)
 		return -ENOMEM;
-	ops = kcalloc(tlob_count_lines(copy), sizeof(*ops), GFP_KERNEL);
+	/* a line a few bytes long costs an op: kvcalloc(), never a WARN */
+	ops = kvcalloc(tlob_count_lines(copy), sizeof(*ops), GFP_KERNEL);
 	/*
 	 * Where an `l` line's table is parsed to (the parser needs it before
 	 * it knows the verb); each `l` binding keeps a copy of its own.
@@ -419,7 +420,7 @@ int tlob_monitor_write(struct tlob_holder *h, const char *buf, size_t len)
 	table = kmalloc(sizeof(*table), GFP_KERNEL);
 	if (!ops || !table) {
 		kfree(table);
-		kfree(ops);
+		kvfree(ops);
 		kfree(copy);
 		return -ENOMEM;
 	}
@@ -458,7 +459,7 @@ out:
 			tlob_binding_free(ops[i].add);
 		kfree(ops[i].hold);
 	}
-	kfree(ops);
+	kvfree(ops);
 	kfree(table);
 	kfree(copy);
 	return ret;

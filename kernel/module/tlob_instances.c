@@ -175,7 +175,9 @@ int tlob_inst_pool_init(struct tlob_inst_pool *p, unsigned int n,
 {
 	unsigned int i;
 
-	p->mem = kcalloc(n, stride, GFP_KERNEL);
+	if (n > TLOB_PREALLOC_MAX)
+		return -EINVAL;
+	p->mem = kvcalloc(n, stride, GFP_KERNEL);
 	if (n && !p->mem)
 		return -ENOMEM;
 	p->stride = stride;
@@ -191,7 +193,7 @@ int tlob_inst_pool_init(struct tlob_inst_pool *p, unsigned int n,
 /* Module exit, after every instance ended and no probe or timer runs. */
 void tlob_inst_pool_exit(struct tlob_inst_pool *p)
 {
-	kfree(p->mem);
+	kvfree(p->mem);
 	p->mem = NULL;
 	p->size = 0;
 }

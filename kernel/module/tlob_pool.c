@@ -82,8 +82,6 @@ static unsigned int pool_size = 1024;
 module_param(pool_size, uint, 0444);
 MODULE_PARM_DESC(pool_size, "windows open at once, system-wide (default 1024)");
 
-#define TLOB_POOL_MAX	BIT(20)
-
 /* The scheduler probes' one read: its own line, written on 0 <-> 1 only. */
 struct tlob_open_flag tlob_any_open ____cacheline_aligned_in_smp;
 
@@ -311,7 +309,7 @@ int tlob_pool_init(size_t slot_size)
 {
 	unsigned int i, nbuckets;
 
-	if (!pool_size || pool_size > TLOB_POOL_MAX)
+	if (!pool_size || pool_size > TLOB_PREALLOC_MAX)
 		return -EINVAL;
 	tlob_slot_size = slot_size;
 	tlob_hash.bits = ilog2(roundup_pow_of_two(pool_size)) + 1;

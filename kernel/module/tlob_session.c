@@ -43,16 +43,42 @@
 /* The longest write: many lines at once, each at most TLOB_LINE_MAX. */
 #define TLOB_SESSION_WRITE_MAX	(64 * 1024)
 
+/*
+ * The final lines a session keeps, newest last: a session that binds and
+ * unbinds for as long as it lives would otherwise grow them without end.
+ * Room for a new line is made by dropping the oldest whole lines.
+ */
+#define TLOB_SESSION_FINAL_MAX	(256 * 1024)
+
+static void tlob_session_make_room(struct tlob_holder *h, size_t need)
+{
+	size_t cut = 0;
+	const char *nl;
+
+	while (h->final_len - cut + need > TLOB_SESSION_FINAL_MAX) {
+		nl = memchr(h->final + cut, '\n', h->final_len - cut);
+		cut = nl ? nl - h->final + 1 : h->final_len;
+	}
+	memmove(h->final, h->final + cut, h->final_len - cut + 1);
+	h->final_len -= cut;
+}
+
 /* A binding this session's removal freed: keep its final stats line. */
 static void tlob_session_gone(struct tlob_holder *h,
 			      const struct tlob_binding *b)
 {
 	size_t n = tlob_stats_line_show(b, NULL, 0);
-	char *s = krealloc(h->final, h->final_len + n + 1, GFP_KERNEL);
+	char *s;
 
+	if (n + 1 > TLOB_SESSION_FINAL_MAX)
+		return;
+	if (h->final)
+		tlob_session_make_room(h, n + 1);
+	s = krealloc(h->final, h->final_len + n + 1,
+		     GFP_KERNEL | __GFP_NOWARN);
 	if (!s)
 		return;		/* only the listing is the poorer */
-	tlob_stats_line_show(b, s + h->final_len, n + 1);
+	n = min_t(size_t, n, tlob_stats_line_show(b, s + h->final_len, n + 1));
 	h->final = s;
 	h->final_len += n;
 }

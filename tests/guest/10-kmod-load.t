@@ -62,4 +62,51 @@ is "$(pool size)" "16" "pool_size parameter"
 ok_cmd "rmmod" kmod_unload
 insmod "$TLOB_KO" pool_size=0 2>/dev/null
 ok $((! $?)) "pool_size=0 is refused"
+# preallocation parameters past their bound are refused, never asked of
+# the page allocator (which WARNs past its largest order: a panic with
+# panic_on_warn)
+warns() { dmesg | grep -c -E 'WARNING:|page allocation failure'; }
+w0=$(warns)
+for p in pool_size alive_instances logic_instances; do
+	insmod "$TLOB_KO" $p=100000000 2>/dev/null
+	ok $((! $?)) "$p=100000000 is refused"
+	[ -d "$TLOB" ] && rmmod tlob
+done
+is "$(warns)" "$w0" "... and the kernel warned of nothing"
+# a write's size drives what is allocated for its lines: 64 KiB of empty
+# lines on /dev/tlob succeed (nothing to do) without a warning
+ok_cmd "load again" kmod_load
+head -c 65536 /dev/zero | tr '\0' '\n' >/tmp/nl
+dd if=/tmp/nl of=/dev/tlob bs=65536 conv=notrunc 2>/tmp/nl.err
+ok $? "64 KiB of newlines written to /dev/tlob in one write" || sed 's/^/# /' /tmp/nl.err
+is "$(warns)" "$w0" "... and the kernel warned of nothing"
+# a session's final lines (the stats lines of the bindings its removals
+# freed) are bounded: 15 rounds of 100 bindings added, then removed,
+# through one open /dev/tlob keep at most 256 KiB of them, the newest last
+mkdir -p /tmp/fin
+: >/tmp/fin.add
+: >/tmp/fin.del
+for i in $(seq 100); do
+	head -c 16384 $WL >/tmp/fin/f$i
+	echo "p /tmp/fin/f$i:$(off tlob_section_begin) $(off tlob_section_end) threshold=1000000" >>/tmp/fin.add
+	echo "-/tmp/fin/f$i:$(off tlob_section_begin)" >>/tmp/fin.del
+done
+exec 3<>/dev/tlob
+r=0
+: >/tmp/fin.err
+for round in $(seq 15); do
+	# dd's one write(2) each: a write is all or nothing
+	for w in add del; do
+		dd if=/tmp/fin.$w bs=65536 2>>/tmp/fin.err >&3 ||
+			{ r=1; echo "round $round $w failed" >>/tmp/fin.err; }
+	done
+done
+ok $r "15 rounds of 100 bindings added and removed through one session" ||
+	grep -v records /tmp/fin.err | head -n 5 | sed 's/^/# /' 
+cat <&3 >/tmp/fin.out
+exec 3<&-
+cmp_ok "$(wc -c </tmp/fin.out)" -le 262144 \
+	"the session keeps at most 256 KiB of final lines ($(wc -l </tmp/fin.out) lines)"
+is "$(tail -n 1 /tmp/fin.out | sed -n 's/.* path=\([^ ]*\) .*/\1/p')" "/tmp/fin/f100" "... the newest last"
+ok_cmd "rmmod" kmod_unload
 done_testing
