@@ -170,8 +170,8 @@ static bool first_setting(struct tlob_conf *c, const struct tlob_conf_where *at,
 {
 	if (!first->line)
 		return true;
-	bad_line(c, at, TLOB_EXIT_USAGE, "a second '%s' line (the first is %s:%u; one %s a "
-		 "configuration)", key, TLOB_SHOWN(first->file), first->line, key);
+	bad_line(c, at, TLOB_EXIT_USAGE, "a second '%s' line (the first is %s:%u; a "
+		 "configuration sets it once)", key, TLOB_SHOWN(first->file), first->line);
 	return false;
 }
 

@@ -52,4 +52,13 @@ check "$tmp/bad-first.conf"
 is "$rc" 2 "a malformed first reactor line: exit 2" || show
 is "$(grep -c "^$tmp/bad-first.conf:" "$tmp/err")" 1 "... only it is reported: it set nothing" || show
 
+# apply's state file is read by the same code: restore-* once too.
+mkdir "$tmp/ctl"
+printf 'backend kmod\nrestore-reactor nop\nrestore-reactor printk\nrestore-enable 0\nrestore-enable 0\n' >"$tmp/apply.state"
+"$TLOB" apply --remove --state "$tmp/apply.state" --backend kmod --root "$tmp/ctl" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ "$rc" -ne 0 ] && grep -q "^$tmp/apply.state:3: a second 'restore-reactor' line (the first is $tmp/apply.state:2; " "$tmp/err" &&
+	grep -q "^$tmp/apply.state:5: a second 'restore-enable' line (the first is $tmp/apply.state:4; " "$tmp/err"
+ok $? "a state file's second restore-reactor and restore-enable: refused, both named" || show
+
 tap_done
