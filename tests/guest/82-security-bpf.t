@@ -50,6 +50,9 @@ refused() {
 	[ -n "$_why" ]
 	ok $? "$1: says why (${_why:-nothing matching: $5})" || sed 's/^/# /' "$3"
 }
+# fresh: whatever a part before left pinned removed (nothing, where each
+# refusal holds), so that each part stands alone
+fresh() { $T tlob unbind -a --backend bpf >/dev/null 2>&1; }
 # bind NAME: root's tlob bind --backend bpf, bounded; its rc in $rc
 bind() {
 	$T tlob bind --backend bpf -b "$S1" >$OUT/$1.out 2>$OUT/$1.err
@@ -77,6 +80,7 @@ is "$(ls -A $PIN | wc -l | tr -d ' ')" 0 "nothing pinned in nobody's $PIN" || ls
 is "$(stat -c '%u %a' $PIN)" "65534 755" "nobody's $PIN as it made it"
 $NOBODY rmdir $PIN
 
+fresh
 # --- 2. the pin path a symbolic link to nobody's directory -----------------------
 $NOBODY mkdir /sys/fs/bpf/nobodys
 $NOBODY ln -s /sys/fs/bpf/nobodys $PIN 2>$OUT/ln.err || ln -s /sys/fs/bpf/nobodys $PIN
@@ -90,6 +94,7 @@ is "$(ls -A /sys/fs/bpf/nobodys | wc -l | tr -d ' ')" 0 "nothing pinned in the d
 rm -f $PIN
 $NOBODY rmdir /sys/fs/bpf/nobodys
 
+fresh
 # --- 3. the run directory nobody's ----------------------------------------------
 rm -rf $RUN
 $NOBODY mkdir $RUN
@@ -100,6 +105,7 @@ is "$(ls -A $RUN | wc -l | tr -d ' ')" 0 "nothing made in nobody's $RUN"
 ok $? "nothing pinned either"
 rm -rf $RUN
 
+fresh
 # --- 4. /tmp/tlob-bpf.log a symbolic link to root's file ------------------------
 echo precious >/root/victim
 chmod 644 /root/victim
