@@ -329,10 +329,10 @@ static void tlob_rollback(struct tlob_op *ops, int n)
 	/* One grace period for all of them (tlob_compat.h). */
 	if (sync)
 		tlob_uprobe_sync();
-	/* A joined binding armed by this write may have opened windows. */
+	/* No probe of them runs: a joined binding opens windows when armed. */
 	for (i = 0; i < n; i++)
-		if (ops[i].ref && ops[i].armed)
-			tlob_end_binding(ops[i].ref, TLOB_ABORT_DISABLE);
+		if (ops[i].ref)
+			WRITE_ONCE(ops[i].ref->live, true);
 	tlob_sync_locked();
 }
 
@@ -360,6 +360,11 @@ static int tlob_commit(struct tlob_holder *h, struct tlob_op *ops, int n)
 
 		if (!b || b->registered || !tlob_armed(b))
 			continue;
+		/*
+		 * A disarmed binding this write joins (and so arms) opens no
+		 * window until the write commits either.
+		 */
+		WRITE_ONCE(b->live, false);
 		ret = tlob_uprobe_register(b);
 		ops[i].armed = !ret;
 	}
@@ -369,13 +374,14 @@ static int tlob_commit(struct tlob_holder *h, struct tlob_op *ops, int n)
 		return ret;
 	}
 	/*
-	 * Every line succeeded: only now do the new bindings open windows.
-	 * Until here their uprobes ignored hits, so a write that failed half
-	 * way left no window and no record behind (all or nothing).
+	 * Every line succeeded: only now do the new bindings, and the
+	 * disarmed ones this write armed, open windows. Until here their
+	 * uprobes ignored hits, so a write that failed half way left no
+	 * window and no record behind (all or nothing).
 	 */
 	for (i = 0; i < n; i++) {
-		if (ops[i].add)
-			WRITE_ONCE(ops[i].add->live, true);
+		if (tlob_op_binding(&ops[i]))
+			WRITE_ONCE(tlob_op_binding(&ops[i])->live, true);
 		ops[i].hold = NULL;	/* linked: owned by the holder now */
 	}
 	tlob_drop_marked(h);
