@@ -13,8 +13,15 @@
  * runqueue lock). So tlob_react() only queues the reaction in a small
  * preallocated ring and raises an irq_work; the irq_work runs after the
  * caller has left those locks - in hard IRQ on a stock kernel, in the
- * irq_work thread on PREEMPT_RT - where printk, panic and kill_pid() are
- * allowed. A full ring drops the reaction and counts it.
+ * irq_work thread on PREEMPT_RT - where printk, panic and signals are
+ * allowed. A full ring drops the reaction and counts it. One run of the
+ * irq_work handles at most a ring's worth and queues itself again for
+ * the rest, so CPUs that keep refilling the ring cannot hold one CPU in
+ * hard IRQ; printing is rate-limited (the kernel's default: a burst of
+ * 10 every 5 s), as a kernel log flooded from IRQ context stalls the
+ * console. A window's signal goes to the thread that overran (its
+ * process's other threads must not take it); an alive or logical
+ * instance's to the pid of its record, a process when per=process.
  *
  * Locking: tlob_react_lock (raw) guards the ring; taken irqsave from any
  * context, nothing nests inside it.
@@ -23,6 +30,7 @@
 #include <linux/kernel.h>
 #include <linux/pid.h>
 #include <linux/pid_namespace.h>
+#include <linux/ratelimit.h>
 #include <linux/rcupdate.h>
 #include <linux/sched/signal.h>
 #include <linux/signal.h>
@@ -81,6 +89,25 @@ static struct tlob_reaction tlob_ring[TLOB_REACT_RING];
 static unsigned int tlob_ring_head, tlob_ring_len;	/* tlob_react_lock */
 static DEFINE_RAW_SPINLOCK(tlob_react_lock);
 static atomic64_t tlob_lost = ATOMIC64_INIT(0);
+static DEFINE_RATELIMIT_STATE(tlob_print_rs, DEFAULT_RATELIMIT_INTERVAL,
+			      DEFAULT_RATELIMIT_BURST);
+
+static bool tlob_may_print(void)
+{
+	return __ratelimit(&tlob_print_rs);
+}
+
+/* The thread, not its process (kill_pid() would let any thread take it). */
+static void tlob_signal_thread(struct pid *pid, int sig)
+{
+	struct task_struct *t;
+
+	rcu_read_lock();
+	t = pid_task(pid, PIDTYPE_PID);
+	if (t)
+		send_sig(sig, t, 1);
+	rcu_read_unlock();
+}
 
 /* "running N sleeping N waiting N": the states a window is open in. */
 static void tlob_react_times(const struct tlob_record *r, char *buf,
@@ -107,6 +134,8 @@ static void tlob_react_alive_one(struct tlob_reaction *re)
 
 	switch (re->reactor) {
 	case TLOB_REACT_PRINTK:
+		if (!tlob_may_print())
+			break;
 		pr_warn("alive supervision: %s-%u binding %u%s%s %u checkpoints in %u cycle(s) of %llu ns, expected %u..%u per cycle\n",
 			r->comm, r->pid, r->binding_id, r->tag[0] ? " tag " : "",
 			r->tag, r->checkpoints, r->cycles, r->period_ns,
@@ -136,6 +165,8 @@ static void tlob_react_logic_one(struct tlob_reaction *re)
 
 	switch (re->reactor) {
 	case TLOB_REACT_PRINTK:
+		if (!tlob_may_print())
+			break;
 		if (held)
 			pr_warn("logical supervision: %s-%u binding %u%s%s model %s: state %s held until clock %llu ns, past its invariant\n",
 				r->comm, r->pid, r->binding_id,
@@ -186,6 +217,8 @@ static void tlob_react_one(struct tlob_reaction *re)
 
 	switch (re->reactor) {
 	case TLOB_REACT_PRINTK:
+		if (!tlob_may_print())
+			break;
 		tlob_react_times(r, times, sizeof(times));
 		pr_warn("%s: %s-%u binding %u%s%s elapsed %llu ns %s %llu ns (%s)\n",
 			what, r->comm, r->pid, r->binding_id,
@@ -198,7 +231,7 @@ static void tlob_react_one(struct tlob_reaction *re)
 		      early ? "min" : "budget", bound);
 		break;
 	case TLOB_REACT_SIGNAL:
-		kill_pid(re->pid, re->sig, 1);
+		tlob_signal_thread(re->pid, re->sig);
 		break;
 	}
 }
@@ -207,11 +240,17 @@ static void tlob_react_work(struct irq_work *work)
 {
 	struct tlob_reaction re;
 	unsigned long flags;
+	unsigned int done;
 
-	for (;;) {
+	for (done = 0; ; done++) {
 		raw_spin_lock_irqsave(&tlob_react_lock, flags);
 		if (!tlob_ring_len) {
 			raw_spin_unlock_irqrestore(&tlob_react_lock, flags);
+			return;
+		}
+		if (done == TLOB_REACT_RING) {
+			raw_spin_unlock_irqrestore(&tlob_react_lock, flags);
+			irq_work_queue(work);
 			return;
 		}
 		re = tlob_ring[tlob_ring_head];
@@ -370,6 +409,8 @@ void tlob_reactor_sync(void)
 {
 	irq_work_sync(&tlob_react_iw);
 	tlob_react_work(&tlob_react_iw);
+	/* in case that run left some for another */
+	irq_work_sync(&tlob_react_iw);
 }
 
 u64 tlob_reactions_lost(void)

@@ -36,6 +36,11 @@ is "$(set_reactor signal)" ok "select signal"
 is "$(cat $TLOB/reactors)" "nop printk panic [signal]" "signal is current"
 is "$($WL spin 150)" "windows=1 sigxcpu=1" "signal: SIGXCPU delivered to the task that overran"
 is "$($WL -n 3 spin 1)" "windows=3 sigxcpu=0" "signal: nothing for windows in budget"
+# a worker thread overruns with SIGXCPU blocked while the main thread
+# waits: a signal to the process would be taken by the main thread; the
+# worker's own is delivered once it unblocks it
+is "$($WL sigthread 150 | tr '\n' ' ')" "worker=1 windows=1 sigxcpu=1 " \
+	"signal: SIGXCPU delivered to the thread that overran, not another of its process"
 
 # --- tolerance=K/W: the reactor runs for a violation that makes K of the
 # binding's last W judged windows; every violation is still counted

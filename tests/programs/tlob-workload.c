@@ -30,6 +30,12 @@
  *   starve MS      a SCHED_FIFO child (-p PRIO, default 99) on the same
  *                  CPU hogs it for MS ms while the window is open
  *   threads T MS   T threads, each spinning MS ms in its own windows
+ *   sigthread MS   one thread, SIGXCPU blocked, opens a window and spins
+ *                  MS ms in it while the main thread waits for it, then
+ *                  unblocks SIGXCPU; prints "worker=1" when the SIGXCPU
+ *                  of a signal reactor reached that thread, "worker=0"
+ *                  when the main thread took it (a signal to the process
+ *                  goes to a thread that does not block it)
  *   hold SECONDS   open a window and sleep (exit/kill/rmmod tests)
  *   exit MS        open a window, spin MS ms, exit inside it
  *   exec MS        open a window, spin MS ms, exec itself (`noop`)
@@ -57,6 +63,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <sys/syscall.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,10 +186,13 @@ static void tbeats(long threads, long n, long us)
 	free(t);
 }
 
+static volatile sig_atomic_t sigxcpu_tid;	/* who took the last one */
+
 static void on_sigxcpu(int sig)
 {
 	(void)sig;
 	sigxcpu++;
+	sigxcpu_tid = (sig_atomic_t)syscall(SYS_gettid);
 }
 
 static void pin(long c)
@@ -252,6 +262,39 @@ static void threads(long n, long ms)
 		pthread_join(t[i], NULL);
 	free(t);
 	done_windows = n * windows;
+}
+
+struct sigthread_arg {
+	long ms;
+	long tid;	/* the worker's, set by it */
+};
+
+static void *sigthread_fn(void *p)
+{
+	struct sigthread_arg *a = p;
+	sigset_t set;
+
+	a->tid = syscall(SYS_gettid);
+	sigemptyset(&set);
+	sigaddset(&set, SIGXCPU);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	tlob_section_begin();
+	spin_ms(a->ms);
+	tlob_section_end();
+	sleep_ms(200);	/* the reaction runs from an irq_work: let it land */
+	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+	return NULL;
+}
+
+static void sigthread(long ms)
+{
+	struct sigthread_arg a = { ms, 0 };
+	pthread_t t;
+
+	pthread_create(&t, NULL, sigthread_fn, &a);
+	pthread_join(t, NULL);
+	printf("worker=%d\n", sigxcpu && sigxcpu_tid == a.tid);
+	done_windows = 1;
 }
 
 static long arg(char **argv, int i, int argc)
@@ -388,6 +431,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(mode, "threads")) {
 		threads(arg(argv, i, argc), arg(argv, i + 1, argc));
+	} else if (!strcmp(mode, "sigthread")) {
+		sigthread(arg(argv, i, argc));
 	} else if (!strcmp(mode, "hold")) {
 		tlob_section_begin();
 		sleep_ms(arg(argv, i, argc) * 1000);
