@@ -30,6 +30,7 @@ oracle() {
 	assign_str_one_arg) grep -q '#define __assign_str(dst)' "$2/trace/stages/stage6_event_callback.h" ;;
 	bin_attribute_const) grep -q 'const struct bin_attribute[[:space:]]*\*const \*bin_attrs;' "$2/linux/sysfs.h" ;;
 	sched_delayed_dequeue) grep -q 'unsigned char[[:space:]]*sched_delayed;' "$2/linux/sched.h" ;;
+	sched_process_exit_group_dead) grep -q 'TP_PROTO(struct task_struct \*p, bool group_dead)' "$2/trace/events/sched.h" ;;
 	*) return 2 ;;
 	esac && echo yes || echo no
 }
