@@ -64,11 +64,19 @@ KERNEL_CONTRACT := $(filter 00-% 01-% 09-% 10-% 11-% 12-% 13-% 14-% 15-% 16-% 17
 	36-% 38-bpf-open-% 38-bpf-preemptible-% 38-bpf-timer-%,$(GUEST_TESTS))
 TOOL_ONLY_TESTS := 21-% 22-% 23-% 24-% 25-% 26-% 27-% 28-% 29-% 37-%
 # (Each list in file order: $(sort).)
-GUEST_TESTS_stock := $(sort $(KERNEL_CONTRACT) $(filter 19-% $(TOOL_ONLY_TESTS) 30-% 31-% 32-% 33-% \
-	35-% 39-bpf-% 40-% 69-% 8%,$(GUEST_TESTS)))
+# The sampler's chunked walk (30-bpf-scan-chunks) runs on rt, where the
+# sampler is the backend's own detector; the hostile local user against
+# the BPF backend (82-security-bpf) on stock and rt, the timer's and the
+# sampler's kernels: what it checks is the loader's, not the kernel's.
+RT_ONLY_TESTS := 30-bpf-scan-%
+STOCK_RT_ONLY_TESTS := 82-%
+GUEST_TESTS_stock := $(sort $(KERNEL_CONTRACT) $(filter-out $(RT_ONLY_TESTS),$(filter 19-% $(TOOL_ONLY_TESTS) \
+	30-% 31-% 32-% 33-% 35-% 39-bpf-% 40-% 69-% 8%,$(GUEST_TESTS))))
 GUEST_TESTS_rt := $(sort $(KERNEL_CONTRACT) $(filter 19-% 30-% 39-bpf-% 50-% 6% 70-% 8%,$(GUEST_TESTS)))
-GUEST_TESTS_6.12 := $(sort $(KERNEL_CONTRACT) $(filter 30-% 8%,$(GUEST_TESTS)))
-GUEST_TESTS_6.12-rt := $(sort $(KERNEL_CONTRACT) $(filter 31-% 32-% 33-% 8%,$(GUEST_TESTS)))
+GUEST_TESTS_6.12 := $(sort $(KERNEL_CONTRACT) $(filter-out $(RT_ONLY_TESTS) $(STOCK_RT_ONLY_TESTS),\
+	$(filter 30-% 8%,$(GUEST_TESTS))))
+GUEST_TESTS_6.12-rt := $(sort $(KERNEL_CONTRACT) $(filter-out $(STOCK_RT_ONLY_TESTS),\
+	$(filter 31-% 32-% 33-% 8%,$(GUEST_TESTS))))
 GUEST_TESTS_newest := $(sort $(filter-out 09-%,$(KERNEL_CONTRACT)) $(filter 19-% 38-bpf-preempted-%,$(GUEST_TESTS)))
 GUEST_TESTS_newest-rt := $(filter-out 19-%,$(GUEST_TESTS_newest))
 # The debug lane (KASAN, lockdep, kmemleak; several times slower) runs the
