@@ -29,8 +29,8 @@ include tests/fuzz/fuzz.mk
 check-unit: $(CHECK_DEPS)
 	$(Q)BUILD=$(BUILD) prove -j2 -r tests/unit
 
-# The packages in pristine Debian 12 roots (tests/pkg/, README "Test
-# lanes"): build, lintian, install with DKMS for the 6.1 and 6.12 lanes.
+# The packages in pristine Debian 12 roots (tests/pkg/, docs/lanes.md):
+# build, lintian, install with DKMS for the 6.1 and 6.12 lanes.
 # As root (debootstrap, chroot); minutes cold, about one warm.
 .PHONY: check-pkg
 check-pkg:

@@ -6,7 +6,7 @@
  *   /path/app:0x1139,0x1150,250us        (file offsets)
  *   /usr/lib/x86_64-linux-gnu/libc.so.6:sched_setaffinity@GLIBC_2.3.3,ret,1ms
  *   "p /path/app:0x1139 0x1150 threshold=250000"   (the kernel's own line)
- * or a checkpoint under alive supervision (kmod only):
+ * or a checkpoint under alive supervision:
  *   /path/app:heartbeat,alive=100ms,expect=10[,margin=2][,per=task]
  *       [,tolerance=K/W][,tag=NAME]
  *   "a /path/app:0x1139 period=100000000 expect=10 margin=2"

@@ -5,7 +5,7 @@
  * build time (TLOB_HAVE_*, one probe file per upstream change, named
  * after it), never on a version number: distribution kernels backport.
  * Built and tested on Debian's 6.1, 6.12 and newest kernels, stock and
- * PREEMPT_RT (README: supported kernels).
+ * PREEMPT_RT (docs/lanes.md: supported kernels).
  */
 #ifndef TLOB_COMPAT_H
 #define TLOB_COMPAT_H

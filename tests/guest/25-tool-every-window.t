@@ -13,8 +13,8 @@
 #
 # As users run it: the test-only pin (tlob_test_floor.ko copies=2, loaded by
 # guest/init: it keeps two probes on each scheduler tracepoint so that
-# attaching the monitor never re-patches __schedule(), README "Known
-# limitations") is unloaded for this script, so attaching patches the
+# attaching the monitor never re-patches __schedule(), docs/limitations.md)
+# is unloaded for this script, so attaching patches the
 # kernel text as it does on a user's machine, and loaded again at the end.
 #
 # Before the fix of the tool tests' wait (a log emptied by the background

@@ -82,7 +82,7 @@ for B in $BACKENDS; do
 	# a real one does; tlob mon names user frames from the live process,
 	# and under emulation its reader came to the violation after a
 	# process that exits at once was gone: CI's newest-rt run of 36,
-	# 2026-12-03, raw addresses. README "Why it overran" says so.)
+	# 2026-12-03, raw addresses. docs/guide.md, "Why it overran", says so.)
 	# BPF: spin loads the monitor, a hold joins it and the other
 	# scenarios find it up (each session's own load took 4 to 8 s here)
 	MON_THEN="bpf_hold_if $B" mon_run spin --json --backend "$B" -b "$SEC" -- -n 1 -c 0 -f 10 -l 1000 spin 150
@@ -155,7 +155,7 @@ for B in $BACKENDS; do
 	# (the module's hrtimer and BPF's bpf_timer, armed there at START;
 	# BPF's sampler, which ticks on CPU 0) finds diag-hog current there.
 	# One on another CPU (BPF's check at a switch, PREEMPT_RT) cannot
-	# name it: README, "Known limitations".
+	# name it: docs/limitations.md.
 	mon_run_hog woken2 --json --backend "$B" -b "${SEC%,20ms},150ms" -- -c 0 woken 300
 	d=$(diagline "$T/woken2")
 	det=$(jget "$(jlines "$T/woken2" record kind_name violation | head -1)" detector_name)

@@ -3,7 +3,7 @@
 # build, the tool, test programs, BPF objects, the guest scripts) packed into
 # an initramfs; one boot per lane runs every guest script (one lane after the
 # other: two TCG guests side by side on a 2-core host once live-locked a
-# guest in kernel text patching, see README); tests/harness/report
+# guest in kernel text patching, see docs/lanes.md); tests/harness/report
 # gives prove one TAP stream per script per lane.
 #
 #   make check-vm                  both lanes, all guest scripts
@@ -171,7 +171,7 @@ check-all:
 
 # The debug lane on its own: builds the debug kernel first when it is not
 # cached (15-25 min on 2 idle cores), then boots it with the module built
-# against it. Not part of `make check` (see README: cost).
+# against it. Not part of `make check` (see docs/lanes.md: cost).
 check-debug:
 	$(Q)tests/harness/debug/build-kernel >/dev/null
 	$(Q)$(MAKE) --no-print-directory check-vm LANES=debug

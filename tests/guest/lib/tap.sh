@@ -72,7 +72,7 @@ done_testing() {
 # soak LONG SHORT: how much a stress script does (seconds, cycles, lines):
 # LONG with tlob.soak=long (make check-all, and a guest booted by hand),
 # SHORT with tlob.soak=short (make check and the debug lane: CI's time
-# budget, README "Test lanes"). The checks are the same either way.
+# budget, docs/lanes.md). The checks are the same either way.
 soak() { if [ "${TLOB_SOAK:-long}" = short ]; then echo "$2"; else echo "$1"; fi; }
 
 # wait_line FILE PATTERN SECONDS [PID]: until FILE holds a line matching
