@@ -175,7 +175,7 @@ static __always_inline void tlob_scan_index_put(__u32 idx, __u32 tid)
 }
 
 /*
- * What the walks of the windows cost, per CPU (issue #16: the sampler runs
+ * What the walks of the windows cost, per CPU (the sampler runs
  * them in hard IRQ): how many chunks ran, the tasks they visited, their
  * total and longest time, and the most tasks one visited (at most
  * TLOB_BPF_SCAN_CHUNK). Read by the benchmarks
