@@ -475,11 +475,23 @@ struct req {
 	char *lfile[L_FILES_MAX];
 };
 
+/* A file offset: decimal digits, or "0x"/"0X" and hex digits; never octal */
 static int offset_ref(const char *s, uint64_t *v)
 {
-	if (*s < '0' || *s > '9')
+	unsigned int base = 10;
+	const char *p = s;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		p += 2;
+	}
+	if (!*p)
 		return -EINVAL;
-	if (kstrtoull_ref(s, 0, v) || *v > (uint64_t)LLONG_MAX)
+	for (; *p; p++)
+		if (!isdigit((unsigned char)*p) &&
+		    !(base == 16 && isxdigit((unsigned char)*p)))
+			return -EINVAL;
+	if (kstrtoull_ref(s, base, v) || *v > (uint64_t)LLONG_MAX)
 		return -EINVAL;
 	return 0;
 }
@@ -640,7 +652,8 @@ static int option_ref(char *tok, struct terms *t, unsigned int *seen)
 		return 0;
 	case K_TAG:
 		len = strlen(v);
-		if (!len || len >= TAG_LEN)
+		/* "-" is what the listing shows for no tag */
+		if (!len || len >= TAG_LEN || !strcmp(v, "-"))
 			return -EINVAL;
 		for (i = 0; i < len; i++)
 			if (!isalnum((unsigned char)v[i]) && v[i] != '_' &&
