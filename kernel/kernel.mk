@@ -93,13 +93,13 @@ $(BUILD)/unit/kmod/alive-cycle-test: tests/unit/kmod/alive-cycle-test.c \
 		-o $@ tests/unit/kmod/alive-cycle-test.c
 CHECK_DEPS += $(BUILD)/unit/kmod/alive-cycle-test
 
-# Round trip: the tool's monitor lines (user/monline.c) through that parser.
+# Round trip: the tool's monitor lines (user/backend/monline.c) through that parser.
 $(BUILD)/unit/kmod/roundtrip-test: tests/unit/kmod/roundtrip-test.c kernel/shared/tlob_parse.c \
 		kernel/shared/tlob_parse.h kernel/shared/tlob_logic.h kernel/shared/tlob_abi.h \
 		kernel/shared/tlob_host_shim.h \
-		user/monline.c user/monline.h user/backend.h user/utils.c user/utils.h
+		user/backend/monline.c user/backend/monline.h user/backend/backend.h user/lib/utils.c user/lib/utils.h
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -std=gnu11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -Ikernel/shared -Iuser \
 		-o $@ tests/unit/kmod/roundtrip-test.c kernel/shared/tlob_parse.c \
-		user/monline.c user/utils.c
+		user/backend/monline.c user/lib/utils.c
 CHECK_DEPS += $(BUILD)/unit/kmod/roundtrip-test

@@ -8,11 +8,13 @@
 #ifndef RVGEN_LABEL_H
 #define RVGEN_LABEL_H
 
-#include "model.h"
+#include "grammar.h"
 
 /* Splits LABEL on "\n"; returns a NULL-terminated array, NULL on ENOMEM. */
 char **label_split(const char *label, int *count);
 void label_free_split(char **parts);
+/* Frees the strings of n comparisons and the array. */
+void rv_cmps_free(struct rv_cmp *cmp, int n);
 
 /* "name[\ninvariant]" of state NODE; fills inv. */
 int label_state(const char *node, const char *label, int line,

@@ -24,40 +24,6 @@
 
 #define INIT_MARKER "__init_"
 
-void rv_error_set(struct rv_error *err, int line, const char *fmt, ...)
-{
-	va_list ap;
-
-	err->line = line > 0 ? line : 1;
-	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-	va_end(ap);
-}
-
-void rv_error_print(const struct rv_error *err, FILE *out)
-{
-	fprintf(out, "%s:%d: %s\n", err->file ? err->file : "<input>",
-		err->line, err->msg);
-}
-
-bool rv_is_identifier(const char *s)
-{
-	if (!s || !(isalpha((unsigned char)*s) || *s == '_') ||
-	    strlen(s) > RV_MAX_NAME)
-		return false;
-	for (s++; *s; s++)
-		if (!(isalnum((unsigned char)*s) || *s == '_'))
-			return false;
-	return true;
-}
-
-const char *rv_op_str(enum rv_op op)
-{
-	static const char * const s[] = { "<", "<=", ">", ">=", "==", "!=" };
-
-	return s[op];
-}
-
 const char *rv_timer_str(enum rv_timer t)
 {
 	static const char * const s[] = { "keep", "arm", "cancel" };

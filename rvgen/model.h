@@ -14,14 +14,13 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "grammar.h"
 #include "names.h"
 
 /* Generated enums are unsigned char tables; INVALID is state_max. */
 #define RV_MAX_STATES	254
 #define RV_MAX_EVENTS	254
 #define RV_MAX_ENVS	254
-/* Longer names would not fit the emitters' buffers; C needs no more. */
-#define RV_MAX_NAME	64
 /*
  * The largest model file read, in bytes: a thousand times tlob.dot, far
  * beyond RV_MAX_STATES states with their labels, and a bound on what a
@@ -30,64 +29,11 @@
  */
 #define RV_MODEL_MAX	(1 << 20)
 
-struct rv_error {
-	const char *file;
-	int line;
-	char msg[512];
-};
-
-void rv_error_set(struct rv_error *err, int line, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-void rv_error_print(const struct rv_error *err, FILE *out);
-
-/* A comparison "env op value" as found in invariants and guards. */
-enum rv_op { RV_LT, RV_LE, RV_GT, RV_GE, RV_EQ, RV_NE };
-
-/* A state invariant: "clock < bound" or "clock <= bound". */
-struct rv_invariant {
-	bool present;
-	int env;		/* index into model->envs after validation */
-	char *env_name;
-	bool le;		/* '<=' (else '<') */
-	char *bound;		/* the bound as C: "BUDGET_NS()", "1000000ull" */
-	bool number;		/* the bound is a number, of ns ns */
-	unsigned long long ns;
-	char *text;		/* as written, for documents and messages */
-	int line;		/* of the label */
-};
-
 struct rv_state {
 	char *name;
 	int line;		/* where the state is declared or labelled */
 	bool final;
 	struct rv_invariant inv;
-};
-
-/* What joins a guard's comparison to the next one. */
-enum rv_join { RV_JOIN_END, RV_JOIN_AND, RV_JOIN_OR };
-
-/* One comparison "env op value" of a guard, in the order written. */
-struct rv_cmp {
-	char *env;
-	int env_idx;		/* index into model->envs after validation */
-	enum rv_op op;
-	char *value;		/* as C, as an invariant's bound */
-	bool number;		/* value is a number, of ns ns */
-	unsigned long long ns;
-	enum rv_join join;	/* to the next comparison; END after the last */
-};
-
-/* One event on one edge: "event[;reset(env)][;guard]". */
-struct rv_transition {
-	int from;		/* parse order index into states[] */
-	int to;
-	char *event;
-	char *reset;		/* env name or NULL */
-	char *guard;		/* guard text or NULL */
-	struct rv_cmp *cmp;	/* the guard's comparisons, ncmp of them */
-	int ncmp;
-	int line;
-	int order;		/* parse order: ties of line keep it */
 };
 
 struct rv_env {
@@ -147,10 +93,7 @@ void model_free(struct model *m);
  * VAR >= 0).
  */
 int model_check_guards(const struct model *m, struct rv_error *err);
-void rv_cmps_free(struct rv_cmp *cmp, int n);
 
-bool rv_is_identifier(const char *s);
-const char *rv_op_str(enum rv_op op);
 const char *rv_timer_str(enum rv_timer t);
 
 #endif /* RVGEN_MODEL_H */

@@ -1,20 +1,25 @@
 # SPDX-License-Identifier: GPL-2.0
 # The tlob tool: $(BUILD)/user/tlob.
 #
-# Every user/*.c and user/kmod/*.c (the module backend's reader) is part
-# of the tool; the "BPF backend" section below adds the BPF backend's user
-# side (kernel/bpf/*.c beside its programs, with TLOB_HAVE_BPF) when it
-# exists; without it `--backend bpf` says "built without the BPF backend".
+# Every C file under user/ is part of the tool, in rooms by job (user/README.md):
+# the commands (cmd/), the configuration (config/), the options (options/),
+# reactions (react/), output (output/), the supervision kinds (kinds/),
+# sections (section/), the backends (backend/: the module's in kmod/, the
+# BPF programs' loader in bpf/) and the small helpers all of them use
+# (lib/). A file includes another by its room ("lib/utils.h"). The
+# "BPF backend" section below adds the BPF backend (user/backend/bpf/, with
+# TLOB_HAVE_BPF) and its programs' skeletons; without it `--backend bpf`
+# says "built without the BPF backend".
 
 # capstone decodes instructions, so that no probe lands inside one (elfsym.c, insn.c);
 # libdw (libdwfl) names the user stacks of violations (symbolize.c).
 # libcgraph (graphviz) reads the DOT models of logical supervision, through
-# rvgen's own reader and validator (rvgen/model.mk, user/logic.c).
+# rvgen's own reader and validator (rvgen/model.mk, user/kinds/logic.c).
 # -pthread: the symbolizer reads /proc/kallsyms in a thread of its own.
 include rvgen/model.mk
 USER_PKGS := libtracefs libtraceevent libelf libdw capstone $(RVGEN_MODEL_PKGS)
 USER_CFLAGS := -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -pthread \
-	-I$(TOP)/user -I$(TOP)/user/kmod -I$(TOP)/kernel/shared -I$(TOP)/rvgen \
+	-I$(TOP)/user -I$(TOP)/kernel/shared -I$(TOP)/rvgen \
 	$(shell pkg-config --cflags $(USER_PKGS))
 USER_LDLIBS := $(shell pkg-config --libs $(USER_PKGS)) -pthread
 # A distribution's flags (dpkg-buildflags: hardening, debug prefix maps)
@@ -39,21 +44,22 @@ $(BUILD)/user/version.h: FORCE
 	$(Q)echo '#define TLOB_VERSION "$(TLOB_VERSION_STRING)"' >$@.tmp
 	$(Q)if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 # (-MMD finds the other headers after a first build; this one is generated)
-$(BUILD)/user/params.o $(BUILD)/user/manpage.o: $(BUILD)/user/version.h
+$(BUILD)/user/options/params.o $(BUILD)/user/options/manpage.o: $(BUILD)/user/version.h
 .PHONY: FORCE
 FORCE:
 
-USER_SRCS := $(wildcard user/*.c user/kmod/*.c)
+USER_SRCS := $(filter-out user/backend/bpf/%,$(wildcard user/*/*.c user/*/*/*.c))
 # Sources, generated headers and libraries the BPF backend brings.
 USER_BPF_SRCS :=
 USER_BPF_DEPS :=
 USER_BPF_LDLIBS :=
 
 # ---------------------------------------------------------------------------
-# BPF backend: programs, skeletons, loader and backend, all in kernel/bpf/
+# BPF backend: the programs and their skeletons (kernel/bpf/), the loader
+# and backend (user/backend/bpf/)
 # ---------------------------------------------------------------------------
 include kernel/bpf/bpf.mk
-USER_BPF_SRCS := $(filter-out %.bpf.c,$(wildcard kernel/bpf/*.c))
+USER_BPF_SRCS := $(wildcard user/backend/bpf/*.c)
 USER_BPF_DEPS := $(BPF_SKELS)
 USER_BPF_LDLIBS := $(shell pkg-config --libs libbpf)
 USER_CFLAGS += -I$(BPF_OUT) -I$(TOP)/kernel/bpf
@@ -66,18 +72,13 @@ ifneq ($(strip $(USER_BPF_SRCS)),)
 USER_CFLAGS += -DTLOB_HAVE_BPF
 endif
 
-USER_OBJS := $(patsubst user/%.c,$(BUILD)/user/%.o,$(USER_SRCS)) \
-	$(patsubst kernel/bpf/%.c,$(BUILD)/kernel/bpf/%.o,$(USER_BPF_SRCS))
+USER_OBJS := $(patsubst user/%.c,$(BUILD)/user/%.o,$(USER_SRCS) $(USER_BPF_SRCS))
 
 $(BUILD)/user/%.o: user/%.c $(USER_BPF_DEPS)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(USER_CFLAGS) -MMD -MP -c -o $@ $<
-# The BPF backend's user side, beside its programs (kernel/bpf/).
-$(BUILD)/kernel/bpf/%.o: kernel/bpf/%.c $(USER_BPF_DEPS)
-	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(USER_CFLAGS) -MMD -MP -c -o $@ $<
 
-# The module's monitor-line parser is the tool's too (user/monline.c), built
+# The module's monitor-line parser is the tool's too (user/backend/monline.c), built
 # with the kstrto*() shim kernel/shared/tlob_host_shim.h: one reading of a line.
 USER_OBJS += $(BUILD)/user/tlob_parse.o
 $(BUILD)/user/tlob_parse.o: kernel/shared/tlob_parse.c
@@ -94,11 +95,11 @@ $(BUILD)/user/rvgen/%.o: rvgen/%.c
 -include $(USER_OBJS:.o=.d)
 
 # Everything but main() in an archive: the tool and the unit tests link it.
-USER_LIB_OBJS := $(filter-out $(BUILD)/user/tlob.o,$(USER_OBJS))
+USER_LIB_OBJS := $(filter-out $(BUILD)/user/cmd/tlob.o,$(USER_OBJS))
 $(BUILD)/user/libtlob.a: $(USER_LIB_OBJS)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
-$(BUILD)/user/tlob: $(BUILD)/user/tlob.o $(BUILD)/user/libtlob.a
+$(BUILD)/user/tlob: $(BUILD)/user/cmd/tlob.o $(BUILD)/user/libtlob.a
 	$(Q)$(CC) $(USER_LDFLAGS) -o $@ $^ $(USER_LDLIBS) $(USER_BPF_LDLIBS)
 
 ALL += $(BUILD)/user/tlob

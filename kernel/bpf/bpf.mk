@@ -2,7 +2,7 @@
 # The BPF backend's programs (libbpf-tools pattern):
 #   vmlinux.h (from the target kernel's own BTF) ->
 #   kernel/bpf/X.bpf.c -> $(BUILD)/bpf/X.bpf.o -> $(BUILD)/bpf/X.skel.h
-# The skeletons embed the objects; the tool (kernel/bpf/backend_bpf.c) includes
+# The skeletons embed the objects; the tool (user/backend/bpf/backend_bpf.c) includes
 # them, so nothing else has to reach the target.
 #
 # vmlinux.h is generated at build time, never committed, and not from the

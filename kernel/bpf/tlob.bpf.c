@@ -508,7 +508,7 @@ int tlob_uprobe(struct pt_regs *ctx)
 /*
  * The same, not preemptible (bpf_preempt_disable(), 6.10): the loader
  * takes it where the kernel has the kfunc and the verifier takes it
- * (kernel/bpf/load.c), tlob_uprobe elsewhere. Preempted inside the
+ * (user/backend/bpf/load.c), tlob_uprobe elsewhere. Preempted inside the
  * uprobe program, a task also holds the timer's fexit programs
  * (tlob_timer.bpf.c) that run inside it, and the kernel skips the next
  * task's run of them on that CPU as a recursion: on 7.3.4 (stock, its

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the BPF programs (tlob.bpf.c, tlob_timer.bpf.c) and their loader
- * (kernel/bpf/backend_bpf.c) agree on besides struct tlob_record and struct
+ * (user/backend/bpf/backend_bpf.c) agree on besides struct tlob_record and struct
  * tlob_stats (../shared/tlob_abi.h, the value of the per-CPU statistics map,
  * whose copies the loader sums): the attach cookie, the binding map
  * value, the monitor's metadata.

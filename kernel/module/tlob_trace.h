@@ -95,7 +95,7 @@ TRACE_EVENT(detail_env_tlob,
  * The record's times and counts (indexed by the model's enums) as fields
  * named by the model's names: STATE_ns for each state a window is open in,
  * EVENTs for each event inside a window (preempt's: preemptions), the
- * names the tool decodes (user/names.c). tlob_trace.c stops the build when
+ * names the tool decodes (user/backend/names.c). tlob_trace.c stops the build when
  * the model has other states or events than the fields here.
  */
 DECLARE_EVENT_CLASS(tlob_record_class,

@@ -153,7 +153,7 @@ enum tlob_detector {
  * indexed by enum states_tlob and count[] by enum events_tlob, both from
  * tlob_model.h, so a state or an event added to models/tlob.dot is in
  * every record of both backends without a line here. Readers name them
- * by the model's names (user/names.c): the time of STATE is STATE_ns
+ * by the model's names (user/backend/names.c): the time of STATE is STATE_ns
  * (running_ns, ...) and the count of EVENT is EVENTs (sleeps, wakeups,
  * switch_ins), except preempt's, preemptions, as the record has always
  * called it; a reader shows the counts of the events that happen only

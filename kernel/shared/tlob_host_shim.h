@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Just enough of the kernel's API for kernel/shared/tlob_parse.c to build and run
- * on the host, where it is the tool's monitor-line parser (user/monline.c)
+ * on the host, where it is the tool's monitor-line parser (user/backend/monline.c)
  * and is unit-tested (tests/unit/kmod/): types, static_assert(),
  * __printf() and vsnprintf() (libc's mean the kernel's), and
  * kstrtoull() / kstrtou32() with the kernel's rules (no leading space,

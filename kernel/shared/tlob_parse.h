@@ -33,7 +33,7 @@
  * (the return of the START function). PATH is absolute and may contain
  * ':' (the last one splits off the offset). Pure string work: no kernel
  * object is touched here, so the same file is the tool's parser too
- * (user/monline.c, built with the host shim kernel/shared/tlob_host_shim.h for
+ * (user/backend/monline.c, built with the host shim kernel/shared/tlob_host_shim.h for
  * kstrto*()) and is unit-tested on the host (tests/unit/kmod/): the
  * module and the tool cannot read a line differently.
  */

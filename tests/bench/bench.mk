@@ -72,11 +72,11 @@ $(BPF_OUT)/bench_%.bpf.o: tests/bench/bpf/%.bpf.c $(BPF_OUT)/vmlinux.h
 	$(Q)$(BPF_STRIP) -g $@.tmp
 	$(Q)mv $@.tmp $@
 .SECONDARY: $(BPF_OUT)/bench_floor.bpf.o
-BENCH_BPFFLOOR_SRCS := kernel/bpf/kernel_caps.c kernel/bpf/sampler.c
+BENCH_BPFFLOOR_SRCS := user/backend/bpf/kernel_caps.c user/backend/bpf/sampler.c
 $(BENCH)/bin/bench-bpffloor: tests/bench/progs/bpffloor.c $(BENCH_BPFFLOOR_SRCS) $(BENCH_BPFFLOOR_SRCS:.c=.h) \
 		$(BPF_OUT)/bench_floor.skel.h
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(BENCH_CFLAGS) -I$(BPF_OUT) -Ikernel/bpf -o $@ $< $(BENCH_BPFFLOOR_SRCS) $(shell pkg-config --libs libbpf)
+	$(Q)$(CC) $(BENCH_CFLAGS) -I$(BPF_OUT) -Ikernel/bpf -Iuser -o $@ $< $(BENCH_BPFFLOOR_SRCS) $(shell pkg-config --libs libbpf)
 
 ALL += $(BENCH_PROGS)
 

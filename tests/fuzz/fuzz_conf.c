@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer over the configuration reader (user/conf.c), the whole of it:
+ * libFuzzer over the configuration reader (user/config/conf.c), the whole of it:
  * the input is written to a file, which tlob_conf_read_file() opens and
  * reads as `tlob apply` does, as a configuration or (first byte odd) as
  * apply's state file. It must not crash or leak, must end in a status it
@@ -16,8 +16,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "conf.h"
-#include "params.h"
+#include "config/conf.h"
+#include "options/params.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -6,7 +6,7 @@
  * reason, and what it accepts must hold the contract (kernel/shared/
  * tlob_parse.h, DESIGN.md): budgets 1us..1h, a period 100us..1h, counts in
  * range, an absolute path a line can carry, a tag tlob_tag_ok() takes. The
- * tool's reading of the same line (user/monline.c) must print a canonical
+ * tool's reading of the same line (user/backend/monline.c) must print a canonical
  * line that reads back as the same binding.
  */
 #include <errno.h>
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "monline.h"
+#include "backend/monline.h"
 #include "tlob_logic.h"
 #include "tlob_parse.h"
 

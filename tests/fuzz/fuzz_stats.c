@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer over the parser of the module's `stats` lines
- * (user/kmod/kmod_stats.c): a line is whatever the control tree (or a
+ * (user/backend/kmod/kmod_stats.c): a line is whatever the control tree (or a
  * --root a user points the tool at) holds. The parser must not crash, and
  * what it accepts must be something the tool can print: a path that fits,
  * a tag tlob_tag_ok() takes, a tolerance in range, histogram buckets in
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kmod_stats.h"
+#include "backend/kmod/kmod_stats.h"
 #include "tlob_parse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -110,7 +110,7 @@ int floor_uprobe(struct pt_regs *ctx)
 
 /*
  * tlob.bpf.c's tlob_sample, where bpf_timer does not load: on the
- * sampler's perf event (kernel/bpf/sampler.c), at the backend's period.
+ * sampler's perf event (user/backend/bpf/sampler.c), at the backend's period.
  */
 SEC("perf_event")
 int floor_sample(struct bpf_perf_event_data *ctx)

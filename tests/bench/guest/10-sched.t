@@ -191,7 +191,7 @@ L
 # The floor's label says how many programs it attached on this kernel:
 # what the backend attaches varies with bpf_timer (the sampler where it
 # does not load) and the kernel's preemptible tracepoint programs
-# (kernel/bpf/kernel_caps.c).
+# (user/backend/bpf/kernel_caps.c).
 bpf_floor_what="tp_btf programs"
 bpf_floor_sampler=$(sed -n 's/^sampler //p' "$DATA/bpffloor.out" 2>/dev/null)
 [ -n "$bpf_floor_sampler" ] &&

@@ -13,10 +13,10 @@
  *                                  hrtimer_expire_exit where the verifier
  *                                  takes bpf_timer (tlob_timer.bpf.c's);
  *                                  the second ones where tlob loads them
- *                                  (kernel/bpf/kernel_caps.h); where
+ *                                  (user/backend/bpf/kernel_caps.h); where
  *                                  bpf_timer does not load, an empty
  *                                  program on the sampler's perf event
- *                                  (kernel/bpf/sampler.h) instead, at
+ *                                  (user/backend/bpf/sampler.h) instead, at
  *                                  the backend's default period
  *   bench-bpffloor uprobe BINARY   one empty uprobe program at BINARY's
  *                                  bench_start and bench_stop (every
@@ -32,8 +32,8 @@
 #include <bpf/libbpf.h>
 
 #include "bench_floor.skel.h"
-#include "kernel_caps.h"
-#include "sampler.h"
+#include "backend/bpf/kernel_caps.h"
+#include "backend/bpf/sampler.h"
 
 /* The bpf_timer attempt's refusal is expected on PREEMPT_RT 6.1. */
 static int quiet;

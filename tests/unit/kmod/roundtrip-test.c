@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Every line the tool writes to the module (user/monline.c) reads back,
+ * Every line the tool writes to the module (user/backend/monline.c) reads back,
  * through the module's own parser (kernel/shared/tlob_parse.c, built for the
  * host), as exactly the binding the tool was asked for; a binding a line
  * cannot carry (kernel/shared/tlob_abi.h: tlob_tag_char_ok, tlob_path_char_ok)
@@ -8,7 +8,7 @@
  */
 #include <stdio.h>
 
-#include "monline.h"
+#include "backend/monline.h"
 #include "tlob_parse.h"
 
 static int n, failed;

@@ -3,7 +3,7 @@
 # tlob:violation_detail's fields are the contract's (struct tlob_diag,
 # kernel/shared/tlob_abi.h), by name and type, in the module's event
 # (kernel/module/tlob_trace.h) and in the tool's decoder of it
-# (user/kmod/decode.c): a field renamed on one side only would decode as 0.
+# (user/backend/kmod/decode.c): a field renamed on one side only would decode as 0.
 use strict;
 use warnings;
 use FindBin;
@@ -34,7 +34,7 @@ for (sort keys %want) {
 like($entry, qr/__array\(char, ran_comm, TLOB_DIAG_RAN \* TLOB_COMM_LEN\)/,
      'ran_comm: TLOB_DIAG_RAN comms of TLOB_COMM_LEN');
 
-my $dec = slurp('user/kmod/decode.c');
+my $dec = slurp('user/backend/kmod/decode.c');
 my ($table) = $dec =~ /diag_members\[TLOB_DEC_DIAG_MEMBERS\] = \{(.*?)\n\};/s;
 ok($table, 'the decoder\'s table found in decode.c');
 my @names = ($table =~ /\b(?:DM|DSTACK)\((\w+)\)/g, $table =~ /"(\w+)"/g);

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# The symbolizer (user/symbolize.c, through symbolize_drv.c) on live
+# The symbolizer (user/output/symbolize.c, through symbolize_drv.c) on live
 # processes: a copy of the driver, built with frame pointers, runs as a
 # child and prints three of its own addresses (4 bytes into sym_leaf, its
 # return into sym_caller, sym_caller's return into main, found through the

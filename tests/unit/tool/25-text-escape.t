@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Text output's one escaping rule (text_str() in user/jbuf.h), checked on
+# Text output's one escaping rule (text_str() in user/lib/jbuf.h), checked on
 # every text line the formatter writes for records, transitions,
 # diagnoses and alive records (output_drv.c: comms, tags, paths and
 # symbol names with newlines, ESC, every control byte, DEL, backslashes,

@@ -1,6 +1,6 @@
 #!/usr/bin/perl
 # SPDX-License-Identifier: GPL-2.0
-# Symbol -> ELF file offset (user/elfsym.c) on fixtures built here: PIE and
+# Symbol -> ELF file offset (user/section/elfsym.c) on fixtures built here: PIE and
 # non-PIE executables and a shared library, with and without .symtab, with
 # the text segment moved so that virtual address and file offset differ.
 # The expected offsets come from readelf's symbol and program header

@@ -1,6 +1,6 @@
 #!/usr/bin/perl
 # SPDX-License-Identifier: GPL-2.0
-# Symbol versions (user/elfsym.c): NAME is the default version, the one the
+# Symbol versions (user/section/elfsym.c): NAME is the default version, the one the
 # dynamic linker binds an unversioned call to (readelf's NAME@@V), even
 # where a compat version (NAME@V) comes first in .dynsym; NAME@V and
 # NAME@@V ask for a version. On libfix.so (tests/unit/tool/fixtures, built

@@ -1,6 +1,6 @@
 #!/usr/bin/perl
 # SPDX-License-Identifier: GPL-2.0
-# Only code binds (user/elfsym.c): an IFUNC's address is its resolver, so
+# Only code binds (user/section/elfsym.c): an IFUNC's address is its resolver, so
 # it is refused with the implementations the symbol table names; data
 # objects, thread-local data and labels outside code are refused as what
 # they are; an untyped label in .text is code; a name two functions have

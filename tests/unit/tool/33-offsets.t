@@ -1,6 +1,6 @@
 #!/usr/bin/perl
 # SPDX-License-Identifier: GPL-2.0
-# No probe inside an instruction or outside code (user/elfsym.c, insn.c):
+# No probe inside an instruction or outside code (user/section/elfsym.c, insn.c):
 # NAME+OFF must lie inside NAME and start an instruction, a raw file
 # offset (PATH:0xOFF, or the kernel's line "p PATH:0x1 0x2 threshold=")
 # must lie in an executable PT_LOAD and start an instruction of the

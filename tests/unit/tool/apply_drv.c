@@ -25,9 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "apply.h"
-#include "monline.h"
-#include "tlob.h"
+#include "backend/monline.h"
+#include "cmd/tlob.h"
+#include "config/apply.h"
 
 #define MAX_BOUND	64
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "elfsym.h"
+#include "section/elfsym.h"
 
 int main(int argc, char **argv)
 {

@@ -7,8 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "names.h"
-#include "output.h"
+#include "backend/names.h"
+#include "kinds/kind.h"
+#include "output/output.h"
 #include "tlob_model.h"
 
 int main(void)

@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output.h"
+#include "kinds/kind.h"
+#include "output/output.h"
 
 int main(int argc, char **argv)
 {

@@ -17,12 +17,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kmod_stats.h"
-#include "logic.h"
-#include "monline.h"
-#include "output.h"
-#include "params.h"
-#include "section.h"
+#include "backend/kmod/kmod_stats.h"
+#include "backend/monline.h"
+#include "kinds/kind.h"
+#include "kinds/logic.h"
+#include "options/params.h"
+#include "output/output.h"
+#include "section/section.h"
 
 static int line(int argc, char **argv)
 {

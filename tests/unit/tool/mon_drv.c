@@ -51,7 +51,7 @@
 #include <tracefs.h>
 #include <unistd.h>
 
-#include "tlob.h"
+#include "cmd/tlob.h"
 #include "tlob_model.h"
 
 int main(int argc, char **argv);

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Prints what a record shows of the model, as the tool names it
- * (user/names.c): "time FIELD STATE" for each state a window is open in,
+ * (user/backend/names.c): "time FIELD STATE" for each state a window is open in,
  * "count FIELD EVENT" for each event inside a window. 14-trace-fields.t
  * holds the module's trace event (kernel/module/tlob_trace.h) against it.
  */
 #include <stdio.h>
 
-#include "names.h"
+#include "backend/names.h"
 
 int main(void)
 {

@@ -34,11 +34,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alive.h"
-#include "names.h"
-#include "output.h"
-#include "tlob_parse.h"
+#include "backend/names.h"
+#include "kinds/alive.h"
+#include "kinds/kind.h"
+#include "output/output.h"
 #include "tlob_model.h"
+#include "tlob_parse.h"
 
 /* Calls of the printf family while counting is on (-c). */
 static bool counting;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The symbolizer (user/symbolize.c) on live processes, for 20-symbolize.t:
+ * The symbolizer (user/output/symbolize.c) on live processes, for 20-symbolize.t:
  *
  *   symbolize_drv child          print three user addresses of this very
  *                                program: 4 bytes into sym_leaf(), where
@@ -23,8 +23,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "output.h"
-#include "symbolize.h"
+#include "output/output.h"
+#include "output/symbolize.h"
 
 #define NOINLINE __attribute__((noinline, used))
 

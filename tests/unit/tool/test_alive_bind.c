@@ -13,10 +13,10 @@
 #include <errno.h>
 #include <inttypes.h>
 
-#include "elfsym.h"
-#include "section.h"
+#include "cmd/tlob.h"
+#include "section/elfsym.h"
+#include "section/section.h"
 #include "tap.h"
-#include "tlob.h"
 #include "tlob_parse.h"
 
 static void parses(const char *arg, struct tlob_binding_spec *s)

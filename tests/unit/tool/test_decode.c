@@ -9,8 +9,8 @@
 
 #include <event-parse.h>
 
-#include "decode.h"
-#include "names.h"
+#include "backend/kmod/decode.h"
+#include "backend/names.h"
 #include "tap.h"
 #include "tlob_model.h"
 

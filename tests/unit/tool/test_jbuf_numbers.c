@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The formatter's numbers (user/jbuf.h): ju64() writes its digits in
+ * The formatter's numbers (user/lib/jbuf.h): ju64() writes its digits in
  * place when the buffer has room for any u64 and through a copy when it
  * has not, and u64_len() counts digits from the bit length. Every power
  * of ten, its neighbours, 0 and UINT64_MAX, and a million others, against
@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "jbuf.h"
+#include "lib/jbuf.h"
 #include "tap.h"
 
 /* v through ju64() into a buffer of @len bytes; its jend() result. */

@@ -2,7 +2,7 @@
 /* The module's stats line (kernel/README.md, `stats`) -> struct tlob_binding_stats. */
 #include <errno.h>
 
-#include "kmod_stats.h"
+#include "backend/kmod/kmod_stats.h"
 #include "tap.h"
 #include "tlob_parse.h"
 

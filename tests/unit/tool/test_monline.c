@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "monline.h"
+#include "backend/monline.h"
 #include "tap.h"
 #include "tlob_parse.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tb_safe_dir() (kernel/bpf/safe_dir.c), the check root's tlob makes before
+ * tb_safe_dir() (user/backend/bpf/safe_dir.c), the check root's tlob makes before
  * it pins the BPF monitor or takes its lock: on a tree made here, every
  * case of the rule (another owner, a link, writable by others, sticky
  * above or at the end, made when missing). Needs root (chown); skipped
@@ -12,8 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "backend/bpf/safe_dir.h"
 #include "tap.h"
-#include "safe_dir.h"
 
 static char base[64], path[256], err[512];
 

@@ -2,8 +2,8 @@
 /* Budget and duration units, and the budget's printed form. */
 #include <errno.h>
 
+#include "lib/units.h"
 #include "tap.h"
-#include "units.h"
 
 static void budget_ok(const char *s, uint64_t want)
 {
