@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lib/units.h"
@@ -210,6 +211,21 @@ int tlob_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 	const struct tlob_num num = { "number", TLOB_NUM_COUNT, min, max, "" };
 
 	return tlob_parse_num(&num, s, out, NULL, 0);
+}
+
+int tlob_env_u64(const char *name, uint64_t min, uint64_t max, uint64_t *out,
+		 char *err, size_t len)
+{
+	const char *s = getenv(name);
+	int ret;
+
+	if (!s || !*s)
+		return 1;
+	ret = tlob_parse_u64(s, min, max, out);
+	if (ret)
+		snprintf(err, len, "%s=%s: give %" PRIu64 "..%" PRIu64, name, TLOB_SHOWN(s),
+			 min, max);
+	return ret;
 }
 
 int tlob_parse_bound(const char *what, const char *s, uint64_t *ns, char *err, size_t len)

@@ -42,6 +42,14 @@ int tlob_parse_num(const struct tlob_num *num, const char *s, uint64_t *out,
 /* A decimal count in min..max with no message: 0, -EINVAL or -ERANGE. */
 int tlob_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 
+/*
+ * The environment variable NAME as a decimal count in min..max: 1 when it
+ * is unset or empty (*out untouched), 0 when read, -EINVAL or -ERANGE with
+ * "NAME=VALUE: give MIN..MAX" in err.
+ */
+int tlob_env_u64(const char *name, uint64_t min, uint64_t max, uint64_t *out,
+		 char *err, size_t len);
+
 /* A budget: TLOB_NUM_NS in TLOB_BUDGET_MIN_NS..TLOB_BUDGET_MAX_NS (1us..1h). */
 int tlob_parse_budget(const char *s, uint64_t *ns, char *err, size_t len);
 /* The same for another bound of a section (min=): WHAT names it in err. */

@@ -21,6 +21,7 @@
 #include "fileio.h"
 #include "lib/utils.h"
 #include "section/elfsym.h"
+#include "tlob_parse.h"
 #include "section/insn.h"
 
 #define SUGGEST_MAX	3
@@ -583,7 +584,8 @@ static int parse_spec(const char *spec, struct lookup *l)
 {
 	const char *plus = strchr(spec, '+');
 	size_t n = plus ? (size_t)(plus - spec) : strlen(spec);
-	char *at, *end;
+	u64 addend = 0;
+	char *at;
 
 	if (!n || n >= sizeof(l->name))
 		return -EINVAL;
@@ -597,15 +599,13 @@ static int parse_spec(const char *spec, struct lookup *l)
 		if (!*l->version || strchr(l->version, '@') || !l->name[0])
 			return -EINVAL;
 	}
-	if (plus) {
-		/* Digits only: strtoull would take "-1" as 2^64-1 and " 4" as 4. */
-		if (plus[1] < '0' || plus[1] > '9')
-			return -EINVAL;
-		errno = 0;
-		l->addend = strtoull(plus + 1, &end, 0);
-		if (errno || *end)
-			return -EINVAL;
-	}
+	/*
+	 * The offset as the monitor line writes one: decimal, or 0x and hex;
+	 * "+010" is ten, as the kernel reads it, never octal.
+	 */
+	if (plus && tlob_parse_offset(plus + 1, &addend))
+		return -EINVAL;
+	l->addend = addend;
 	return 0;
 }
 

@@ -55,6 +55,12 @@ isnt(sprintf('0x%x', $va), (resolve('pie-moved', 'frame_begin'))[1], 'pie-moved:
 
 my ($rc, $out) = resolve('pie', 'frame_begin+4');
 is($out, sprintf('0x%x', expected("$dir/pie", 'frame_begin') + 4), 'NAME+OFFSET adds the offset');
+# The offset reads as the monitor line's: decimal or 0x, never octal.
+is_deeply([resolve('pie', 'frame_begin+010')], [resolve('pie', 'frame_begin+10')],
+	'NAME+010 is NAME+10 (decimal, not octal)');
+is_deeply([resolve('pie', 'frame_begin+0x4')], [resolve('pie', 'frame_begin+4')], 'NAME+0x4 is NAME+4');
+($rc, $out) = resolve('pie', 'frame_begin+4x');
+like($out, qr/^error: invalid symbol 'frame_begin\+4x'/, 'NAME+4x is refused');
 
 ($rc, $out) = resolve('pie', 'frame_begn');
 is($rc, 1, 'misspelt symbol fails');

@@ -6,10 +6,7 @@
 # name of its file is bound already.
 . "$(dirname "$0")/tap.sh"
 
-if [ "$(id -u)" != 0 ]; then
-	echo "1..0 # SKIP needs root (the tool checks it first)"
-	exit 0
-fi
+need_root
 APP=$BUILD/tests/unit/tool/fixtures/app
 fb=$(sym_off "$APP" frame_begin)
 ln -s "$APP" "$tmp/link"

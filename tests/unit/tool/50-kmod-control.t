@@ -8,10 +8,7 @@
 # by the VM tests.
 . "$(dirname "$0")/tap.sh"
 
-if [ "$(id -u)" != 0 ]; then
-	echo "1..0 # SKIP needs root (the tool checks it first)"
-	exit 0
-fi
+need_root
 gcc -O0 -fPIE -pie -o "$tmp/app" "$(dirname "$0")/fixtures/app.c" || { echo "Bail out! gcc"; exit 255; }
 app=$tmp/app
 fb=$(printf '0x%x' "$("$BUILD/tests/unit/tool/elfsym_drv" "$app" frame_begin)")
@@ -66,5 +63,15 @@ printf 'p %s:0x10\n' "$app" >"$root/monitor"
 is "$?" 1 "a listing the tool cannot parse: exit 1"
 grep -q "^tlob: cannot parse monitor line 'p $app:0x10': missing STOP" "$tmp/err"
 ok $? "... quoting the line and what is wrong" || cat "$tmp/err"
+
+# enable is the module's "0" or "1": anything else is an error, not "off".
+for v in 2 -1 ' 1' 1x ''; do
+	printf '%s\n' "$v" >"$root/enable"
+	"$TLOB" status --backend kmod --root "$root" >/dev/null 2>"$tmp/err"
+	is "$?" 1 "enable '$v': status exits 1"
+	grep -q "enable: '$v' is neither 0 nor 1" "$tmp/err"
+	ok $? "... saying what enable holds" || cat "$tmp/err"
+done
+echo 1 >"$root/enable"
 
 tap_done

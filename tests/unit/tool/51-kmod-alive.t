@@ -9,10 +9,7 @@
 # in-kernel RV tlob, which has no alive supervision.
 . "$(dirname "$0")/tap.sh"
 
-if [ "$(id -u)" != 0 ]; then
-	echo "1..0 # SKIP needs root (the tool checks it first)"
-	exit 0
-fi
+need_root
 app=$BUILD/tests/unit/tool/fixtures/app
 fb=$(sym_off "$app" frame_begin)
 fe=$(sym_off "$app" frame_end)

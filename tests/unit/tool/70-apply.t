@@ -10,10 +10,7 @@
 # of plain files cannot keep (each write replaces the last).
 . "$(dirname "$0")/tap.sh"
 
-if [ "$(id -u)" != 0 ]; then
-	echo "1..0 # SKIP needs root (the tool checks it first)"
-	exit 0
-fi
+need_root
 APP=$BUILD/tests/unit/tool/fixtures/app
 fb=$(sym_off "$APP" frame_begin)
 fe=$(sym_off "$APP" frame_end)

@@ -9,10 +9,7 @@
 # controls: the checker refuses broken text, so a pass means something.
 . "$(dirname "$0")/tap.sh"
 
-if [ "$(id -u)" != 0 ]; then
-	echo "1..0 # SKIP needs root (the tool checks it first)"
-	exit 0
-fi
+need_root
 PY=/usr/bin/python3
 CHECK="$PY $(dirname "$0")/metrics_check.py"
 if ! $PY -c 'import prometheus_client' 2>/dev/null; then

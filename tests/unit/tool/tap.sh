@@ -9,6 +9,14 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$top/tests/lib/tap.sh"
 
+# need_root: a script whose commands the tool runs only as root skips
+# whole under another user (the tool refuses before doing anything)
+need_root() {
+	[ "$(id -u)" = 0 ] && return
+	echo "1..0 # SKIP needs root (the tool checks it first)"
+	exit 0
+}
+
 # sym_off FILE SYMBOL: the symbol's ELF file offset as the kernel's lines
 # write it (0x...), looked up by the tests' own driver
 sym_off() { printf '0x%x' "$("$BUILD/tests/unit/tool/elfsym_drv" "$1" "$2")"; }

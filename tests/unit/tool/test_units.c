@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Budget and duration units, and the budget's printed form. */
 #include <errno.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "lib/units.h"
 #include "tap.h"
@@ -74,10 +76,42 @@ static void count_tests(void)
 	tap_ok(tlob_parse_u64("-1", 0, UINT64_MAX, &v) == -EINVAL, "u64: a sign is no digit");
 }
 
+/* Numbers from the environment: read as any other count, refused with the name. */
+static void env_numbers(void)
+{
+	static const char *const bad[] = { " 5", "-1", "5s", "0x10", "18446744073709551616", "0", "3601" };
+	uint64_t v = 42;
+	char err[160];
+
+	unsetenv("TLOB_TEST_NUM");
+	tap_ok(tlob_env_u64("TLOB_TEST_NUM", 1, 3600, &v, err, sizeof(err)) == 1 && v == 42,
+	       "env: unset leaves the default");
+	setenv("TLOB_TEST_NUM", "", 1);
+	tap_ok(tlob_env_u64("TLOB_TEST_NUM", 1, 3600, &v, err, sizeof(err)) == 1 && v == 42,
+	       "env: empty leaves the default");
+	setenv("TLOB_TEST_NUM", "30", 1);
+	tap_ok(tlob_env_u64("TLOB_TEST_NUM", 1, 3600, &v, err, sizeof(err)) == 0 && v == 30,
+	       "env: 30 is 30");
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char name[64];
+
+		v = 42;
+		setenv("TLOB_TEST_NUM", bad[i], 1);
+		snprintf(name, sizeof(name), "env: '%s' refused, default kept", bad[i]);
+		tap_ok(tlob_env_u64("TLOB_TEST_NUM", 1, 3600, &v, err, sizeof(err)) < 0 && v == 42,
+		       name);
+	}
+	tap_ok(strstr(err, "TLOB_TEST_NUM=3601: give 1..3600") != NULL,
+	       "env: the message names the variable, its value and the range");
+	unsetenv("TLOB_TEST_NUM");
+}
+
 int main(void)
 {
 	char buf[32], err[128];
 	uint64_t ns;
+
+	env_numbers();
 
 	budget_ok("10ms", 10000000);
 	budget_ok("5ms", 5000000);

@@ -35,6 +35,7 @@
 #include "backend/bpf/loader.h"
 #include "backend/bpf/safe_dir.h"
 #include "backend/bpf/sampler.h"
+#include "lib/units.h"
 #include "tlob.skel.h"
 #include "tlob_abi.h"
 #include "tlob_bpf.h"
@@ -374,10 +375,9 @@ fail:
 int tb_load(struct bpf_mon *m, char *err, size_t len)
 {
 	const char *force = getenv("TLOB_BPF_DETECTOR");
-	const char *us = getenv("TLOB_BPF_SAMPLE_US");
 	struct tlob_bpf_meta meta = { 0 };
 	struct tb_kernel_caps caps;
-	unsigned long long period_us = TB_SAMPLE_US_DEFAULT;
+	uint64_t period_us = TB_SAMPLE_US_DEFAULT;
 	__u32 zero = 0;
 	int ret, i;
 
@@ -386,15 +386,8 @@ int tb_load(struct bpf_mon *m, char *err, size_t len)
 		snprintf(err, len, "TLOB_BPF_DETECTOR=%s: use timer, sample or auto", force);
 		return -EINVAL;
 	}
-	if (us && *us) {
-		char *end;
-
-		period_us = strtoull(us, &end, 10);
-		if (*end || period_us < 10 || period_us > 1000000) {
-			snprintf(err, len, "TLOB_BPF_SAMPLE_US=%s: give 10..1000000", us);
-			return -EINVAL;
-		}
-	}
+	if (tlob_env_u64("TLOB_BPF_SAMPLE_US", 10, 1000000, &period_us, err, len) < 0)
+		return -EINVAL;
 	tb_kernel_caps(&caps);
 	/*
 	 * 6.12 has the kfuncs but its verifier refused tlob_uprobe_np, and a

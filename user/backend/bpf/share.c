@@ -40,6 +40,7 @@
 
 #include "backend/bpf/loader.h"
 #include "backend/bpf/safe_dir.h"
+#include "lib/units.h"
 #include "lib/utils.h"
 #include "tlob_abi.h"
 #include "tlob_bpf.h"
@@ -52,17 +53,11 @@
 
 static unsigned int lock_wait_s(void)
 {
-	const char *s = getenv("TLOB_BPF_LOCK_WAIT");
-	unsigned long v;
-	char *end;
+	uint64_t v = TB_LOCK_WAIT_S;
+	char err[160];
 
-	if (!s || !*s)
-		return TB_LOCK_WAIT_S;
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || *end || !v || v > TB_LOCK_WAIT_MAX_S) {
-		fprintf(stderr, "tlob: bpf: TLOB_BPF_LOCK_WAIT=%s: give 1..%d seconds; "
-			"waiting %d\n", s, TB_LOCK_WAIT_MAX_S, TB_LOCK_WAIT_S);
+	if (tlob_env_u64("TLOB_BPF_LOCK_WAIT", 1, TB_LOCK_WAIT_MAX_S, &v, err, sizeof(err)) < 0) {
+		fprintf(stderr, "tlob: bpf: %s seconds; waiting %d\n", err, TB_LOCK_WAIT_S);
 		return TB_LOCK_WAIT_S;
 	}
 	return (unsigned int)v;

@@ -27,6 +27,7 @@
 #include "backend/kmod/kmod_stats.h"
 #include "backend/kmod/trace.h"
 #include "backend/monline.h"
+#include "lib/units.h"
 #include "lib/utils.h"
 
 struct kmod {
@@ -164,9 +165,17 @@ static int kmod_get_enable(struct tlob_backend *be)
 	int ret = 0;
 	char *s = ctl_read(be, "enable", &ret);
 
+	uint64_t on;
+
 	if (!s)
 		return ret;
-	ret = atoi(s) ? 1 : 0;
+	/* The module writes "0\n" or "1\n"; anything else is not its answer. */
+	s[strcspn(s, "\n")] = '\0';
+	if (tlob_parse_u64(s, 0, 1, &on))
+		ret = tlob_backend_err(be, EIO, "%s/enable: '%s' is neither 0 nor 1",
+				       TLOB_SHOWN(K(be)->root), TLOB_SHOWN(s));
+	else
+		ret = (int)on;
 	free(s);
 	return ret;
 }
