@@ -64,13 +64,22 @@ ifneq ($(TLOB_GOALS),)
 $(TLOB_GOALS): tlob-deps
 	+$(Q)$(MAKE) --no-print-directory TLOB_DEPS_DONE=1 $@
 endif
+# make demo alone installs the demo's packages alone (.ci/deps --demo).
+DEPS_PROFILE := $(if $(filter-out demo,$(TLOB_GOALS)),,--demo)
 tlob-deps:
-	$(Q).ci/deps --check >/dev/null 2>&1 || { \
-		echo "tlob: installing missing Debian packages first (.ci/deps)"; \
-		.ci/deps || { echo "tlob: packages are still missing; run .ci/deps as root and read its output" >&2; exit 1; }; }
+	$(Q).ci/deps $(DEPS_PROFILE) --check >/dev/null 2>&1 || { \
+		echo "tlob: installing missing Debian packages first (.ci/deps $(DEPS_PROFILE))"; \
+		.ci/deps $(DEPS_PROFILE) || { echo "tlob: packages are still missing; run .ci/deps $(DEPS_PROFILE) as root and read its output" >&2; exit 1; }; }
 deps:
 	$(Q).ci/deps
 else
+# make demo boots one lane (LANE, stock by default): the other lanes'
+# kernels are not looked up, nor their modules built.
+ifeq ($(filter-out demo,$(MAKECMDGOALS)),)
+ifneq ($(MAKECMDGOALS),)
+LANES := $(or $(LANE),stock)
+endif
+endif
 include tests/harness/kernels.mk
 include rvgen/rvgen.mk
 include kernel/kernel.mk
