@@ -43,9 +43,9 @@ __u64 tlob_nr_open;
  * where tlob_nr_open is. A scheduler hook looks a task up in the windows
  * map only when its bucket counts one, as the module checks its hash
  * bucket before any lock: the tasks that switch around a window, or
- * around 64 parked ones, cost a load each, not a hash lookup (issue #16:
- * one parked window cost the ping-pong 11.7 points over the BPF floor,
- * as much as 1024). A task may also have an entry with no window open
+ * around 64 parked ones, cost a load each, not a hash lookup (with a
+ * lookup on every switch, one parked window costs the whole system as
+ * much as 1024 do). A task may also have an entry with no window open
  * (entries live to its exit); the hooks need only the open ones.
  */
 __u32 tlob_open_at[TLOB_BPF_OPEN_MASK + 1];
@@ -64,8 +64,8 @@ __u64 tlob_scan_ns;
  * only once it has passed, and sets it to the earliest deadline it saw.
  * So the check costs a sample or a scheduler event one load while nothing
  * is due, however many windows are open, and the walk of the windows map runs
- * once per due deadline, not once per period (issue #16: with 1024
- * windows parked, every sample walked all of them in hard IRQ).
+ * once per due deadline, not once per period (a walk per sample would
+ * visit every parked window in hard IRQ, however many there are).
  */
 __u64 tlob_next_due = ~0ULL;
 /*
@@ -84,7 +84,7 @@ __u32 tlob_on;
  * in flight during an unbind opened after the walk that ended the
  * binding's others (a uprobe program is preemptible on PREEMPT_RT) is
  * still ended at its task's next switch-out, and every other switch-out
- * costs a load, not a hash lookup per window (issue #16).
+ * costs a load, not a hash lookup per window.
  */
 __u32 tlob_unbinds;
 

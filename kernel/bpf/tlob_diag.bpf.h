@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A violation's diagnosis in the BPF backend (issue #18): the module's
+ * A violation's diagnosis in the BPF backend: the module's
  * (../module/tlob_diag.c), with the steps both fill it with written once
  * (../shared/tlob_diag.h), and what BPF allows instead of an IPI and an
  * irq_work. Included by tlob_common.bpf.h, so both objects (the scheduler
