@@ -211,8 +211,8 @@ static __always_inline void tlob_due_at(__u64 deadline)
  *
  * A global function: the verifier checks it once per program instead of
  * once per call site, and the scheduler hooks call it for every slot of
- * two tasks (inlined, tlob_switch alone was ~7000 instructions and took
- * seconds to load in an emulated guest). So w arrives as plain memory that
+ * two tasks (inlined, tlob_switch alone would be ~7000 instructions and
+ * take seconds to load in an emulated guest). So w arrives as plain memory that
  * may be NULL.
  */
 __noinline int tlob_feed(struct tlob_win *w, __u32 event, __u64 now, __u32 detector,
@@ -442,9 +442,10 @@ static __always_inline void tlob_start(const struct tlob_bpf_binding *b, __u32 i
  * be preempted; but uprobe programs run preemptible (migrate_disable()
  * only, since 6.0), and on a kernel that preempts kernel code (PREEMPT_RT,
  * preempt=full or lazy) a task preempted inside tlob_uprobe and another
- * task running it on the same CPU share that stack: 7.3.4-rt oopsed in
- * tlob_feed() within seconds of 32 threads at START/STOP
- * (tests/guest/38-bpf-preemptible-uprobes.t). The kernel's own stack is
+ * task running it on the same CPU share that stack, and one overwrites the
+ * other's frame (an oops in tlob_feed() on 7.3.4-rt within seconds of 32
+ * threads at START/STOP: tests/guest/38-bpf-preemptible-uprobes.t). The
+ * kernel's own stack is
  * per task. The verifier decides from the instructions (a tail call
  * anywhere in the program), on every kernel that has private stacks.
  */
@@ -726,20 +727,20 @@ static __always_inline void tlob_sup_task_gone(__u32 tid, __u32 tgid, bool group
  * runs these tracepoints' programs preemptible, and it skips a program's
  * run on a CPU where that program already runs (a preempted task's) as a
  * recursion: of three threads exiting together under tlob mon on 7.3.4,
- * one now and then went unseen (tlob_exit's recursion_misses 1 in bpftool
- * prog show; its logical instance ended at the session's end instead of
- * its exit, 4 runs of 6; 38-bpf-preempted-exits.t). A second program on
- * the same tracepoint did not close it on 7.3.4-rt, where three tasks
- * nested on one CPU skipped both. So an exit is seen again at the task's
+ * one now and then goes unseen (tlob_exit's recursion_misses in bpftool
+ * prog show counts it; its logical instance would end at the session's
+ * end instead of its exit; 38-bpf-preempted-exits.t). A second program on
+ * the same tracepoint does not close it on 7.3.4-rt, where three tasks
+ * nested on one CPU can skip both. So an exit is seen again at the task's
  * last switch (tlob_switch: prev->exit_state set), where nothing preempts
  * a program; an exec, which has no such switch, by two programs on its
  * tracepoint (the kernel runs them one after the other: a task preempted
  * inside one holds that one only), which makes a skip rarer, not
  * impossible: three tasks exec'ing at once on one CPU could skip both,
- * as three exits did on 7.3.4-rt. Whatever one run ends, the next finds
+ * as three exits can on 7.3.4-rt. Whatever one run ends, the next finds
  * gone (an instance ends once, by compare-and-swap; the task's entry is
  * deleted), so it costs a lookup or two. Inlined: as a function of its
- * own its frame and the ones under it passed the 512 bytes of stack
+ * own its frame and the ones under it pass the 512 bytes of stack
  * 6.1's verifier allows a call chain ("combined stack size of 5 calls").
  */
 static __always_inline int tlob_exit_run(struct task_struct *p)

@@ -91,7 +91,7 @@ static void die(const char *what)
  * C library has no frame pointers, so a frame-pointer walk that starts
  * inside it (or in the vDSO it calls) steps over its caller, this
  * function, straight to diag_spin_caller(); under emulation a clock read
- * (a syscall when the TSC is not trusted) took half the loop's time. So
+ * (a syscall when the TSC is not trusted) costs as much as the loop. So
  * the loop reads the TSC inline, at the rate measured at start-up.
  */
 static double tsc_per_ms;
