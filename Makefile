@@ -97,8 +97,8 @@ all: $(ALL)
 
 # The debug lane is not part of make check, cached kernel or not: CI runs
 # .ci/run on the machine of the session that submitted, where a developer
-# who ran the lane left its kernel cached, and the lane (17-25 min) then
-# took CI's run past its 75-minute budget (5257 s, issue #20's landing).
+# who ran the lane may have left its kernel cached, and the lane (17-25
+# min) would take CI's run past its 75-minute budget.
 # make check-debug runs it; make check-all adds it when the kernel is cached.
 check: all
 	$(Q)$(MAKE) --no-print-directory check-unit

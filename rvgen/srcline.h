@@ -3,7 +3,7 @@
  * Source lines for the messages that concern the graph as a whole (its
  * kind, no initial state): its first line of text. The lines of nodes,
  * edges and labels are recorded as cgraph reads them (model.c); finding
- * them again by scanning the text took time quadratic in the model.
+ * them again by scanning the text would take time quadratic in the model.
  */
 #ifndef RVGEN_SRCLINE_H
 #define RVGEN_SRCLINE_H

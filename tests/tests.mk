@@ -22,9 +22,8 @@ CHECK_DEPS += $(BUILD)/unit/engine/diag-test
 
 include tests/fuzz/fuzz.mk
 
-# Two at a time (the machines are 2-core): 125 s instead of 220 s on the
-# machine of 2026-12-07; each script keeps its files under its own name
-# or a mktemp directory.
+# Two at a time (the machines are 2-core); each script keeps its files
+# under its own name or a mktemp directory, so two never share one.
 .PHONY: check-unit
 check-unit: $(CHECK_DEPS)
 	$(Q)BUILD=$(BUILD) prove -j2 -r tests/unit

@@ -66,9 +66,9 @@ $(BPF_OUT)/%.bpf.o: kernel/bpf/%.bpf.c $(BPF_HDRS) $(BPF_OUT)/vmlinux.h
 	$(Q)mv $@.tmp $@
 
 # The bpf_timer path attaches fexit programs to tlob_arm()/tlob_cancel():
-# they must stay real calls in the object. (They once were not: the
-# compiler deleted calls to a pure function whose result was unused, and
-# the timer object failed to load with "Subprog tlob_arm doesn't exist".)
+# they must stay real calls in the object. (The compiler may delete calls
+# to a pure function whose result is unused, and the timer object then
+# fails to load with "Subprog tlob_arm doesn't exist".)
 $(BPF_OUT)/tlob.bpf.checked: $(BPF_OUT)/tlob.bpf.o
 	$(Q)for f in tlob_arm tlob_cancel; do \
 		llvm-objdump -dr $< | grep -q "R_BPF_64_32[[:space:]]*$$f$$" || \

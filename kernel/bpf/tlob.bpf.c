@@ -43,9 +43,9 @@ __u64 tlob_nr_open;
  * where tlob_nr_open is. A scheduler hook looks a task up in the windows
  * map only when its bucket counts one, as the module checks its hash
  * bucket before any lock: the tasks that switch around a window, or
- * around 64 parked ones, cost a load each, not a hash lookup (issue #16:
- * one parked window cost the ping-pong 11.7 points over the BPF floor,
- * as much as 1024). A task may also have an entry with no window open
+ * around 64 parked ones, cost a load each, not a hash lookup (with a
+ * lookup on every switch, one parked window costs the whole system as
+ * much as 1024 do). A task may also have an entry with no window open
  * (entries live to its exit); the hooks need only the open ones.
  */
 __u32 tlob_open_at[TLOB_BPF_OPEN_MASK + 1];
@@ -64,8 +64,8 @@ __u64 tlob_scan_ns;
  * only once it has passed, and sets it to the earliest deadline it saw.
  * So the check costs a sample or a scheduler event one load while nothing
  * is due, however many windows are open, and the walk of the windows map runs
- * once per due deadline, not once per period (issue #16: with 1024
- * windows parked, every sample walked all of them in hard IRQ).
+ * once per due deadline, not once per period (a walk per sample would
+ * visit every parked window in hard IRQ, however many there are).
  */
 __u64 tlob_next_due = ~0ULL;
 /*
@@ -84,7 +84,7 @@ __u32 tlob_on;
  * in flight during an unbind opened after the walk that ended the
  * binding's others (a uprobe program is preemptible on PREEMPT_RT) is
  * still ended at its task's next switch-out, and every other switch-out
- * costs a load, not a hash lookup per window (issue #16).
+ * costs a load, not a hash lookup per window.
  */
 __u32 tlob_unbinds;
 
@@ -211,8 +211,8 @@ static __always_inline void tlob_due_at(__u64 deadline)
  *
  * A global function: the verifier checks it once per program instead of
  * once per call site, and the scheduler hooks call it for every slot of
- * two tasks (inlined, tlob_switch alone was ~7000 instructions and took
- * seconds to load in an emulated guest). So w arrives as plain memory that
+ * two tasks (inlined, tlob_switch alone would be ~7000 instructions and
+ * take seconds to load in an emulated guest). So w arrives as plain memory that
  * may be NULL.
  */
 __noinline int tlob_feed(struct tlob_win *w, __u32 event, __u64 now, __u32 detector,
@@ -442,9 +442,10 @@ static __always_inline void tlob_start(const struct tlob_bpf_binding *b, __u32 i
  * be preempted; but uprobe programs run preemptible (migrate_disable()
  * only, since 6.0), and on a kernel that preempts kernel code (PREEMPT_RT,
  * preempt=full or lazy) a task preempted inside tlob_uprobe and another
- * task running it on the same CPU share that stack: 7.3.4-rt oopsed in
- * tlob_feed() within seconds of 32 threads at START/STOP
- * (tests/guest/38-bpf-preemptible-uprobes.t). The kernel's own stack is
+ * task running it on the same CPU share that stack, and one overwrites the
+ * other's frame (an oops in tlob_feed() on 7.3.4-rt within seconds of 32
+ * threads at START/STOP: tests/guest/38-bpf-preemptible-uprobes.t). The
+ * kernel's own stack is
  * per task. The verifier decides from the instructions (a tail call
  * anywhere in the program), on every kernel that has private stacks.
  */
@@ -726,20 +727,20 @@ static __always_inline void tlob_sup_task_gone(__u32 tid, __u32 tgid, bool group
  * runs these tracepoints' programs preemptible, and it skips a program's
  * run on a CPU where that program already runs (a preempted task's) as a
  * recursion: of three threads exiting together under tlob mon on 7.3.4,
- * one now and then went unseen (tlob_exit's recursion_misses 1 in bpftool
- * prog show; its logical instance ended at the session's end instead of
- * its exit, 4 runs of 6; 38-bpf-preempted-exits.t). A second program on
- * the same tracepoint did not close it on 7.3.4-rt, where three tasks
- * nested on one CPU skipped both. So an exit is seen again at the task's
+ * one now and then goes unseen (tlob_exit's recursion_misses in bpftool
+ * prog show counts it; its logical instance would end at the session's
+ * end instead of its exit; 38-bpf-preempted-exits.t). A second program on
+ * the same tracepoint does not close it on 7.3.4-rt, where three tasks
+ * nested on one CPU can skip both. So an exit is seen again at the task's
  * last switch (tlob_switch: prev->exit_state set), where nothing preempts
  * a program; an exec, which has no such switch, by two programs on its
  * tracepoint (the kernel runs them one after the other: a task preempted
  * inside one holds that one only), which makes a skip rarer, not
  * impossible: three tasks exec'ing at once on one CPU could skip both,
- * as three exits did on 7.3.4-rt. Whatever one run ends, the next finds
+ * as three exits can on 7.3.4-rt. Whatever one run ends, the next finds
  * gone (an instance ends once, by compare-and-swap; the task's entry is
  * deleted), so it costs a lookup or two. Inlined: as a function of its
- * own its frame and the ones under it passed the 512 bytes of stack
+ * own its frame and the ones under it pass the 512 bytes of stack
  * 6.1's verifier allows a call chain ("combined stack size of 5 calls").
  */
 static __always_inline int tlob_exit_run(struct task_struct *p)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A violation's diagnosis in the BPF backend (issue #18): the module's
+ * A violation's diagnosis in the BPF backend: the module's
  * (../module/tlob_diag.c), with the steps both fill it with written once
  * (../shared/tlob_diag.h), and what BPF allows instead of an IPI and an
  * irq_work. Included by tlob_common.bpf.h, so both objects (the scheduler
@@ -57,10 +57,10 @@
  *
  * The timer's callback takes no stack itself: bpf_get_task_stack() reads
  * the perf callchain buffers under rcu_dereference(), and 6.1 runs
- * bpf_timer callbacks in softirq without rcu_read_lock() (the debug lane's
- * lockdep: "suspicious RCU usage" at kernel/events/callchain.c). Softirq
- * holds off grace periods, so that was no use-after-free; but a report on
- * a lockdep kernel all the same. The callback notes the window in a per-CPU
+ * bpf_timer callbacks in softirq without rcu_read_lock() (lockdep reports
+ * "suspicious RCU usage" at kernel/events/callchain.c). Softirq holds off
+ * grace periods, so that is no use-after-free; but it is a report on a
+ * lockdep kernel all the same. The callback notes the window in a per-CPU
  * slot (tlob_ustack_owed) and the timer object's hrtimer_expire_exit
  * program, a tracepoint (RCU held) that runs right after the callback on
  * the same CPU, in the same interrupted task, takes the stack and sends.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A violation's diagnosis: why the window overran (issue #18). Each window
+ * A violation's diagnosis: why the window overran. Each window
  * carries a preallocated struct tlob_diag (struct tlob_wdiag, tlob.h) that
  * the shared steps of ../shared/tlob_diag.h fill while the window is open:
  * the CPU it was last on and its migrations (at switch-in), its last waker

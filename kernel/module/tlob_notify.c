@@ -8,9 +8,9 @@
  * (SCHED_FIFO 1), which any real-time task above it on that CPU starves.
  * A deadline found under a SCHED_FIFO hog, the case tlob is for, is
  * recorded on the hog's CPU (the hrtimer fires where the window's task
- * waits): its record sat there until the hog rested or the RT throttle
- * stopped it, or until the reader's next batch (`tlob mon` flushes every
- * 100 ms): the rt lane's print latency under a hog had a p99 of 105 ms.
+ * waits): its record sits there until the hog rests or the RT throttle
+ * stops it, or until the reader's next batch (`tlob mon` flushes every
+ * 100 ms), which alone can take it past the 100 ms print-latency target.
  *
  * So on PREEMPT_RT such a record is followed by an IPI to another online
  * CPU (a csd: irq_work_queue_on() is not exported), whose function writes

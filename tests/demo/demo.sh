@@ -11,8 +11,8 @@ demo_backend() { # backend
 	say "tlob mon --backend $1 -b $app:frame_begin,frame_end,10ms &"
 	# Emptied here, not by the redirection below: that runs in the
 	# background child, maybe after the wait below has read the previous
-	# backend's "monitoring" (the BPF part then ran the app before its
-	# programs were attached and saw no window, once in two runs).
+	# backend's "monitoring" (the BPF part would then run the app before
+	# its programs are attached and see no window).
 	: >/tmp/mon.out
 	tlob mon --backend "$1" -b "$app:frame_begin,frame_end,10ms" >/tmp/mon.out 2>&1 &
 	mon=$!

@@ -15,12 +15,12 @@
  *   probe its static call calls that probe directly; with two or more it
  *   calls the iterator; each change re-patches every call site
  *   (text_poke_bp(): an int3 first, then IPIs to every CPU). Under QEMU
- *   TCG that patching has gone wrong at the sched_switch site of
- *   __schedule(): a CPU kept executing a stale int3 while another waited
- *   in text_poke_bp() (a live-lock), or hit it after the patch was done
- *   (an Oops: int3). The pin this replaced, one trace event kept enabled,
- *   still let a monitor's probe move the count between one and two, and
- *   CI's 6.12 and newest guests went down during the module's scripts.
+ *   TCG that patching can go wrong at the sched_switch site of
+ *   __schedule(): a CPU keeps executing a stale int3 while another waits
+ *   in text_poke_bp() (a live-lock), or hits it after the patch is done
+ *   (an Oops: int3). One trace event kept enabled is not pin enough: a
+ *   monitor's probe still moves the count between one and two, and the
+ *   6.12 and newest guests can go down during the module's scripts.
  *   With two held here the count moves only between two and more, and the
  *   call sites stay on the iterator. Users' kernels are patched as usual;
  *   25-tool-every-window.t unloads the pin and runs that way.

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * tlob-diag: windows that overrun for a known reason, so that the
- * diagnosis of a violation (issue #18: where the code was, who took the
- * CPU, who woke the task) can be checked against what really happened.
+ * diagnosis of a violation (where the code was, who took the CPU, who
+ * woke the task) can be checked against what really happened.
  *
  * Section: diag_begin() ... diag_end() (noinline, global; their ELF file
  * offsets are written beside the program at build time, tlob-diag.offsets,
@@ -40,8 +40,8 @@
  * -l MS lingers MS ms after the last window before exiting: tlob mon
  * names a diagnosis' user frames from the live process (/proc/PID/maps
  * and map_files), and under emulation its reader can come to a violation
- * after a process that exits at once is gone (CI's newest-rt run of 36,
- * 2026-12-03: "map_files: No such file or directory", raw addresses).
+ * after a process that exits at once is gone ("map_files: No such file
+ * or directory", and raw addresses instead of names).
  * Prints "windows=N" at the end. Before the first window it calls
  * diag_end() once: the first uprobe hit of a process sets up its XOL page
  * (tens of ms under emulation), which must not land in a window.
@@ -91,7 +91,7 @@ static void die(const char *what)
  * C library has no frame pointers, so a frame-pointer walk that starts
  * inside it (or in the vDSO it calls) steps over its caller, this
  * function, straight to diag_spin_caller(); under emulation a clock read
- * (a syscall when the TSC is not trusted) took half the loop's time. So
+ * (a syscall when the TSC is not trusted) costs as much as the loop. So
  * the loop reads the TSC inline, at the rate measured at start-up.
  */
 static double tsc_per_ms;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * tlob-flow: an application flow for logical supervision (`l` lines, a
- * user's automaton; issue #19), in legal and illegal orders.
+ * user's automaton), in legal and illegal orders.
  *
  * Events (noinline, global, each with a body of its own so that no two
  * are folded into one; their ELF file offsets are written beside the

@@ -24,7 +24,7 @@
  * The model is deliberately independent of the kernel's code; a
  * disagreement prints the write (escaped) and both sides.
  *
- * `l` lines (logical supervision, issue #19): random deterministic
+ * `l` lines (logical supervision): random deterministic
  * automata (a spanning tree from the initial state, every event on an
  * edge, extra edges), sometimes of too many states or events, and
  * mutations of them (an index out of range, a duplicate (FROM,EVENT)
@@ -33,7 +33,9 @@
  * of range, a truncated list, a wrong separator, a key missing, repeated
  * or unknown, an offset past the file), in the contract's key order or
  * shuffled, then the byte-level mutations every line gets. The model's
- * own reading of the contract (/work/spec/logic.md; parse_logic_ref()):
+ * own reading of the contract (the `l` line of kernel/shared/README.md,
+ * "the monitor line", and docs/guide.md, "Logical supervision";
+ * parse_logic_ref()):
  * its own determinism, reachability and every-event checks, not
  * tlob_logic_check(). Where the contract leaves a detail open, it reads:
  * indices and final=/initial= decimal digits (leading zeros taken, as

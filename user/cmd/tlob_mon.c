@@ -551,7 +551,7 @@ static void mon_summary(struct tlob_backend *be, const struct tlob_params *param
 			       ",\"logic_ok\":%" PRIu64 ",\"logic_aborted\":%" PRIu64,
 			       ctx->logic_records, ctx->logic_order, ctx->logic_incomplete,
 			       ctx->logic_timing, ctx->logic_ok, ctx->logic_aborted);
-		/* Only when it happened: the summary of a sound run reads as before. */
+		/* Only when it happened: a sound run's summary keeps its form for scripts. */
 		if (untimed)
 			printf(",\"untimed\":%" PRIu64, untimed);
 		printf("}\n");
@@ -560,7 +560,7 @@ static void mon_summary(struct tlob_backend *be, const struct tlob_params *param
 		       ", dropped %" PRIu64 ", transitions %" PRIu64 "), lost: %" PRIu64 "\n",
 		       ctx->records, ctx->windows, ctx->violations, ctx->dropped,
 		       ctx->transitions, lost);
-	/* A line of its own: scripts read the line above as it always was. */
+	/* A line of its own: the line above keeps its form for scripts. */
 	if (!params->json && (ctx->violations || ctx->diags))
 		printf("diagnoses: %" PRIu64 " of %" PRIu64 " violation(s)\n", ctx->diags,
 		       ctx->violations);

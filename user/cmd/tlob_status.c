@@ -88,7 +88,7 @@ static int status_run(struct tlob_params *params)
 		return 1;
 	}
 	n = session_only(&be, &specs, n);
-	/* Only when it happened: the status of a sound monitor reads as before. */
+	/* Only when it happened: a sound monitor's status keeps its form for scripts. */
 	if (be.ops->untimed)
 		be.ops->untimed(&be, false, &untimed);
 	if (params->json) {

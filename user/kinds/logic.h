@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Logical supervision (an `l` line, /work/spec's contract in the top-level
- * docs/guide.md, "Logical supervision"): a user's deterministic automaton in
+ * Logical supervision (an `l` line: its syntax in kernel/shared/README.md,
+ * "the monitor line", parsed by kernel/shared/tlob_parse.c; the user's view
+ * in docs/guide.md, "Logical supervision"): a user's deterministic automaton in
  * rvgen's DOT dialect, its events mapped to symbols of one binary,
  *
  *   tlob mon --model flow.dot -e init=/usr/bin/app:app_init \

@@ -5,7 +5,7 @@
  * caller's buffer without a printf-family call, since records come in
  * bursts and are formatted while the reader has the least time. Static
  * inline, so each formatter keeps the writer in its own translation unit
- * (as it was when output.c alone had it).
+ * (no call across units for each member).
  */
 #ifndef TLOB_JBUF_H
 #define TLOB_JBUF_H
@@ -114,7 +114,8 @@ static inline size_t u64_len(uint64_t v)
 /*
  * With room for any number (20 digits and the NUL), the digits go in
  * place, written back from their end: a number is most of a record's
- * members, and a copy of each through a d[20] was a memcpy() call apiece.
+ * members, and a copy of each through a d[20] would be a memcpy() call
+ * apiece.
  */
 static inline void ju64(struct jbuf *j, uint64_t v)
 {
@@ -237,7 +238,7 @@ static inline void json_chars(struct jbuf *j, const char *str, size_t max)
 /*
  * "key":"name" for a name from the tool's own tables (names.c: the
  * model's and the ABI's identifiers, or "?"), which needs no escaping:
- * a record carries six, and escaping them was a quarter of its cost.
+ * a record carries six, and escaping them would be a quarter of its cost.
  */
 #define json_name(j, key, s)	do { jmem(j, JSON_KEY(key) "\"", sizeof(JSON_KEY(key))); \
 				     jstr(j, s); jc(j, '"'); } while (0)

@@ -1,26 +1,26 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# The BPF sampler's walk (issue #16: "a bound on the sampler's hard-IRQ
-# time, measured"). On the timer-free path (PREEMPT_RT; forced here with
-# TLOB_BPF_DETECTOR=sample on every lane, so a stock lane measures the same
-# code) a due deadline makes the next sample - a perf event in hard IRQ -
-# or the next scheduler event walk the whole windows map
-# (bpf_for_each_map_elem, tlob.bpf.c's tlob_scan_due()). The walk is
+# The BPF sampler's walk: its hard-IRQ time needs a bound, and a bound
+# that is measured, not assumed. On the timer-free path (PREEMPT_RT;
+# forced here with TLOB_BPF_DETECTOR=sample on every lane, so a stock lane
+# measures the same code) a due deadline makes the next sample - a perf
+# event in hard IRQ - or the next scheduler event walk the whole windows
+# map (bpf_for_each_map_elem, tlob.bpf.c's tlob_scan_due()). The walk is
 # bounded by the map's size (--bpf-tasks, default 1024 tasks, at most
 # 65 536); its time grows with the tasks that have a window slot. Here a
 # START/STOP loop whose every window overruns a 1 us budget keeps a
 # deadline due at every sample, beside 0, 64 and 1024 tasks parked in
 # windows (a 600 s budget: never due themselves), and the programs' own
 # account (the per-CPU map tlob_scan_cost: walks, windows visited, total
-# and longest time, read with bpftool) says what each walk took.
-# Measured in ascending order: the longest walk is the longest so far,
-# which the biggest map sets. A walk at a sample also reports the overrun
-# it finds (the violation with its diagnosis: RESULTS.md's cost of one
-# violation), so the walk's own cost is the slope: what each parked
-# window adds to the mean walk. On the instruction-counter clock (62.5
-# instructions per us of the guest) that is a count of instructions;
-# target: at most 200 per window visited, so the default map's 1024 tasks
-# add at most about 200 000 instructions of hard IRQ to a due sample.
+# and longest time, read with bpftool) says what each walk took. Measured
+# in ascending order: the longest walk is the longest so far, which the
+# biggest map sets. A walk at a sample also reports the overrun it finds
+# (the violation with its diagnosis: RESULTS.md's cost of one violation),
+# so the walk's own cost is the slope: what each parked window adds to the
+# mean walk. On the instruction-counter clock (62.5 instructions per us of
+# the guest) that is a count of instructions; target: at most 200 per
+# window visited, so the default map's 1024 tasks add at most about
+# 200 000 instructions of hard IRQ to a due sample.
 . /opt/tlob/tests/lib/tap.sh
 . /opt/tlob/bin/bench.sh
 

@@ -9,8 +9,8 @@
 # rtla timerlat's hard-timer IRQ latency on that CPU in the same boot.
 # Variants interleave round by round.
 #
-# Print latency (issue #16: a violation printed within 100 ms of its
-# event): `tlob mon -j` of each backend writing into a pipe, each line
+# Print latency (the target: a violation printed within 100 ms of its
+# deadline): `tlob mon -j` of each backend writing into a pipe, each line
 # stamped with its arrival (bench-stamp, CLOCK_MONOTONIC, the records'
 # clock); the sample is a violation line's arrival minus its deadline
 # (start_ns + budget_ns): detection, the reader's wakeup, its formatting

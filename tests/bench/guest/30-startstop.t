@@ -6,7 +6,7 @@
 # a bpftrace uprobe pair on the same functions that checks the elapsed time
 # at STOP. Each backend twice: bound with no reader (the module through its
 # control file; BPF by tlob bind, whose records then go nowhere) and bound
-# by `tlob mon -q`, which reads every window's record; issue #16's target
+# by `tlob mon -q`, which reads every window's record; the cost target
 # (BPF at most 1.5x the module) compares the two backends like for like.
 # Each is also measured against the floor that attaches what it attaches:
 # for the module, a tracefs uprobe pair enabled into a buffer
@@ -17,14 +17,15 @@
 # (slow to start under emulation) stays attached for the whole run, to a
 # copy of the program (another inode), which only its own variant runs.
 #
-# The cost of a violation (issue #18: its diagnosis is captured at the
-# deadline): the same loop with a 1 us budget, so that every window
-# overruns (START and STOP alone take longer than that) and is detected,
-# reported and diagnosed, against the same binding with a budget no window
-# reaches, both with what a reader enables: for the module the tlob
-# events of a violation (violation, violation_detail, window) into a trace
-# instance with its buffer on, for the BPF backend tlob mon reading its
-# ring. The difference per window is the cost of one violation.
+# The cost of a violation (its diagnosis is captured at the deadline, so a
+# violation costs more than a window in budget): the same loop with a 1 us
+# budget, so that every window overruns (START and STOP alone take longer
+# than that) and is detected, reported and diagnosed, against the same
+# binding with a budget no window reaches, both with what a reader
+# enables: for the module the tlob events of a violation (violation,
+# violation_detail, window) into a trace instance with its buffer on, for
+# the BPF backend tlob mon reading its ring. The difference per window is
+# the cost of one violation.
 . /opt/tlob/tests/lib/tap.sh
 . /opt/tlob/bin/bench.sh
 
@@ -34,7 +35,7 @@ BUDGET=600000000000
 # guest's clock (icount: 62.5 instructions each) above the floor that
 # attaches what it attaches: the module's at most 20 (1250 instructions for
 # a lookup, a timer armed and cancelled, a record), the BPF backend's at
-# most twice that, and (issue #16) at most 1.5 times the module's own
+# most twice that, and at most 1.5 times the module's own
 # (each above its floor, per round).
 COST_KMOD=20
 COST_BPF=40

@@ -12,13 +12,13 @@
 # minus that of the same interval with the same workload and no reader,
 # measured in the same round. Busy time is all CPUs' time minus their idle
 # time (/proc/uptime), not /proc/stat's busy fields: those are sampled by
-# the tick, and under QEMU's instruction counter some intervals gained
-# about 1.8 s of "system" time in 2 s with the idle time unchanged (3.6 s
-# accounted in 2.1 s on one CPU), so readers and no reader alike jumped
-# from about 14 % to 113 % of the CPU at 1000 windows/s now and then.
+# the tick, and under QEMU's instruction counter an interval can gain
+# more "system" time than its length with the idle time unchanged, so
+# readers and no reader alike would jump to over 100 % of the CPU at
+# random.
 # Then each reader once more, sustained: READER_S seconds (BENCH_READER_S,
 # default 60) at 1000 and at 10000 windows/s.
-# Targets (issue 16): at 1000 windows/s in the short rounds (medians)
+# Targets: at 1000 windows/s in the short rounds (medians)
 # each tlob reader's extra CPU is at most TARGET_FACTOR (1) times
 # trace-cmd's; in the sustained runs the same for `tlob mon -j` and the
 # BPF reader (the text reader's CPU is in the table, not checked), except
@@ -80,11 +80,11 @@ start_reader() {
 # in 1/100 % of one CPU) as PREFIXREADER_RATE, and the records lost. The
 # no-reader interval takes the same second. What a reader does for these
 # windows in the second after the last one counts (with the interval
-# ending at the last window, trace-cmd's extra CPU read 4 % of one CPU in
-# 1-s rounds and 44 % over 10 s at the same 1 000 windows/s); its start
-# and its exit do not (an idle tlob mon's exit alone, which removes its
-# trace instances, took 1.7 s of the emulated CPU on stock, trace-cmd's
-# 12 s: a session's fixed cost, not the cost of reading).
+# ending at the last window, a reader's catch-up falls outside it, and
+# its extra CPU then depends on the round's length, not on the rate);
+# its start and its exit do not (an idle tlob mon's exit alone, which
+# removes its trace instances, costs seconds of the emulated CPU, and
+# trace-cmd's more: a session's fixed cost, not the cost of reading).
 measure() {
 	start_reader "$1"
 	a=$(busy)

@@ -133,9 +133,9 @@ BPF_PID=
 # bpf_stop; records (-j: JSON lines) in $DATA/bpf.out
 # A reader's stderr is removed before the reader starts, everywhere here:
 # the shell truncates it only in the child, after the fork, and a wait for
-# "monitoring" that reads the previous reader's file first went on at once
-# (a sustained 50-reader run missed the first 3.4 s of windows, made
-# before the new reader's trace instance existed).
+# "monitoring" that reads the previous reader's file first goes on at once
+# (the windows made before the new reader's trace instance exists are then
+# missed).
 bpf_mon() {
 	rm -f "$DATA/bpf.out" "$DATA/bpf.err"
 	"$BIN/bench-sigdfl" tlob mon --backend bpf "$@" >"$DATA/bpf.out" 2>"$DATA/bpf.err" &

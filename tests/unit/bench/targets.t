@@ -152,7 +152,7 @@ ok $? "the latency table: p99, max, both ratios, the verdicts" || diag <"$tmp/t4
 grep -q '| B | .*; a plain note |' "$tmp/t4"
 ok $? "notes stay notes" || diag <"$tmp/t4"
 
-# absolute targets in ms (a reader's print latency, issue #16): m's p99
+# absolute targets in ms (a reader's print latency): m's p99
 # is 198 us, b's 99 us; a bound of 0.15 ms fails m and passes b
 cat >"$tmp/lms" <<'L'
 m|M|p99<=0.15ms;max<=1ms

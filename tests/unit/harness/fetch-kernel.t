@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # tests/harness/fetch-kernel when several callers want one kernel at once,
 # as make bench's side-by-side boots do: one download, one unpack, every
-# caller gets the whole image. Before the lock, a second caller took the
-# first one's half-written .deb for a complete one and unpacked a torn
-# image (2026-12-03: the rt lane's benchmark boots). apt-get is a stub that
+# caller gets the whole image. Without the lock, a second caller takes
+# the first one's half-written .deb for a complete one and unpacks a torn
+# image. apt-get is a stub that
 # writes its .deb in two halves, a second apart; the cache is a temporary
 # directory (TLOB_CACHE). Needs the stock lane's headers (kernel-release).
 set -u

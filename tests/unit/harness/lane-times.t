@@ -2,10 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # tests/harness/lane-times on a run directory: CI keeps only the end of
 # make check's output, where prove names a failed test by number only
-# (CI's newest-rt run of 18-kmod-diag, 2026-12-04: "Failed test: 30",
-# its diagnostics long scrolled away). A failed script's "not ok" lines and
-# last diagnostics follow the lane table; a passing one prints nothing; a
-# lane booted twice says so.
+# ("Failed test: 30", its diagnostics long scrolled away). A failed
+# script's "not ok" lines and last diagnostics follow the lane table; a
+# passing one prints nothing; a lane booted twice says so.
 set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 . "$top/tests/lib/tap.sh"
@@ -20,8 +19,8 @@ mkdir -p "$tmp/runs/stock" "$tmp/runs/rt"
 	while [ $i -lt 30 ]; do printf '# filler %d\n' $i; i=$((i + 1)); done
 	printf 'not ok 2 - snapshot: it holds sched_switch\n# last diag\nok 3 - after\n'
 	printf '### END 18-bad.t rc=1 secs=27\n'
-	# CI, 2026-12-05: 40-consumers hung after its 11th check and the
-	# timeout killed it; the scripts after it bailed out.
+	# A script that hangs after its 11th check until the timeout kills
+	# it; the scripts after it bail out.
 	printf '### BEGIN 40-hung.t\nok 11 - perf\n# harness: 40-hung.t left processes running (killed): 812\n'
 	printf '#   thread 812 bpftrace: S (sleeping), wait channel ep_poll\n### END 40-hung.t rc=143 secs=900\n'
 	printf '### BEGIN 64-next.t\nBail out! insmod failed\n### END 64-next.t rc=255 secs=1\n'

@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # tests/harness/run-lane when the emulator live-locks in its canary
-# (tests/guest/01-tcg-text-patch.t): CI's stock guest on QEMU 10.0.2 sat in
-# it until the lane's 50-minute timeout (2026-12-04). A guest that has not
+# (tests/guest/01-tcg-text-patch.t), where the guest would otherwise sit
+# until the lane's timeout. A guest that has not
 # ended the canary TLOB_CANARY_SECS after it began is killed and the lane
 # is booted again, once, saying so; a second live-lock fails the lane,
 # named; a guest that gets through boots once. qemu-system-x86_64 is a

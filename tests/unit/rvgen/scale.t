@@ -3,7 +3,7 @@
 # Finding source lines stays linear in the size of the model: a 10 000-state
 # chain (one state and one edge per line) is refused for its size by
 # `--kind check` within 2 s of wall time, where rescanning the text for each
-# state's line took about a minute.
+# state's line would take about a minute.
 use strict;
 use warnings;
 use FindBin;

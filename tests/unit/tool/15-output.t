@@ -4,15 +4,14 @@
 # verdict, with comms and tags holding quotes, backslashes, control bytes,
 # DEL, valid and ill-formed UTF-8, arrays full without a NUL, times at
 # each unit's edges; transitions; escaping cut to short buffers; objects
-# that do not fit fail. output.golden is what the tool wrote before its
-# formatter was rewritten without printf, with one deliberate change: a
-# time exactly half-way between two thousandths rounds up (1234500 ns is
-# 1.235ms; the old double division printed 1.234ms there, yet rounded
-# 999999500 ns up to 1000.000ms), and the lines that min= (issue 19)
-# added: a minimum in the records that carry one, every twelfth window
-# early; and those tolerance= added: react in JSON, (tolerated) in text.
-# Then the formatter's printf-family
-# calls, counted by wrapping them at link time: none, for any line.
+# that do not fit fail. output.golden holds every line as the tool must
+# write it: a time exactly half-way between two thousandths rounds up,
+# always (1234500 ns is 1.235ms, 999999500 ns is 1000.000ms: rounded
+# from the exact value, where a double division lands on either side);
+# a minimum in the records that carry one (min=), every twelfth window
+# early; react in JSON and (tolerated) in text (tolerance=). Then the
+# formatter's printf-family calls, counted by wrapping them at link
+# time: none, for any line.
 . "$(dirname "$0")/tap.sh"
 DRV=${BUILD:-$(cd "$(dirname "$0")/../../.." && pwd)/build}/tests/unit/tool/output_drv
 GOLDEN=$(dirname "$0")/output.golden

@@ -73,7 +73,7 @@ expect 2 "-r with the list's brackets is no reactor name"
 run none -R - -- -r nop -d 50ms -b "$S"
 expect 1 "-r where the backend has no reactors: an error (exit 1)"
 
-# Nothing dropped silently (issue 14): windows open when the session ends
+# Nothing dropped silently: windows open when the session ends
 # end with records the session itself prints and counts; a START that
 # found no free window is printed and counted.
 run opendisable -O 2 -- -j -d 50ms -b "$S"
@@ -108,7 +108,7 @@ ok $? "... saying where that capacity is set" || sed 's/^/#   /' "$tmp/err"
 run bpftasks0 -- --bpf-tasks 0 -d 50ms -b "$S"
 expect none "--bpf-tasks 0: refused while parsing"
 
-# Several users, one monitor (issue #20): only this session's records.
+# Several users, one monitor: only this session's records.
 run others -V oxvxo -- -d 50ms -b "$S"
 expect 0 "records of another user's binding in the stream: exit 0"
 [ "$(grep -c '^window ok\|^VIOLATION' "$tmp/out")" = 3 ] &&

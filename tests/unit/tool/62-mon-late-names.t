@@ -3,8 +3,8 @@
 # tlob mon while a diagnosis' names take long (mon_drv.c: -K, /proc/kallsyms
 # takes MS to read, as the emulated guests' 1.4 s; -U, a process takes MS
 # longer to report to libdwfl, as their 50 to 240 ms): a violation's line
-# is printed when it comes, not after the names (issue #16: within
-# 100 ms); the diagnosis comes once named, with its names, after a line
+# is printed when it comes, not after the names (its print-latency target
+# is 100 ms); the diagnosis comes once named, with its names, after a line
 # naming its violation in text when something was printed in between (in
 # JSON the object carries pid, binding_id, start_ns anyway); exec=
 # commands wait for it past TLOB_EXEC_WAIT_NS (1 s) and past the window's

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # A configuration sets its reactor and its backend once: a second line, in
 # the same file or in a drop-in, is refused naming both lines (which one
-# was meant cannot be known), where it used to replace the first silently.
+# was meant cannot be known), rather than replacing the first silently.
 # tlob apply --check reads the files as apply does and changes nothing.
 . "$(dirname "$0")/tap.sh"
 

@@ -4,8 +4,8 @@
  * (quotes, backslashes, every control byte, DEL, valid and ill-formed
  * UTF-8, a comm and tag that fill their arrays without a NUL, every kind,
  * verdict and time range), one per line: JSON, then the text line, so
- * 15-output.t can compare them byte for byte with what the tool wrote
- * before its formatter was rewritten (tests/unit/tool/output.golden).
+ * 15-output.t can compare them byte for byte with the lines the tool must
+ * write (tests/unit/tool/output.golden).
  *
  *   output_drv            the lines
  *   output_drv -n N       formats N records (JSON and text) for a cost count

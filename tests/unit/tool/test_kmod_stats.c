@@ -44,7 +44,7 @@ int main(void)
 	       "empty hist, tag=- is no tag, numeric stop");
 	tap_ok(tlob_kmod_stats_parse("id=5 path=/bin/x start=0x10 stop=0x20 hist=64:1", &st) != 0,
 	       "bucket 64 rejected");
-	/* Shared bindings (issue #20): the budget and the holders. */
+	/* Shared bindings: the budget and the holders. */
 	ret = tlob_kmod_stats_parse("id=6 path=/bin/x start=0x10 stop=0x20 tag=- threshold=5000000 "
 				    "holders=monitor,812:tlob,90:a?b windows=0 hist=", &st);
 	tap_ok(ret == 0, "a line with threshold= and holders= parses");

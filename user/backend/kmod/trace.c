@@ -348,11 +348,12 @@ void tlob_trace_sweep(void)
  * The formats of @system's events, parsed by libtraceevent, and nothing
  * else: tracefs_local_events_system() also parses /proc/kallsyms,
  * saved_cmdlines and printk_formats, none of which the decoders use, and
- * /proc/kallsyms alone (200k lines) took 1.4 of the 1.5 s it cost each
- * tlob mon's start under emulation. An event whose format does not parse
- * at all is left out, as tracefs_local_events_system() leaves it: enabling
- * it then fails as for a missing event (one whose print format alone does
- * not parse is kept: the decoders read fields, never the format).
+ * /proc/kallsyms alone (200k lines) is most of the second or more that
+ * parse costs each tlob mon's start under emulation. An event whose
+ * format does not parse at all is left out, as
+ * tracefs_local_events_system() leaves it: enabling it then fails as for
+ * a missing event (one whose print format alone does not parse is kept:
+ * the decoders read fields, never the format).
  */
 static struct tep_handle *system_formats(const char *system)
 {
