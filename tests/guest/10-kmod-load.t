@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# lanes: all debug dkms
+#   the kernel contract: what it checks depends on the kernel
 # tlob.ko loads, shows its control tree, enables and disables with and
 # without bindings, and unloads cleanly (the lane fails on any warning).
 . /opt/tlob/tests/lib/tap.sh

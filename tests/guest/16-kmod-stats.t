@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# lanes: all debug
+#   the kernel contract: what it checks depends on the kernel
 # The stats file: per binding, windows/violations/errors/aborted, min/max/
 # mean/sum of elapsed and the log2 histogram, all checked against the
 # window records of the same run.

@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# lanes: stock
+#   the tool: the same program on every kernel
 # tlob mon on each backend: the --json stream checked field by field for
 # windows in budget, over budget (running dominant) and sleeping ones;
 # -t transitions; -r reactor; and that mon puts everything back on exit

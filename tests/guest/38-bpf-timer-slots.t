@@ -1,5 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# lanes: all debug
+#   the kernel contract: what it checks depends on the kernel (what the BPF
+#   programs meet there)
 # The bpf_timer detector's timers (kernel/bpf/tlob_timer.bpf.c): one per
 # window slot of a task, set up at the slot's first START and re-armed by
 # the next, not allocated and freed per window (issue #16); gone when the
