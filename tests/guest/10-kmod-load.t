@@ -88,10 +88,11 @@ is "$(warns)" "$w0" "... and the kernel warned of nothing"
 mkdir -p /tmp/fin
 : >/tmp/fin.add
 : >/tmp/fin.del
+fb=$(off tlob_section_begin) fe=$(off tlob_section_end)
 for i in $(seq 100); do
 	head -c 16384 $WL >/tmp/fin/f$i
-	echo "p /tmp/fin/f$i:$(off tlob_section_begin) $(off tlob_section_end) threshold=1000000" >>/tmp/fin.add
-	echo "-/tmp/fin/f$i:$(off tlob_section_begin)" >>/tmp/fin.del
+	echo "p /tmp/fin/f$i:$fb $fe threshold=1000000" >>/tmp/fin.add
+	echo "-/tmp/fin/f$i:$fb" >>/tmp/fin.del
 done
 exec 3<>/dev/tlob
 r=0
