@@ -1,12 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
 # The QEMU lanes. Each flavour gets a staged /opt/tlob tree (its own module
 # build, the tool, test programs, BPF objects, the guest scripts) packed into
-# an initramfs; one boot per lane runs every guest script (one lane after the
+# an initramfs; one boot per lane runs its guest scripts (one lane after the
 # other: two TCG guests side by side on a 2-core host once live-locked a
 # guest in kernel text patching, see docs/lanes.md); tests/harness/report
 # gives prove one TAP stream per script per lane.
 #
-#   make check-vm                  both lanes, all guest scripts
+#   make check-vm                  every lane, each on its scripts
+#   make vm-lists                  which scripts each lane runs
 #   make vm-test T=tests/guest/NN-name.t [LANE=rt]
 #   make vm-shell [LANE=rt]        interactive shell in the VM
 #   LANES="stock" make check-vm    a subset of lanes
@@ -29,7 +30,7 @@ ifneq ($(.SHELLSTATUS),0)
 $(error tests/harness/guest-lanes: a guest script's "# lanes:" line is missing or wrong (above))
 endif
 guest_lane = $(sort $(patsubst $(1):%,%,$(filter $(1):%,$(GUEST_LANE_WORDS))))
-$(foreach l,$(ALL_LANES) debug,$(eval GUEST_TESTS_$(l) ?= $$(call guest_lane,$(l))))
+$(foreach l,$(ALL_LANES) debug,$(eval GUEST_TESTS_$(l) = $$(call guest_lane,$(l))))
 # The debug lane boots with 4-level paging (no5lvl): under QEMU 10's
 # -cpu max (5-level paging, the direct map at ff11...) its KASAN kernel
 # (linux-source-6.1 6.1.192) reported a "wild-memory-access" in
