@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# lanes: all debug dkms
+#   the kernel contract: what it checks depends on the kernel
 # The lane is what it claims: the right kernel flavour, tracefs mounted,
 # the facilities every other guest test relies on.
 . /opt/tlob/tests/lib/tap.sh

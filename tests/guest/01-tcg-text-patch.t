@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# lanes: all
+#   the emulator's canary: TCG's text patching under each kernel
 # The emulator, not tlob: the kernel patches its own text each time a
 # tracepoint gets its first probe or loses its last one (a monitor's attach
 # and detach). Bookworm's QEMU 7.2 live-locked its TCG guests on that: this

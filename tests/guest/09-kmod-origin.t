@@ -1,5 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# lanes: stock rt 6.12 6.12-rt dkms
+#   which tlob.ko loaded: the DKMS build exists for the 6.1 and 6.12 kernels
+#   only
 # Which tlob.ko the module's scripts (10-17) load. With make check-vm
 # DKMS_KO=1 (make check-dkms) it is the one DKMS built for this kernel in a
 # pristine Debian 12 root from the tlob-dkms package (tests/pkg/), and

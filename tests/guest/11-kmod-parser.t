@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# lanes: all debug
+#   the kernel contract: what it checks depends on the kernel
 # The monitor file: upstream's parser vectors, this project's extensions,
 # canonical read-back, errnos, all-or-nothing writes, long listings.
 . /opt/tlob/tests/lib/tap.sh

@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# lanes: all debug dkms
+#   the kernel contract: what it checks depends on the kernel
 # What tlob.ko reports for known workloads: in-budget windows are quiet;
 # over budget it reports while the task is still inside, with the right
 # dominant state; restarts carry nothing over; bindings are independent.

@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# lanes: all debug
+#   the kernel contract: what it checks depends on the kernel
 # The violation is reported while the task is inside its window, close to
 # START + budget: detect_latency_ns (report time - deadline) of every
 # tlob:violation, for a spinning task, a sleeping task, and a task whose

@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# lanes: all debug dkms
+#   the kernel contract: what it checks depends on the kernel
 # Clean teardown in every state: task exit and exec mid-window, kill while
 # sleeping inside, unbind and disable with windows open, a full pool, and
 # rmmod with 100 windows open. The lane fails on any kernel warning; the

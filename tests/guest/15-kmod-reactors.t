@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# lanes: all debug dkms
+#   the kernel contract: what it checks depends on the kernel
 # Reactors: nop (default), printk, signal (SIGXCPU or signal:N); panic is
 # only selected and read back (it would end the lane). A binding's
 # tolerance=K/W holds the reactor back until K of its last W windows

@@ -1,5 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# lanes: stock rt debug
+#   the stats arithmetic is tlob_abi.h's (the host's engine test checks it)
+#   and the per-CPU sum is the module's; the stats file's read path is the
+#   monitor file's (bin_attribute), which 10-12 run on every lane
 # The stats file: per binding, windows/violations/errors/aborted, min/max/
 # mean/sum of elapsed and the log2 histogram, all checked against the
 # window records of the same run.

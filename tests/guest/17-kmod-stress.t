@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# lanes: all debug
+#   the kernel contract: what it checks depends on the kernel
 # Races: windows ending right at their deadline (the timer against STOP,
 # slots reused at once), threads on both CPUs, while the binding is
 # removed and re-added and the monitor disabled and enabled under them.

@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# lanes: all debug dkms
+#   the kernel contract: what it checks depends on the kernel
 # A violation's diagnosis through tracefs only, as a trace-cmd user sees
 # it (no tlob tool): tlob:violation_detail names where the code was, who
 # took the CPU and who woke the task, once per violation (issue #18).

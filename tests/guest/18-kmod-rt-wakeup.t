@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# lanes: all debug dkms
+#   the kernel contract: what it checks depends on the kernel
 # A violation reaches its reader at once, even while a real-time task
 # holds the CPU it was found on. tlob-diag's window task waits behind
 # diag-hog (SCHED_FIFO 50, spinning 4 s with RT throttling off) on CPU 0;

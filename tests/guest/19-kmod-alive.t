@@ -1,5 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# lanes: stock rt newest debug
+#   the module's supervision: 6.1 under both preemption models, and 7.x
+#   (hrtimer_setup(), the 7.x uprobe API under its timers)
 # Alive supervision in tlob.ko (`a` lines, models/alive.dot): a checkpoint
 # (the workload's tlob_heartbeat) must be hit expect-margin..expect+margin
 # times per reference cycle, per process or per task. Each scenario must

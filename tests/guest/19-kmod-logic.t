@@ -1,5 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# lanes: stock rt newest debug
+#   the module's supervision: 6.1 under both preemption models, and 7.x
+#   (hrtimer_setup(), the 7.x uprobe API under its timers)
 # Logical supervision in tlob.ko (`l` lines, a user's automaton; issue #19,
 # /work/spec/logic.md): tlob-flow's events (flow_init, frame_begin,
 # frame_end, flow_shutdown) against the model

@@ -1,5 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# lanes: all
+#   the kernel contract: what it checks depends on the kernel (the detector
+#   each backend runs there)
 # tlob list and the backend choice: what is usable and why not, --backend
 # auto says which it took, and the errors a person meets first (module not
 # loaded, kernel-side rejection) are sentences, exit 1.

@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# lanes: stock
+#   the tool: the same program on every kernel
 # tlob bind / status / stats / unbind on each backend, --json checked field
 # by field against the workload's symbol offsets (computed at build time
 # with nm, independently of the tool's libelf lookup) and against the

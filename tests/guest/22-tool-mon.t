@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# lanes: stock
+#   the tool: the same program on every kernel
 # tlob mon on each backend: the --json stream checked field by field for
 # windows in budget, over budget (running dominant) and sleeping ones;
 # -t transitions; -r reactor; and that mon puts everything back on exit
@@ -84,7 +86,7 @@ for B in $BACKENDS; do
 	cmp_ok "$(jget "$w" wakeups)" -ge 1 "$B: wakeups counted"
 
 	# -t: transitions of one sleeping window, in model terms (where the backend has them).
-	if tlob list --json | grep "\"name\":\"$B\"" | grep -q '"transitions":true'; then
+	if tool_list | grep "\"name\":\"$B\"" | grep -q '"transitions":true'; then
 		mon_run trace --json --backend "$B" -t -b "$W:tlob_section_begin,tlob_section_end,1s" -- -n 1 sleep 20
 		tr=$(jlines "$T/trace" transition | sed -n 's/.*"state":"\([a-z_]*\)","event":"\([a-z_]*\)","next_state":"\([a-z_]*\)".*/\1x\2>\3/p' | tr '\n' ' ')
 		case "$tr" in

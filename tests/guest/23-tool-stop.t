@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# lanes: stock
+#   the tool: the same program on every kernel
 # tlob mon --stop-on-violation exits as soon as the first violation
 # arrives: while the over-budget window (20 s) is still open; by the
 # tool's own CLOCK_MONOTONIC measurements from the record's detection

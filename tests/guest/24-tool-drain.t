@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# lanes: stock
+#   the tool: the same program on every kernel
 # Ctrl-C during a busy stream loses no record that was already produced:
 # a workload opens and closes windows as fast as it can while tlob mon
 # streams JSON; SIGINT (then SIGTERM) reaches the tool the moment the

@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# lanes: stock
+#   the tool: the same program on every kernel
 # "monitoring" means every window that starts afterwards is counted: 20
 # runs in one boot (10 per backend; 6 with the short soak of make check,
 # which keeps the first-run and later-run patterns of both formats),

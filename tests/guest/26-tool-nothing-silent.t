@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# lanes: stock
+#   the tool: the same program on every kernel
 # Nothing dropped silently (issue 14), on both backends, through the tool:
 # - windows still open when tlob mon ends end with a record that the
 #   session itself prints and counts: aborted/disable when mon enabled the
@@ -27,13 +29,20 @@ holders() {
 		_i=$((_i + 1))
 	done
 }
-# opened N: until N windows are open (the module's pool; BPF has no such
-# file, and its holders get the same time to reach their START)
+# bpf_open_is N: the loaded BPF monitor counts N open windows (its
+# tlob_open_at buckets summed, read as 38-bpf-open-buckets.t reads them)
+bpf_open_is() {
+	[ "$(bpftool -j map dump name tlob_bpf.bss 2>/dev/null | tr -d ' \n' |
+		sed -n 's/.*"tlob_open_at":\[\([0-9,-]*\)\].*/\1/p' | tr ',' '\n' |
+		awk '{ s += $1 } END { print s + 0 }')" = "$1" ]
+}
+# opened N: until N windows are open (the module's pool, the BPF
+# monitor's open-window buckets)
 opened() {
 	if [ "$B" = kmod ]; then
 		wait_for 60 grep -q " open=$1 " $TLOB/pool
 	else
-		sleep 3
+		wait_for 60 bpf_open_is "$1"
 	fi
 }
 

@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# lanes: stock
+#   the tool: the same program on every kernel
 # tlob.service on each backend: its ExecStartPre/ExecStart/ExecStop
 # command lines, read from the unit file itself (user/systemd/tlob.service,
 # staged as /opt/tlob/bin/tlob.service), run as systemd runs them ('-':

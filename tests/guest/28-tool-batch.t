@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# lanes: stock
+#   the tool: the same program on every kernel
 # The reader batches windows and never violations (tlob mon --flush):
 # - windows wait for their batch: none is printed 1 s after it ended with
 #   a 3 s flush interval, every one is printed within that interval

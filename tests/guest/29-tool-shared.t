@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# lanes: stock
+#   the tool: the same program on every kernel
 # Several users, one monitor (issue #20), on the module: /dev/tlob sessions
 # share bindings. First the device itself (from the shell, one open file
 # per session), then three concurrent `tlob mon` sessions, on the same

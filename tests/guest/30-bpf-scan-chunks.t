@@ -1,5 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# lanes: rt debug
+#   the sampler's chunked walk: rt, where the sampler is the BPF backend's
+#   own detector
 # The sampling path's walk of the windows in chunks. Once a deadline is
 # due, the sampler (a perf event, hard IRQ) or a scheduler event checks the
 # tasks with windows, at most TLOB_BPF_SCAN_CHUNK (64) of them per call,

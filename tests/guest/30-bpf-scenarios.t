@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# lanes: stock rt 6.12 debug
+#   bpf_timer (stock), the sampler (rt), EEVDF's delayed dequeue (6.12)
 # The kernel backend's scenario list, run on the BPF backend and on tlob.ko
 # in the same boot: each scenario must give the expected verdicts and
 # breakdown on BPF, and the same ones as the module.

@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# lanes: stock 6.12-rt debug
+#   bpf_timer (stock) and the sampler (6.12-rt)
 # How late the BPF backend reports an overrun, per detection path, and
 # that it says which path it runs:
 # - stock: bpf_timer (a soft timer armed once at START);

@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# lanes: stock 6.12-rt debug
+#   bpf_timer (stock) and the sampler (6.12-rt)
 # The pinned BPF monitor: tlob bind pins it under /sys/fs/bpf/tlob and it
 # runs on after tlob exits; a second reader (tlob mon without -b) attaches
 # to it; tlob unbind removes a binding and tlob unbind -a the monitor,

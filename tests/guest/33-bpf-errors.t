@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# lanes: stock 6.12-rt debug
+#   bpf_timer (stock) and the sampler (6.12-rt)
 # When the BPF backend cannot run, it says why in one sentence, not with a
 # verifier dump: no privileges, the kernel's BTF hidden, bpf_timer forced where the
 # verifier refuses it (PREEMPT_RT) with the log kept in a file.

@@ -1,5 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# lanes: none
+#   a load/unload soak: make check-all only; not the debug lane (verifying
+#   100 loads under KASAN takes minutes each ten)
 # Loading and unloading the pinned BPF monitor 100 times (10 with a short
 # soak) (tlob bind, tlob unbind -a) leaves no pinned object, program, map
 # or link behind.

@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# lanes: stock debug
+#   what it checks is the loader's and the tool's, the same on every kernel
 # Several users, one monitor (issue #20), on the BPF backend: one set of
 # programs and maps for the system, pinned by the first tlob that needs
 # it. Three concurrent `tlob mon --backend bpf` sessions, on the same

@@ -1,5 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# lanes: stock
+#   the tool: the same program on every kernel; not the debug lane: under
+#   KASAN its spin window's deadline passes while the task is still in the
+#   START probe
 # tlob mon prints why a window overran (issue #18), on each backend in
 # $BACKENDS (here the module's by default: 36-bpf-diag runs this script for
 # the BPF backend, on every lane):

@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# lanes: newest newest-rt
+#   the newest kernels only: they run exits preemptible
 # Exits the kernel runs preemptible. Since 7.x the programs on
 # sched_process_exit may be preempted, and the kernel skips a program's
 # run on a CPU where it already runs (a preempted task's) as a recursion

@@ -1,5 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# lanes: all debug
+#   the kernel contract: what it checks depends on the kernel (what the BPF
+#   programs meet there)
 # The BPF backend's START/STOP program is a uprobe program, and uprobe
 # programs run preemptible (migrate_disable() only, since 6.0). Since 6.13
 # the verifier gives such a program a per-CPU private stack when a frame

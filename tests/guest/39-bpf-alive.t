@@ -1,5 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# lanes: stock rt
+#   bpf_timer (stock) and the sampler (rt); not the debug lane: each tlob
+#   mon loads the BPF programs, minutes each under KASAN
 # Alive supervision on the BPF backend (kernel/bpf/tlob_alive.bpf.h): the
 # scenario list of the module's 19-kmod-alive.t, through tlob mon --json.
 # Each must report or must not: a steady beat is ok cycle after cycle,

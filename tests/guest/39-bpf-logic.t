@@ -1,5 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# lanes: stock rt
+#   bpf_timer (stock) and the sampler (rt); not the debug lane: each tlob
+#   mon loads the BPF programs, minutes each under KASAN
 # Logical supervision on the BPF backend (kernel/bpf/tlob_logic.bpf.h):
 # the scenario list of the module's (39-tool-logic.t, 19-kmod-logic.t)
 # through tlob mon --backend bpf --model M.dot -e EV=PATH:SYM, on

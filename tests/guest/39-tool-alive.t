@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# lanes: debug
+#   not in make check: 19 runs the module's engine, 39-bpf the tool's side
 # Alive supervision through the tool (module backend): tlob mon binds a
 # checkpoint with the friendly form (PATH:SYMBOL,alive=PERIOD,expect=N,...)
 # and reads tlob:alive_cycle into its stream: a steady beat is ok cycle

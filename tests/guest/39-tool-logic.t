@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# lanes: debug
+#   not in make check: 19 runs the module's engine, 39-bpf the tool's side
 # Logical supervision through the tool (module backend; issue #19,
 # /work/spec/logic.md): tlob mon --model M.dot -e EV=PATH:SYM binds
 # tlob-flow's events to the model of tests/guest/models/flow.dot

@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# lanes: stock
+#   trace-cmd, perf and bpftrace read the same events on every kernel
 # Real consumers nobody here wrote read tlob's events with no extra
 # software: trace-cmd and perf decode them field by field, bpftrace counts
 # violations and its count matches the tool's own. The workload runs 3

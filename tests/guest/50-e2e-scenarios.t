@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# lanes: rt
+#   both backends at once under PREEMPT_RT
 # The end-to-end scenario suite (tests/e2e/README.md): every scenario of
 # lib/e2e-scenarios.tsv runs once on this lane's kernel, monitored by the
 # module (tlob mon --backend kmod) and the BPF backend (--backend bpf) at

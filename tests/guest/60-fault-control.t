@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# lanes: rt debug
+#   the fault matrix: under PREEMPT_RT, and under KASAN
 # Fault matrix, control side: disable, unbind and rmmod while windows are
 # open in every state at once (running, waiting, sleeping, and past their
 # deadline; see lib/fault.sh). Each open window ends exactly once, with

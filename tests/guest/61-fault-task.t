@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# lanes: rt debug
+#   the fault matrix: under PREEMPT_RT, and under KASAN
 # Fault matrix, task side: the task exits or execs while its window is in
 # each state (running, waiting, sleeping, past its deadline), with the
 # other states' windows open around it (lib/fault.sh's scene). A task can

@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# lanes: rt debug
+#   the fault matrix: under PREEMPT_RT, and under KASAN
 # Fault matrix, the file side: the bound binary is deleted, or replaced by
 # a new file under the same path (rename over it, as package managers do),
 # while its windows are open in every state (lib/fault.sh's scene).

@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# lanes: rt debug
+#   the fault matrix: under PREEMPT_RT, and under KASAN
 # Fault matrix, the pool: 100 windows open at rmmod in every state (the
 # scene's four, 94 sleeping holders, 2 spinning threads), each ending once
 # with the right record; a small pool (insmod pool_size=8) exhausted,

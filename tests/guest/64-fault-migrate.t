@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# lanes: rt debug
+#   the fault matrix: under PREEMPT_RT, and under KASAN
 # Fault matrix, migration: START on one CPU, STOP after the task moved to
 # the other (its affinity changed from outside, as taskset or a cgroup
 # would), while running, waiting and sleeping, and with the deadline

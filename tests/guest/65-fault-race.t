@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# lanes: rt debug
+#   the fault matrix: under PREEMPT_RT, and under KASAN
 # Fault matrix, the timer racing STOP: windows of ~1 ms with budgets at
 # the 25th and 75th percentile of their measured length, back to back for
 # 30 s (8 s with a short soak), so the deadline timer fires

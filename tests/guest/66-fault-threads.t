@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# lanes: rt debug
+#   the fault matrix: under PREEMPT_RT, and under KASAN
 # Fault matrix, concurrency: 256 threads of one process start and stop
 # windows at once for 60 s (15 s on the debug lane, ~4x slower), with a
 # 20 ms budget that the crowd on two CPUs often overruns, so timers fire

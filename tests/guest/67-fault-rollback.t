@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# lanes: rt debug
+#   the fault matrix: under PREEMPT_RT, and under KASAN
 # Fault matrix, a write that fails half way: a monitor write whose first
 # line binds a busy binary and whose second line's uprobe cannot be
 # registered (/proc/kcore: a regular file, large, but procfs cannot give

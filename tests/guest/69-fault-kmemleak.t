@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# lanes: debug
+#   the debug lane's kernel has kmemleak; the others have none and skip it
 # kmemleak after rmmod (the debug lane's kernel has it): a module lifetime
 # that walks every allocation path -- bindings added, refused (malformed,
 # missing file, duplicate, over max_bindings) and removed; windows ended

@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# lanes: rt debug
+#   the control-file parser under PREEMPT_RT, and under KASAN
 # Hostile input: tlob-fuzz writes 100 000 generated control lines (25 000
 # with a short soak: make check, the debug lane) (valid
 # ones, mutations, random bytes, overlong fields, embedded NULs, writes in

@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# lanes: stock rt 6.12 6.12-rt debug
+#   the module's permission checks on 6.1 and 6.12, each preemption model
 # Security: the control files are writable by root only, and an
 # unprivileged user (nobody, through tlob-asuser) can neither bind, unbind,
 # enable/disable nor change the reactor -- each attempt is refused and

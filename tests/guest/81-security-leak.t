@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# lanes: stock rt 6.12 6.12-rt debug
+#   the module's permission checks on 6.1 and 6.12, each preemption model
 # Security: nothing of the kernel's memory reaches userspace through tlob.
 # Windows of every ending (in budget, over budget, model error, exit,
 # unbind) with every tlob event on; then every number in every event

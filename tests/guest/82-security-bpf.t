@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# lanes: stock rt debug
+#   the loader's checks: the timer's (stock) and the sampler's (rt) kernel
 # Security of the BPF backend against an unprivileged local user (nobody,
 # through tlob-asuser). bpffs mounted by hand without mode= (as this
 # guest's init does it) is world-writable and sticky, /tmp and this

@@ -61,9 +61,21 @@ backend_begin() {
 	return 0
 }
 
+# tool_list: `tlob list --json`, asked once per script (once with the
+# module loaded, once without) and kept in $T. Listing the BPF backend
+# loads and verifies its programs where no monitor is pinned (seconds
+# under emulation), and what a backend is and can do (usable, its
+# detector, transitions) stays the same while a script runs, but for the
+# module backend being loaded or not.
+tool_list() {
+	_lf=$T/list.json.$(module_loaded && echo loaded || echo unloaded)
+	[ -s "$_lf" ] || tlob list --json >"$_lf" 2>/dev/null
+	cat "$_lf"
+}
+
 # backend_usable NAME: 0 if tlob list says so; the reason on stdout if not.
 backend_usable() {
-	_l=$(tlob list --json 2>/dev/null | grep "\"name\":\"$1\"")
+	_l=$(tool_list | grep "\"name\":\"$1\"")
 	case "$_l" in
 	*'"usable":true'*) return 0 ;;
 	esac

@@ -1,12 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
 # The QEMU lanes. Each flavour gets a staged /opt/tlob tree (its own module
 # build, the tool, test programs, BPF objects, the guest scripts) packed into
-# an initramfs; one boot per lane runs every guest script (one lane after the
+# an initramfs; one boot per lane runs its guest scripts (one lane after the
 # other: two TCG guests side by side on a 2-core host once live-locked a
 # guest in kernel text patching, see docs/lanes.md); tests/harness/report
 # gives prove one TAP stream per script per lane.
 #
-#   make check-vm                  both lanes, all guest scripts
+#   make check-vm                  every lane, each on its scripts
+#   make vm-lists                  which scripts each lane runs
 #   make vm-test T=tests/guest/NN-name.t [LANE=rt]
 #   make vm-shell [LANE=rt]        interactive shell in the VM
 #   LANES="stock" make check-vm    a subset of lanes
@@ -18,81 +19,18 @@
 VM_RUN_ID := $(shell date +%Y%m%d-%H%M%S)-$(shell echo $$PPID)
 VM_RUNS ?= $(BUILD)/vm/runs/$(VM_RUN_ID)
 GUEST_TESTS := $(notdir $(sort $(wildcard tests/guest/*.t)))
-# make check's share-out of the scripts over the lanes (make check-all
-# empties these lists: every script on every lane, the long soak).
-#
-# What depends on the kernel runs on every lane, the "kernel contract":
-# the lane (00), the emulator's canary (01), which tlob.ko is loaded (09),
-# the module (10-18: load, parser, verdicts, latency, teardown, reactors,
-# stats, stress, diagnosis), tlob list (20, the detector each backend
-# runs there), the BPF diagnosis (36: 37's scenarios, the scheduler
-# hooks' accounting of running, waiting and sleeping) and what the BPF
-# programs meet on that kernel (38: timer slots, open-window buckets,
-# START/STOP preempted on one CPU; exits preempted on the newest lanes
-# only, where the kernel runs them preemptible). Each of these loads and
-# verifies the whole BPF object there.
-#
-# What does not, runs on the lanes where it tells most, once per
-# preemption model where that matters:
-# - stock (6.1, bpf_timer): the tool (21-29, and 37, the tool's diagnosis
-#   output): the same program on every kernel; the BPF scenarios on both
-#   backends (30); the module's and the BPF backend's alive and logical
-#   supervision (19, 39-bpf); BPF latency, pinning and refusals (31-33);
-#   several sessions on one shared BPF monitor (35: every round loads
-#   the object cold, 154 s here with six orders, 103 s with the short
-#   soak's three); the consumers (40); kmemleak; the security checks.
-# - rt (6.1 PREEMPT_RT, the sampler): 30, 19 and 39-bpf on the sampler;
-#   the end-to-end scenarios (50); the whole fault matrix (60-67, 69),
-#   the fuzzer, the security checks.
-# - 6.12: the BPF scenarios on EEVDF (30: its delayed dequeue was found
-#   there), the security checks.
-# - 6.12-rt: BPF latency, pinning and refusals on the sampler (31-33),
-#   the security checks.
-# - newest (7.3): the module's supervision (19: hrtimer_setup() and the
-#   7.x uprobe API under its instances' timers).
-# Not in make check: 34 (the BPF load/unload soak, a soak like the long
-# ones), the module's supervision through the tool (39-tool-*: 19 runs
-# the module's engine, 39-bpf the tool's side of it), 30 on 6.12-rt and
-# the newest lanes; make check-all runs them.
-# (CI's run of 2026-12-06, on a machine whose guests ran 1.3 to 1.6
-# times slower than the run before's, was stopped at its 5400 s limit in
-# the fifth lane: stock 1257 s, rt 1152, 6.12 789, 6.12-rt 800. A clean
-# clone's .ci/run of the first cut of these lists on a machine as slow,
-# 2026-12-07: stock 1016 s, rt 752, 6.12 502 (35: 177), 6.12-rt 465
-# (30: 101), newest 570 (30: 95), and the lists were cut again.)
-KERNEL_CONTRACT := $(filter 00-% 01-% 09-% 10-% 11-% 12-% 13-% 14-% 15-% 16-% 17-% 18-% 20-% \
-	36-% 38-bpf-open-% 38-bpf-preemptible-% 38-bpf-timer-%,$(GUEST_TESTS))
-TOOL_ONLY_TESTS := 21-% 22-% 23-% 24-% 25-% 26-% 27-% 28-% 29-% 37-%
-# (Each list in file order: $(sort).)
-# The sampler's chunked walk (30-bpf-scan-chunks) runs on rt, where the
-# sampler is the backend's own detector; the hostile local user against
-# the BPF backend (82-security-bpf) on stock and rt, the timer's and the
-# sampler's kernels: what it checks is the loader's, not the kernel's.
-RT_ONLY_TESTS := 30-bpf-scan-%
-STOCK_RT_ONLY_TESTS := 82-%
-GUEST_TESTS_stock := $(sort $(KERNEL_CONTRACT) $(filter-out $(RT_ONLY_TESTS),$(filter 19-% $(TOOL_ONLY_TESTS) \
-	30-% 31-% 32-% 33-% 35-% 39-bpf-% 40-% 69-% 8%,$(GUEST_TESTS))))
-GUEST_TESTS_rt := $(sort $(KERNEL_CONTRACT) $(filter 19-% 30-% 39-bpf-% 50-% 6% 70-% 8%,$(GUEST_TESTS)))
-GUEST_TESTS_6.12 := $(sort $(KERNEL_CONTRACT) $(filter-out $(RT_ONLY_TESTS) $(STOCK_RT_ONLY_TESTS),\
-	$(filter 30-% 8%,$(GUEST_TESTS))))
-GUEST_TESTS_6.12-rt := $(sort $(KERNEL_CONTRACT) $(filter-out $(STOCK_RT_ONLY_TESTS),\
-	$(filter 31-% 32-% 33-% 8%,$(GUEST_TESTS))))
-GUEST_TESTS_newest := $(sort $(filter-out 09-%,$(KERNEL_CONTRACT)) $(filter 19-% 38-bpf-preempted-%,$(GUEST_TESTS)))
-GUEST_TESTS_newest-rt := $(filter-out 19-%,$(GUEST_TESTS_newest))
-# The debug lane (KASAN, lockdep, kmemleak; several times slower) runs the
-# kernel backends' suites (1x module, 3x BPF), the fault matrix (6x), the
-# control-file fuzzer (70) and the security checks (8x), not the tool/e2e
-# scripts, nor 34 (100 BPF loads: verifying them under KASAN is minutes
-# each ten; make check-all runs it on the other lanes). (One % per make pattern:
-# "1%-kmod-%.t" would match nothing.)
-# (37, the tool's diagnosis output, matched the debug lane's 3% until
-# 2026-12-02: under KASAN its spin window's deadline passed while the task
-# was still in the START probe, so its user stack named diag_begin.
-# 36, the same scenarios on the BPF backend, stays out for that reason.)
-# 39-bpf-alive and 39-bpf-logic stay out too: each tlob mon loads the BPF
-# programs, minutes each under KASAN (39-bpf-alive alone took 770 s there,
-# 2026-12-06, green); run them by name (GUEST_TESTS_debug=...).
-GUEST_TESTS_debug := $(filter-out 34-% 36-% 39-bpf-% $(TOOL_ONLY_TESTS) 38-bpf-preempted-%,$(filter 00-% 1% 3% 6% 7% 8%,$(GUEST_TESTS)))
+# make check's share-out of the scripts over the lanes: each script names
+# its lanes, and says why, in its own "# lanes:" header line
+# (tests/harness/guest-lanes documents the words; docs/lanes.md the
+# share-out). make check-all empties these lists: every script on every
+# lane, the long soak. GUEST_TESTS_<lane>=... on the command line
+# overrides a lane's list.
+GUEST_LANE_WORDS := $(shell tests/harness/guest-lanes tests/guest)
+ifneq ($(.SHELLSTATUS),0)
+$(error tests/harness/guest-lanes: a guest script's "# lanes:" line is missing or wrong (above))
+endif
+guest_lane = $(sort $(patsubst $(1):%,%,$(filter $(1):%,$(GUEST_LANE_WORDS))))
+$(foreach l,$(ALL_LANES) debug,$(eval GUEST_TESTS_$(l) = $$(call guest_lane,$(l))))
 # The debug lane boots with 4-level paging (no5lvl): under QEMU 10's
 # -cpu max (5-level paging, the direct map at ff11...) its KASAN kernel
 # (linux-source-6.1 6.1.192) reported a "wild-memory-access" in
@@ -231,7 +169,7 @@ demo: $(DEMO_DEPS)
 # until 2026-12-07: 83 and 86 s of CI's run, every script of them run
 # again on the tree's build right after.)
 DKMS_LANES ?= stock 6.12
-DKMS_TESTS := $(filter 00-% 09-% 10-% 12-% 14-% 15-% 18-%,$(GUEST_TESTS))
+DKMS_TESTS := $(call guest_lane,dkms)
 .PHONY: check-dkms check-dkms-lanes
 check-dkms:
 	$(Q)$(MAKE) --no-print-directory check-pkg
@@ -239,3 +177,10 @@ check-dkms:
 check-dkms-lanes:
 	$(Q)$(MAKE) --no-print-directory check-vm DKMS_KO=1 LANES="$(DKMS_LANES)" VM_SELFTEST= \
 		$(foreach l,$(DKMS_LANES),GUEST_TESTS_$(l)="$(DKMS_TESTS)")
+
+# Which scripts each lane runs in make check, one line per lane (the
+# debug lane's and check-dkms-lanes' lists too): what a change of the
+# lists changes shows as a diff of this output.
+.PHONY: vm-lists
+vm-lists:
+	@$(foreach l,$(ALL_LANES) debug,echo "$(l): $(call lane_tests,$(l))";) echo "dkms: $(DKMS_TESTS)"
