@@ -4,14 +4,14 @@
 #   the emulator's canary: TCG's text patching under each kernel
 # The emulator, not tlob: the kernel patches its own text each time a
 # tracepoint gets its first probe or loses its last one (a monitor's attach
-# and detach). Bookworm's QEMU 7.2 live-locked its TCG guests on that: this
-# loop, with both CPUs busy, hung a stock guest for good before its first
-# report (2026-12-03), as CI's guests had died in 25-tool-every-window
-# ("Oops: int3" in __hrtimer_run_queues, the BPF backend's
-# hrtimer_expire_exit) and hung in 40-consumers. QEMU 10.0 from
-# bookworm-backports (.ci/deps) ran it 3875 times in 150 s. A lane whose
-# emulator cannot do this stops here, named, rather than at random later.
-# 8 s (about 200 rounds) in make check: QEMU 7.2 hung within the first
+# and detach). Bookworm's QEMU 7.2 live-locks its TCG guests on that: this
+# loop, with both CPUs busy, hangs a stock guest for good before its first
+# report, and in other scripts the same fault is an "Oops: int3" in
+# __hrtimer_run_queues (the BPF backend's hrtimer_expire_exit) or a hung
+# consumer. QEMU 10.0 from bookworm-backports (.ci/deps) runs it for as
+# long as it is asked. A lane whose emulator cannot do this stops here,
+# named, rather than at random later.
+# 8 s (about 200 rounds) in make check: QEMU 7.2 hangs within the first
 # ones; PATCH_SECS=150 in its environment (by hand, make vm-shell)
 # repeats the long run.
 # Runs unpinned (tlob.pin's floor module unloaded), as a user's kernel does.

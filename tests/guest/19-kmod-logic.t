@@ -3,8 +3,10 @@
 # lanes: stock rt newest debug
 #   the module's supervision: 6.1 under both preemption models, and 7.x
 #   (hrtimer_setup(), the 7.x uprobe API under its timers)
-# Logical supervision in tlob.ko (`l` lines, a user's automaton; issue #19,
-# /work/spec/logic.md): tlob-flow's events (flow_init, frame_begin,
+# Logical supervision in tlob.ko (`l` lines, a user's automaton; the line's
+# contract: kernel/shared/README.md, "the monitor line", its parser
+# kernel/shared/tlob_parse.c, and docs/guide.md, "Logical supervision"):
+# tlob-flow's events (flow_init, frame_begin,
 # frame_end, flow_shutdown) against the model
 #   idle -init-> ready -begin-> busy -end-> ready -shutdown-> done (final).
 # Each scenario must report or must not: a legal flow reports no ORDER and

@@ -78,7 +78,7 @@ for B in $BACKENDS; do
 		# BPF: the first two runs (one per format) load the monitor and
 		# attach the scheduler hooks themselves; a hold joins the second,
 		# and the later ones find the monitor up, as sessions beside a
-		# persistent binding do (4 s less each here)
+		# persistent binding do (seconds less each under emulation)
 		if [ "$B" = bpf ] && [ $run = 2 ] && ! bpf_hold; then
 			bad=$((bad + 1))
 			diag "$B: bpf_hold failed"

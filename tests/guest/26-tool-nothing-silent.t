@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # lanes: stock
 #   the tool: the same program on every kernel
-# Nothing dropped silently (issue 14), on both backends, through the tool:
+# Nothing dropped silently, on both backends, through the tool:
 # - windows still open when tlob mon ends end with a record that the
 #   session itself prints and counts: aborted/disable when mon enabled the
 #   monitor, aborted/unbind when the monitor was on before it (a second,

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # lanes: stock
 #   the tool: the same program on every kernel
-# Several users, one monitor (issue #20), on the module: /dev/tlob sessions
+# Several users, one monitor, on the module: /dev/tlob sessions
 # share bindings. First the device itself (from the shell, one open file
 # per session), then three concurrent `tlob mon` sessions, on the same
 # section (m1 and m2), an overlapping set (m2 also has section 2) and a

@@ -108,23 +108,24 @@ check() {
 
 # The running-dominant scenarios run at SCHED_FIFO 10 (as 12-kmod-verdicts
 # does): above the kernel threads PREEMPT_RT runs at FIFO 1 (rcuc,
-# rcu_preempt, ktimers). On the emulated rt lanes those took up to half of
-# a 60 ms window on CPU 0 right after the previous scenario's teardown, so
-# "running" lost to "waiting" on either backend (CI: rt, "two"). Both
+# rcu_preempt, ktimers). On the emulated rt lanes those can take up to
+# half of a 60 ms window on CPU 0 right after the previous scenario's
+# teardown, so "running" would lose to "waiting" on either backend. Both
 # backends book time the same way whatever the policy, and both detect
 # the deadline in hard IRQ there (the module's hard hrtimer, BPF's
 # sampler), so the FIFO task delays neither. starve keeps SCHED_OTHER:
 # its FIFO hog must preempt it.
 # A process's first window also holds its first uprobe hit's setup (the
 # page of out-of-line copies) and first-touch faults: on PREEMPT_RT those
-# take sleeping locks (the zone lock among them). CI saw a FIFO task
-# sleep 11.7 ms inside a 5 ms spin, woken by a kworker (most likely the
-# holder of such a lock), so "sleeping" won (rt, early, BPF, 2026-12-07).
+# take sleeping locks (the zone lock among them): a FIFO task can sleep
+# more than 10 ms inside a 5 ms spin until a kworker (such a lock's
+# holder) wakes it, and then "sleeping" wins on either backend.
 # So a process's first window spins 20 ms or more where "running" must
 # win: early's 25 ms is still short of its 50 ms minimum.
 # On BPF the first scenario loads the monitor and a hold joins it ($THEN,
-# once it is monitoring); the others find it up (each session's own load
-# took 4 to 8 s of this script's run); midrun below loads it cold again.
+# once it is monitoring); the others find it up (a session's own load
+# verifies the programs, seconds under emulation); midrun below loads it
+# cold again.
 run_all() {
 	THEN="bpf_hold_if $1" scenario "$1" spin "-b $S1,10ms,tag=a" -c 0 -f 10 spin 60
 	scenario "$1" sleep "-b $S1,10ms,tag=a" -c 0 sleep 60
@@ -214,17 +215,17 @@ is "$(printf '%s' "$bad" | grep -c .)" 0 \
 # once everything is attached may count (tlob_on), and every one of them
 # saw its sleep, or at least its wakeup: on a slow kernel the 1 ms timer
 # can fire before schedule() takes the task off the CPU, and the task is
-# woken without having slept (seen on the debug lane: sleeps 0, wakeups
-# 1). A window with neither is a window that missed the hooks, unless
+# woken without having slept (sleeps 0, wakeups 1: a KASAN kernel is that
+# slow). A window with neither is a window that missed the hooks, unless
 # the kernel itself never switched the task out nor woke it: a vCPU that
 # the host stalls for longer than the sleep finds its timer expired
 # before the task could sleep, and nanosleep returns with no scheduler
-# event at all (CI's run on the newest lane, and the module backend too,
-# under host load: 4 of 73 000 windows). The workload (sleepsw) names
+# event at all (on either backend, under host load: a few windows in
+# tens of thousands). The workload (sleepsw) names
 # each sleep with no context switch of its own, as the kernel counts
 # them (getrusage), with its times: every window with neither must
-# hold one of those. (A guard: on a quiet host the attach gap is short,
-# and with the gate disabled one run of 1384 windows did not hit it.)
+# hold one of those. (A guard, not a proof: on a quiet host the attach
+# gap is short, and a run with the gate disabled can pass.)
 "$W" -c 0 -n 1000000 sleepsw 1 >$OUT/midrun.sw 2>&1 &
 wp=$!
 sleep 0.3

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # lanes: stock debug
 #   what it checks is the loader's and the tool's, the same on every kernel
-# Several users, one monitor (issue #20), on the BPF backend: one set of
+# Several users, one monitor, on the BPF backend: one set of
 # programs and maps for the system, pinned by the first tlob that needs
 # it. Three concurrent `tlob mon --backend bpf` sessions, on the same
 # section (m1 and m2), an overlapping set (m2 also has section 2) and a

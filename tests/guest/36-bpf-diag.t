@@ -4,7 +4,7 @@
 #   the kernel contract: what it checks depends on the kernel (the scheduler
 #   hooks' accounting); not the debug lane: under KASAN its spin window's
 #   deadline passes while the task is still in the START probe
-# The BPF backend's diagnosis of a violation (issue #18), on every lane
+# The BPF backend's diagnosis of a violation, on every lane
 # (37-tool-diag runs on stock only, for the module): the same scenarios,
 # checked the same way, with tlob mon --backend bpf. On a stock kernel the
 # bpf_timer detector, on PREEMPT_RT the sampler, both on CPU 0 where

@@ -4,7 +4,7 @@
 #   the tool: the same program on every kernel; not the debug lane: under
 #   KASAN its spin window's deadline passes while the task is still in the
 #   START probe
-# tlob mon prints why a window overran (issue #18), on each backend in
+# tlob mon prints why a window overran, on each backend in
 # $BACKENDS (here the module's by default: 36-bpf-diag runs this script for
 # the BPF backend, on every lane):
 # tlob-diag's windows overrun for a known reason, and the diagnosis under
@@ -76,19 +76,20 @@ for B in $BACKENDS; do
 
 	# --- spin: where the code was
 	# (SCHED_FIFO 10: on PREEMPT_RT, rcu_preempt, rcuc and ktimers run at
-	# FIFO 1 and took the CPU at the deadline in CI's newest-rt run of
-	# 36, so the BPF sampler found another task current: "deferred".
+	# FIFO 1 and, above a FIFO 1 task, can take the CPU at the deadline,
+	# so the BPF sampler finds another task current: "deferred".
 	# On stock a FIFO spinner can hold the bpf_timer's soft timer off
 	# (kernel/bpf/README.md: once softirqs are deferred to ksoftirqd),
-	# and the overrun is found at STOP, with STOP's stack: one stock run
-	# of 36 in 22 here, 2026-12-06. Checked by name, skipped then.)
+	# and the overrun is found at STOP, with STOP's stack: rarely, so the
+	# detector is checked by name and the stack skipped then.)
 	# (-l 1000: the process lives on for a second after its window, as
 	# a real one does; tlob mon names user frames from the live process,
-	# and under emulation its reader came to the violation after a
-	# process that exits at once was gone: CI's newest-rt run of 36,
-	# 2026-12-03, raw addresses. docs/guide.md, "Why it overran", says so.)
+	# and under emulation its reader can come to the violation after a
+	# process that exits at once is gone, and print raw addresses.
+	# docs/guide.md, "Why it overran", says so.)
 	# BPF: spin loads the monitor, a hold joins it and the other
-	# scenarios find it up (each session's own load took 4 to 8 s here)
+	# scenarios find it up (a session's own load verifies the programs,
+	# seconds under emulation)
 	MON_THEN="bpf_hold_if $B" mon_run spin --json --backend "$B" -b "$SEC" -- -n 1 -c 0 -f 10 -l 1000 spin 150
 	d=$(diagline "$T/spin")
 	is "$mon_rc" 0 "$B: spin: mon exits 0"
@@ -138,13 +139,13 @@ for B in $BACKENDS; do
 	# --- woken: who ran while it waited, the wait begun from another CPU
 	# diag-writer wakes it from CPU 1 while diag-hog spins on CPU 0, and
 	# it runs straight after diag-hog: no switch on CPU 0 saw the wait
-	# begin, so only its own switch-in can name diag-hog (which, before
-	# 2026-12-06, nothing did: "ran" was empty). It spins past the
+	# begin, so only its own switch-in can name diag-hog (without it "ran"
+	# is empty). It spins past the
 	# deadline afterwards (300ms of diag-hog, then 600ms of its own).
 	# diag-hog has diag-writer wake it once it spins: the order holds
-	# whatever an emulated guest's clocks do (with fixed sleeps instead,
-	# one run of 36 on newest, 2026-12-06, credited diag-hog 0.36ms and
-	# its task ran at the deadline: the wakeup came outside the spin).
+	# whatever an emulated guest's clocks do (fixed sleeps instead can put
+	# the wakeup outside the spin: diag-hog credited a fraction of a
+	# millisecond, and the task running at the deadline).
 	mon_run_hog woken --json --backend "$B" -b "${SEC%,20ms},500ms" -- -c 0 woken 300
 	d=$(diagline "$T/woken")
 	[ -n "$d" ]
@@ -227,8 +228,8 @@ for B in $BACKENDS; do
 	if [ "$B" = kmod ]; then
 		# (20ms: the detection's time is read just before the event that
 		# triggers the snapshot, but the emulated CPU can lose the host
-		# CPU in between while the other goes on switching: 5.4ms seen
-		# on stock, 2026-12-03. The window's next deadline, and so the
+		# CPU in between while the other goes on switching, for more
+		# than 5ms. The window's next deadline, and so the
 		# next violation, is 150ms later.)
 		[ -n "$last" ] && [ "$last" -le $((seen + 20000000)) ] && [ "$last" -ge $((deadline - 50000000)) ]
 		ok $? "kmod: snapshot: it holds sched_switch events up to the deadline (last within 50ms before it), none after the detection"

@@ -4,8 +4,8 @@
 #   the kernel contract: what it checks depends on the kernel (what the BPF
 #   programs meet there)
 # The BPF scheduler hooks look a task up in the windows map only when its
-# tid's bucket counts an open window (kernel/bpf/tlob.bpf.c, tlob_open_at;
-# issue #16). The count must follow every window exactly: 1 in the task's
+# tid's bucket counts an open window (kernel/bpf/tlob.bpf.c,
+# tlob_open_at). The count must follow every window exactly: 1 in the task's
 # bucket while its window is open, overrun or not, and 0 in every bucket
 # once the window ended by STOP, by the task's exit, or by an unbind (the
 # abort program, another CPU). A count left above 0 costs lookups; one

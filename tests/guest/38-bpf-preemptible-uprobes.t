@@ -9,9 +9,9 @@
 # needs 64 bytes or more (kernel commit a76ab5731e32): on a kernel that
 # preempts kernel code (PREEMPT_RT, preempt=full or lazy), a task
 # preempted inside the program and another task running it on the same
-# CPU share that stack. CI's bench on newest-rt (7.3.4, 2026-12-05) oopsed
-# so: a NULL pointer read in tlob_feed() from tlob_uprobe, 64 tasks at
-# their STOP at once. The loader takes tlob_uprobe_np (preemption off)
+# CPU share that stack: on a 7.x PREEMPT_RT kernel, 64 tasks at their
+# STOP at once make that a NULL pointer read in tlob_feed() from
+# tlob_uprobe. The loader takes tlob_uprobe_np (preemption off)
 # where the kernel has bpf_preempt_disable(), else tlob_uprobe, which opts
 # out of the private stack (kernel/bpf/tlob.bpf.c: a program with a tail
 # call gets none). Here: 8 processes of 4 threads each open and close
@@ -60,12 +60,11 @@ is "$made" $((PROCS * THREADS * N)) "each thread made its $N windows" ||
 # programs on tlob_arm()/tlob_cancel() run inside the uprobe program; the
 # kernel skips a run that finds the program already running on its CPU
 # (a preempted task's), counted as a recursion miss, which leaves a
-# window without its timer or a timer without its cancel. Preemptible
-# uprobe programs lost half (7.3.4: 16 633 arms and 8 912 cancels of
-# 32 000). With tlob_uprobe_np two runs here saw 0 and 3: a residue whose
-# cause is not known (not a preemption inside the program, which is off
-# there); bounded at 0.1 % of the windows so that a return of the old
-# loss fails.
+# window without its timer or a timer without its cancel. A preemptible
+# uprobe program loses about half of them on a 7.x kernel. With
+# tlob_uprobe_np a few misses remain, of a cause not known (not a
+# preemption inside the program, which is off there); bounded at 0.1 % of
+# the windows so that the preemptible program's loss fails.
 bpftool prog show >$OUT/progs 2>&1
 diag "START/STOP program: $(grep -o 'name tlob_uprobe[_a-z]*' $OUT/progs | head -n 1)"
 misses=$(grep -E -A4 'name tlob_(arm|cancel)_exit' $OUT/progs |

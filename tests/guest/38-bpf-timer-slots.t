@@ -5,7 +5,7 @@
 #   refuses it the backend samples and the script has no timer to check
 # The bpf_timer detector's timers (kernel/bpf/tlob_timer.bpf.c): one per
 # window slot of a task, set up at the slot's first START and re-armed by
-# the next, not allocated and freed per window (issue #16); gone when the
+# the next, not allocated and freed per window; gone when the
 # task exits; a re-armed timer still detects each window's overrun, also
 # once the tlob that loaded the monitor is gone; and a window whose timer
 # the kernel refused or freed is counted in the session's summary.
@@ -116,15 +116,15 @@ overruns "session's own monitor"
 # a map user space holds (an fd or a pin), and frees a map's timers when
 # its last holder goes: the timer maps must be pinned with the rest, or
 # every overrun after the loader's exit is found only at a switch or at
-# STOP (until 2026-12-06: 0 of 4 by the timer here).
+# STOP, none by the timer.
 timeout 120 tlob bind --backend bpf -b "$W:tlob_section2_begin,tlob_section2_end,1s" >/tmp/38.out 2>&1
 ok $? "bind, and the bind exits (the pinned monitor's loader gone)" || sed 's/^/# /' /tmp/38.out
 overruns "loader gone"
 
 # When the timers cannot be set up, the session must say so: the loss of
-# detection the bug above caused was counted (TLOB_LOST_NOTIMER) but read
-# by nothing. Unpinning the timer map with no tlob holding it (what the
-# bug did) makes the kernel free the timers already set up (the task's
+# detection is counted (TLOB_LOST_NOTIMER) and the summary must read it.
+# Unpinning the timer map with no tlob holding it (as an unpinned timer
+# map would be once its loader exits) makes the kernel free the timers already set up (the task's
 # slot: its next START finds its timer gone) and refuse new ones.
 unpin_timers() {
 	rm /sys/fs/bpf/tlob/tlob_timers

@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # lanes: debug
 #   not in make check: 19 runs the module's engine, 39-bpf the tool's side
-# Logical supervision through the tool (module backend; issue #19,
-# /work/spec/logic.md): tlob mon --model M.dot -e EV=PATH:SYM binds
+# Logical supervision through the tool (module backend; the `l` line's
+# contract: kernel/shared/README.md, "the monitor line", its parser
+# kernel/shared/tlob_parse.c, and docs/guide.md, "Logical supervision"):
+# tlob mon --model M.dot -e EV=PATH:SYM binds
 # tlob-flow's events to the model of tests/guest/models/flow.dot
 #   idle -init-> ready -begin-> busy -end-> ready -shutdown-> done (final)
 # and reads tlob:logic into its stream: a legal flow is one OK record and

@@ -50,9 +50,9 @@ mon=$!
 # not on SIGINT: bpftrace 0.17 (Debian 12's) loses a SIGINT that lands
 # outside its epoll_wait(). Its handler sets exitsig_recv, but the poll
 # loop reads the flag only when epoll_wait() returns EINTR, and each
-# 100 ms timeout takes it round again (0.19 rewrote that loop). CI's
-# stock and rt lanes sat there until the script's timeout (2026-12-05:
-# state S in do_epoll_wait, "Attaching 2 probes..." its only output).
+# 100 ms timeout takes it round again (0.19 rewrote that loop): a lost
+# SIGINT leaves it in do_epoll_wait (state S, "Attaching 2 probes..." its
+# only output) until the script's timeout.
 # A second SIGINT is no cure: once the loop has ended, bpftrace restores
 # the default action and a SIGINT kills it before it prints its maps.
 # exit() sets a flag the loop reads at every timeout.

@@ -33,10 +33,10 @@ guest_lane = $(sort $(patsubst $(1):%,%,$(filter $(1):%,$(GUEST_LANE_WORDS))))
 $(foreach l,$(ALL_LANES) debug,$(eval GUEST_TESTS_$(l) = $$(call guest_lane,$(l))))
 # The debug lane boots with 4-level paging (no5lvl): under QEMU 10's
 # -cpu max (5-level paging, the direct map at ff11...) its KASAN kernel
-# (linux-source-6.1 6.1.192) reported a "wild-memory-access" in
+# (linux-source-6.1 6.1.192) reports a "wild-memory-access" in
 # do_raw_spin_lock() from an interrupt during identify_cpu() at every boot,
-# before any of tlob's code, and the report's taint switched lockdep off
-# for the whole run (2026-12-04, two boots of two; none with no5lvl).
+# before any of tlob's code, and the report's taint switches lockdep off
+# for the whole run; with no5lvl it boots without the report.
 VM_APPEND_debug := no5lvl
 # How long the stress scripts run (guest lib/tap.sh soak()): short in make
 # check and the debug lane, long in make check-all and by hand.
@@ -49,8 +49,8 @@ VM_TIMEOUT_debug ?= 5400
 VM_TIMEOUT ?= 3000
 VM_TEST_TIMEOUT ?= 900
 # KASAN's kernel runs 30-bpf-scenarios (22 monitor sessions, each loading
-# the BPF object) in about 900 s: it was killed at 902 s once min= and
-# tolerance= added their scenarios (2026-12-03).
+# the BPF object) in about 900 s, the whole of VM_TEST_TIMEOUT: twice that
+# leaves it room.
 VM_TEST_TIMEOUT_debug ?= 1800
 
 # DKMS_KO=1: each lane loads the tlob.ko that DKMS built for its kernel in
@@ -165,9 +165,9 @@ demo: $(DEMO_DEPS)
 # two lanes on the scripts that could tell a DKMS build apart (its flags,
 # its headers, its install path: it loads and unloads (10, 14), judges
 # windows (12), reacts (15), diagnoses (18)), and check-dkms runs
-# check-pkg before it. (make check ran these as two boots of their own
-# until 2026-12-07: 83 and 86 s of CI's run, every script of them run
-# again on the tree's build right after.)
+# check-pkg before it. (Two boots of their own in make check would cost
+# about 85 s each and run every one of those scripts again on the tree's
+# build.)
 DKMS_LANES ?= stock 6.12
 DKMS_TESTS := $(call guest_lane,dkms)
 .PHONY: check-dkms check-dkms-lanes
