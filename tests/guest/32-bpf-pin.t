@@ -44,11 +44,13 @@ ok $? "status: enabled after tlob exited" || diag "$st"
 echo "$st" | grep -q "bindings: 1"
 ok $? "status: one binding" || diag "$st"
 
-# A second reader of the running monitor.
+# A second reader of the running monitor. Its workload starts at
+# "monitoring", which tlob prints once its reader slot takes records:
+# "reading the monitor pinned" comes before the slot is set up.
 tlob mon --backend bpf --json >$OUT/mon.json 2>$OUT/mon.err &
 mp=$!
 i=0
-while ! grep -q "reading the monitor pinned" $OUT/mon.err && [ $i -lt 300 ]; do
+while ! grep -q "^tlob: monitoring" $OUT/mon.err && [ $i -lt 300 ]; do
 	sleep 0.1
 	i=$((i + 1))
 done
