@@ -98,6 +98,12 @@ if [ -f "$man/tlob.conf.5" ]; then
 	[ -n "$keys" ]
 	ok $? "conf.c's read_line takes keys ($(echo $keys))"
 	is "$missing" "" "tlob.conf.5 documents every key"
+	# what it says of a missing main file is what apply does
+	mkdir -p "$tmp/noconf"
+	"$TLOB" apply --check --dir "$tmp/noconf" >/dev/null 2>&1
+	is "$?" 1 "tlob apply --check with no tlob.conf: exit status 1"
+	case $text in *"a missing tlob.conf is one (exit status 1"*) r=0 ;; *) r=1 ;; esac
+	ok $r "tlob.conf.5: a missing tlob.conf is an error, exit status 1"
 	for term in tlob.conf.d '*.conf' 'once' 'FILE:LINE' '1048576' '8192' 'tlob apply --check'; do
 		case $text in *"$term"*) ok 0 "tlob.conf.5 says '$term'" ;; *) ok 1 "tlob.conf.5 says '$term'" ;; esac
 	done
