@@ -23,7 +23,7 @@ INSTALL ?= install
 # cross build names a tool that runs on the build machine instead.
 MAN_TLOB ?= $(BUILD)/user/tlob
 MAN_DIR := $(BUILD)/man
-$(MAN_DIR)/.pages: $(MAN_TLOB) user/man/mkman $(wildcard user/man/*.8.in)
+$(MAN_DIR)/.pages: $(MAN_TLOB) user/man/mkman $(wildcard user/man/*.8.in user/man/*.5)
 	$(Q)user/man/mkman $(MAN_TLOB) user/man $(MAN_DIR)
 	$(Q)touch $@
 
@@ -57,8 +57,9 @@ install-tool: $(BUILD)/user/tlob
 	$(INSTALL) -m 0755 $(BUILD)/user/tlob $(DESTDIR)$(SBINDIR)/tlob
 
 install-man: $(MAN_DIR)/.pages
-	$(INSTALL) -d $(DESTDIR)$(MANDIR)/man8
+	$(INSTALL) -d $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(MANDIR)/man5
 	$(INSTALL) -m 0644 $(MAN_DIR)/*.8 $(DESTDIR)$(MANDIR)/man8/
+	$(INSTALL) -m 0644 $(MAN_DIR)/*.5 $(DESTDIR)$(MANDIR)/man5/
 
 install-completion:
 	$(INSTALL) -d $(DESTDIR)$(BASHCOMPDIR)
@@ -78,5 +79,6 @@ install-dkms-source:
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/tlob $(DESTDIR)$(BASHCOMPDIR)/tlob
 	rm -f $(DESTDIR)$(MANDIR)/man8/tlob.8 $(DESTDIR)$(MANDIR)/man8/tlob-*.8
+	rm -f $(DESTDIR)$(MANDIR)/man5/tlob.conf.5
 	rm -f $(addprefix $(DESTDIR)$(SYSTEMDUNITDIR)/,$(notdir $(INSTALL_UNITS)))
 	rm -f $(addprefix $(DESTDIR)$(DOCDIR)/examples/,$(notdir $(INSTALL_EXAMPLES)))

@@ -24,6 +24,14 @@
 
 static const char *const tool_name_line = "hold marked code sections to a wall-clock budget";
 
+/* A command whose usage names no exit status exits as every command does (lib/exit.h). */
+static const char *const default_exit_status[] = {
+	"exit status: 0 done; 1 an error found on the system (not root, no backend,",
+	"             a file or symbol missing; the message says which); 2 a malformed",
+	"             command line, with a one-line message",
+	NULL,
+};
+
 /* Text as roff: backslashes escaped, a dash that starts a word is a minus. */
 static void roff_text(const char *s, size_t len)
 {
@@ -47,6 +55,37 @@ static void roff_line(const char *s)
 		fputs("\\&", stdout);
 	roff_text(s, strlen(s));
 	fputc('\n', stdout);
+}
+
+/* The longest input line of filled text: mandoc -Tlint wants at most 80 bytes, escapes included. */
+#define ROFF_WIDTH	70
+
+/*
+ * Text in fill mode, as input lines broken at blanks; @used bytes of the
+ * first line are taken already. The reader sees the same paragraph.
+ */
+static void roff_fill(const char *s, size_t used)
+{
+	size_t width = used < ROFF_WIDTH / 2 ? ROFF_WIDTH - used : ROFF_WIDTH / 2;
+
+	while (*s) {
+		size_t cut = strlen(s);
+
+		if (cut > width) {
+			cut = width;
+			while (cut && s[cut] != ' ')
+				cut--;
+			if (!cut)	/* one word longer than a line */
+				cut = strcspn(s, " ");
+		}
+		if (*s == '.' || *s == '\'')
+			fputs("\\&", stdout);
+		roff_text(s, cut);
+		fputc('\n', stdout);
+		for (s += cut; *s == ' '; s++)
+			;
+		width = ROFF_WIDTH;
+	}
 }
 
 static size_t indent_of(const char *s)
@@ -167,7 +206,7 @@ static const char *const *exit_status(const char *const *l, const char *first)
 		if (!what)
 			continue;
 		printf(".TP\n.B %.*s\n", (int)(what - item), item);
-		roff_line(what + 1);
+		roff_fill(what + 1, 0);
 	}
 	return l;
 }
@@ -182,10 +221,51 @@ static const char *const *commands(const char *const *l)
 		size_t col = text_column(*l);
 
 		printf(".TP 9n\n.B %.*s\n", (int)n, name);
-		roff_text(col ? *l + col : "", col ? strlen(*l + col) : 0);
-		printf(" (see \\fBtlob\\-%.*s\\fR(8))\n", (int)n, name);
+		roff_fill(col ? *l + col : "", 0);
+		printf("(see \\fBtlob\\-%.*s\\fR(8))\n", (int)n, name);
 	}
 	return l;
+}
+
+/* The indent of a description's sentences; a line indented further is literal. */
+#define DESC_INDENT	2
+
+/* A description line that is a term and its text ("  FILE   that file alone"). */
+static bool is_item(const char *s)
+{
+	size_t ind = indent_of(s), word = strcspn(s + ind, " ");
+
+	return ind == DESC_INDENT && !strncmp(s + ind + word, "  ", 2) && s[text_column(s)];
+}
+
+/* How a description line starts its block: the paragraph, item or literal it is in. */
+enum desc_block { DESC_NONE, DESC_PARA, DESC_ITEM, DESC_LITERAL };
+
+static enum desc_block desc_line(const char *s, enum desc_block in, bool fresh)
+{
+	size_t ind = indent_of(s);
+
+	if (ind > DESC_INDENT) {
+		if (in != DESC_LITERAL)
+			fputs(".RS\n.nf\n", stdout);
+		/* a literal block keeps its lines' indent relative to the block */
+		roff_line(s + (ind < 2 * DESC_INDENT ? ind : 2 * DESC_INDENT));
+		return DESC_LITERAL;
+	}
+	if (in == DESC_LITERAL)
+		fputs(".fi\n.RE\n", stdout);
+	if (is_item(s)) {
+		size_t col = text_column(s);
+
+		printf(".TP\n.I %.*s\n", (int)strcspn(s + ind, " "), s + ind);
+		roff_fill(s + col, 0);
+		return DESC_ITEM;
+	}
+	/* a paragraph's first line right after the heading needs no .PP */
+	if (in != DESC_PARA && !fresh)
+		fputs(".PP\n", stdout);
+	roff_fill(s + ind, 0);
+	return DESC_PARA;
 }
 
 /*
@@ -196,42 +276,60 @@ static const char *const *commands(const char *const *l)
  */
 static void description(const char *const *l)
 {
-	bool para = false, titled = false;
-	size_t col = 0;
+	enum desc_block in = DESC_NONE;
+	bool titled = false, in_option = false;
 	char label[32];
 
 	for (; *l; l++) {
 		size_t ind = indent_of(*l);
+		bool option = ind && (*l)[ind] == '-';
 
-		if (label_of(*l, label, sizeof(label))) {
-			/* its continuation lines belong to it */
-			while (l[1] && l[1][0] == ' ')
-				l++;
-			para = false;
-			continue;
-		}
-		if (!**l || (ind && (*l)[ind] == '-')) {
-			para = false;
-			col = **l ? text_column(*l) : 0;
-			continue;
-		}
-		if (col && ind >= col)
+		in_option = in_option && **l && ind > DESC_INDENT;
+		if (in_option && !option)
 			continue;	/* an option's text */
-		col = 0;
+		if (label_of(*l, label, sizeof(label)) || !**l || option) {
+			/* a label's continuation lines belong to it */
+			while (!option && **l && l[1] && l[1][0] == ' ')
+				l++;
+			if (in == DESC_LITERAL)
+				fputs(".fi\n.RE\n", stdout);
+			in = DESC_NONE;
+			in_option = option;
+			continue;
+		}
 		if (!titled)
 			section("description");
+		in = desc_line(*l, in, !titled);
 		titled = true;
-		if (!para)
-			fputs(".PP\n", stdout);
-		para = true;
-		roff_line(*l + ind);
 	}
+	if (in == DESC_LITERAL)
+		fputs(".fi\n.RE\n", stdout);
 }
 
-static void body(const char *const *l)
+/* What body() found in a usage besides its description. */
+struct body_has {
+	bool options;
+	bool exit_status;
+};
+
+/*
+ * Where an option's text is cut from: its own column on its line, on the
+ * lines after it the shallower of that and their first indent (the text
+ * of a long option tag starts to its left).
+ */
+static size_t option_base(const char *const *l, size_t col)
+{
+	size_t next = l[1] ? indent_of(l[1]) : 0;
+
+	if (!l[1] || !l[1][0] || next <= DESC_INDENT || l[1][next] == '-')
+		return col;
+	return next < col ? next : col;
+}
+
+static void body(const char *const *l, struct body_has *has)
 {
 	bool in_opts = false, in_option = false;
-	size_t col = 0;
+	size_t col = 0, base = 0;
 	char label[32];
 
 	description(l);
@@ -239,7 +337,7 @@ static void body(const char *const *l)
 		size_t ind = indent_of(*l);
 		bool option = ind && (*l)[ind] == '-';
 
-		if (in_option && (option || !**l || ind < col)) {
+		if (in_option && (option || !**l || ind <= DESC_INDENT)) {
 			fputs(".fi\n", stdout);
 			in_option = false;
 		}
@@ -249,14 +347,15 @@ static void body(const char *const *l)
 			text += indent_of(text);
 			if (!strcmp(label, "exit status")) {
 				l = exit_status(l, text);
+				has->exit_status = true;
 			} else if (!strcmp(label, "commands")) {
 				l = commands(l);
 			} else {
 				/* any other label: a paragraph in its own section */
 				section(label);
-				roff_line(text);
+				roff_fill(text, 0);
 				for (l++; *l && (*l)[0] == ' '; l++)
-					roff_line(*l + indent_of(*l));
+					roff_fill(*l + indent_of(*l), 0);
 			}
 			continue;
 		}
@@ -270,13 +369,15 @@ static void body(const char *const *l)
 			if (!in_opts)
 				section("options");
 			in_opts = true;
+			has->options = true;
 			roff_option_tag(*l + ind, tag_end - ind);
 			fputs(".nf\n", stdout);
 			in_option = true;
 			if (col)
 				roff_line(*l + col);
+			base = option_base(l, col ? col : strlen(*l));
 		} else if (in_option) {
-			roff_line(*l + col);
+			roff_line(*l + (ind < base ? ind : base));
 		}
 		l++;
 	}
@@ -296,7 +397,7 @@ static void common_options(unsigned int opts, const char *title)
 			continue;
 		tlob_option_left(o, left, sizeof(left));
 		roff_option_tag(left + indent_of(left), strlen(left + indent_of(left)));
-		roff_line(o->help);
+		roff_fill(o->help, 0);
 	}
 }
 
@@ -339,19 +440,20 @@ static void header(const char *page, const char *summary)
 	section("name");
 	roff_text(page, strlen(page));
 	fputs(" \\- ", stdout);
-	roff_line(summary);
+	roff_fill(summary, strlen(page) + strlen(" \\- "));
 }
 
 int tlob_manpage(const char *const *tool_usage, const struct tlob_command *const *cmds,
 		 const char *name)
 {
+	struct body_has has = { 0 };
 	char summary[256], page[64];
 	const char *const *rest;
 
 	if (!name) {
 		header("tlob", tool_name_line);
 		rest = synopsis(tool_usage);
-		body(rest);
+		body(rest, &has);
 		common_options(0, "options");
 		/* every command's page; the prose adds the other tools after them */
 		section("see also");
@@ -367,8 +469,11 @@ int tlob_manpage(const char *const *tool_usage, const struct tlob_command *const
 		snprintf(page, sizeof(page), "tlob-%s", name);
 		header(page, summary);
 		rest = synopsis(cmds[i]->usage);
-		body(rest);
-		common_options(cmds[i]->opts, "common options");
+		body(rest, &has);
+		if (!has.exit_status)
+			body(default_exit_status, &has);
+		/* a command with none of its own has the common ones as its options */
+		common_options(cmds[i]->opts, has.options ? "common options" : "options");
 		return TLOB_EXIT_OK;
 	}
 	fprintf(stderr, "tlob: --man: unknown command '%s'\n", name);

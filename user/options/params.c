@@ -17,7 +17,7 @@
 #include "version.h"
 
 enum { OPT_BACKEND = 0x100, OPT_ROOT, OPT_STOP_VIOL, OPT_BUFFER, OPT_FORCE_OFFSET,
-       OPT_VERSION, OPT_BPF_TASKS, OPT_REMOVE, OPT_CHECK, OPT_DIR, OPT_STATE, OPT_FORMAT,
+       OPT_BPF_TASKS, OPT_REMOVE, OPT_CHECK, OPT_DIR, OPT_STATE, OPT_FORMAT,
        OPT_INTERVAL, OPT_FLUSH, OPT_ON_VIOLATION, OPT_ON_VIOLATION_LIMIT, OPT_MODEL, OPT_PER,
        OPT_TOLERANCE, OPT_TAG };
 
@@ -39,7 +39,7 @@ const struct tlob_cli_option tlob_cli_options[] = {
 	{ "quiet",		no_argument, 'q', TLOB_OPT_QUIET, NULL, NULL },
 	{ "buffer-size",	required_argument, OPT_BUFFER, TLOB_OPT_BUFFER, "KB", NULL },
 	{ "force-offset",	no_argument, OPT_FORCE_OFFSET, TLOB_OPT_FORCE_OFFSET, NULL, NULL },
-	{ "bpf-tasks",		required_argument, OPT_BPF_TASKS, TLOB_OPT_BPF_TASKS, NULL, NULL },
+	{ "bpf-tasks",		required_argument, OPT_BPF_TASKS, TLOB_OPT_BPF_TASKS, "N", NULL },
 	{ "flush",		required_argument, OPT_FLUSH, TLOB_OPT_FLUSH, "DURATION", NULL },
 	{ "on-violation",	required_argument, OPT_ON_VIOLATION, TLOB_OPT_ON_VIOLATION,
 	  "ACTION", NULL },
@@ -52,11 +52,12 @@ const struct tlob_cli_option tlob_cli_options[] = {
 	{ "tag",		required_argument, OPT_TAG, TLOB_OPT_MODEL, "NAME", NULL },
 	{ "remove",		no_argument, OPT_REMOVE, TLOB_OPT_REMOVE, NULL, NULL },
 	{ "check",		no_argument, OPT_CHECK, TLOB_OPT_CHECK, NULL, NULL },
-	{ "dir",		required_argument, OPT_DIR, TLOB_OPT_DIR, NULL, NULL },
-	{ "state",		required_argument, OPT_STATE, TLOB_OPT_STATE, NULL, NULL },
-	{ "format",		required_argument, OPT_FORMAT, TLOB_OPT_FORMAT, NULL, NULL },
-	{ "output",		required_argument, 'o', TLOB_OPT_OUTPUT, NULL, NULL },
-	{ "interval",		required_argument, OPT_INTERVAL, TLOB_OPT_INTERVAL, NULL, NULL },
+	{ "dir",		required_argument, OPT_DIR, TLOB_OPT_DIR, "DIR", NULL },
+	{ "state",		required_argument, OPT_STATE, TLOB_OPT_STATE, "FILE", NULL },
+	{ "format",		required_argument, OPT_FORMAT, TLOB_OPT_FORMAT,
+	  "text|json|openmetrics|prometheus", NULL },
+	{ "output",		required_argument, 'o', TLOB_OPT_OUTPUT, "FILE", NULL },
+	{ "interval",		required_argument, OPT_INTERVAL, TLOB_OPT_INTERVAL, "DURATION", NULL },
 	{ "json",		no_argument, 'j', TLOB_OPT_JSON, NULL,
 	  "JSON output, one object per line" },
 	{ "backend",		required_argument, OPT_BACKEND, 0, "kmod|bpf|auto",
@@ -64,7 +65,7 @@ const struct tlob_cli_option tlob_cli_options[] = {
 	{ "root",		required_argument, OPT_ROOT, 0, "DIR",
 	  "control directory (default " TLOB_SYSFS_DIR ", else RV's)" },
 	{ "help",		no_argument, 'h', 0, NULL, "this help" },
-	{ "version",		no_argument, OPT_VERSION, 0, NULL, "print the version of tlob" },
+	{ "version",		no_argument, 'V', 0, NULL, "print the version of tlob" },
 };
 
 #define NR_OPTIONS	(sizeof(tlob_cli_options) / sizeof(tlob_cli_options[0]))
@@ -445,7 +446,7 @@ void tlob_params_parse(const struct tlob_command *cmd, int argc, char **argv,
 			break;
 		case 'h':
 			tlob_usage(cmd->usage, cmd->opts, 0);
-		case OPT_VERSION:
+		case 'V':
 			tlob_version();
 		}
 	}

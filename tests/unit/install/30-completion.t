@@ -26,7 +26,7 @@ modes=plain
 [ -r /usr/share/bash-completion/bash_completion ] && modes="plain full"
 for m in $modes; do
 	got=$(run $m tlob "")
-	want=$(printf '%s\n' $("$TLOB" --complete) -h --help --version | sort | tr '\n' ' ')
+	want=$(printf '%s\n' $("$TLOB" --complete) help -h --help -V --version | sort | tr '\n' ' ')
 	is "$got" "$want" "$m: tlob <TAB>: every command"
 	is "$(run $m tlob mo)" "mon " "$m: tlob mo<TAB>"
 	got=$(run $m tlob mon --st)
@@ -41,6 +41,23 @@ for m in $modes; do
 	is "$(run $m tlob mon --on-violation "")" "exec= snapshot= traceoff= " \
 		"$m: --on-violation <TAB>: the actions"
 	is "$(run $m tlob mon --on-violation-l)" "--on-violation-limit " "$m: tlob mon --on-violation-l<TAB>"
+	# the formats as stats names them when it refuses one
+	fmts=$("$TLOB" stats --format bogus 2>&1 | sed -n 's/.*unknown format.*(\(.*\))$/\1/p' |
+		tr -d ',' | tr ' ' '\n' | grep -vx 'or' | grep . | sort | tr '\n' ' ')
+	[ -n "$fmts" ] || fmts="(stats names no format)"
+	is "$(run $m tlob stats --format "")" "$fmts" \
+		"$m: stats --format <TAB>: the formats stats accepts"
+	is "$(run $m tlob stats --format p)" "prometheus " "$m: stats --format p<TAB>"
+	mkdir -p "$tmp/out.d" && touch "$tmp/out.prom"
+	is "$(run $m tlob stats -o "$tmp/out.")" "$tmp/out.d $tmp/out.prom " "$m: stats -o <TAB>: files"
+	is "$(run $m tlob stats --output "$tmp/out.p")" "$tmp/out.prom " "$m: stats --output <TAB>: files"
+	is "$(run $m tlob apply --dir "$tmp/out.")" "$tmp/out.d " "$m: apply --dir <TAB>: directories only"
+	is "$(run $m tlob apply --state "$tmp/out.p")" "$tmp/out.prom " "$m: apply --state <TAB>: files"
+	is "$(run $m tlob stats --interval "")" "" "$m: stats --interval <TAB>: a duration, nothing to offer"
+	is "$(run $m tlob mon -V)" "-V " "$m: tlob mon -V<TAB>"
+	is "$(run $m tlob help "")" "$(printf '%s\n' $("$TLOB" --complete) | sort | tr '\n' ' ')" \
+		"$m: tlob help <TAB>: the commands"
+	is "$(run $m tlob help mon "")" "" "$m: tlob help mon <TAB>: nothing more"
 done
 [ "$modes" = "plain full" ]
 ok $? "bash-completion is installed, so its helpers were tried too (.ci/packages)"

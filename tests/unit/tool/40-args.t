@@ -165,4 +165,26 @@ ok $? "tlob -h lists what every command takes"
 [ $? -eq 2 ] && grep -q 'usage: tlob COMMAND' "$tmp/out"
 ok $? "no command: usage, exit 2"
 
+# tlob help [COMMAND] is tlob [COMMAND] -h, and -V is --version, everywhere.
+"$TLOB" -h >"$tmp/want" 2>&1
+"$TLOB" help >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 0 ] && cmp -s "$tmp/out" "$tmp/want" && [ ! -s "$tmp/err" ]
+ok $? "tlob help: what tlob -h prints, exit 0"
+for cmd in list mon bind unbind status stats apply; do
+	"$TLOB" $cmd -h >"$tmp/want" 2>&1
+	"$TLOB" help $cmd >"$tmp/out" 2>"$tmp/err"
+	[ $? -eq 0 ] && cmp -s "$tmp/out" "$tmp/want" && [ ! -s "$tmp/err" ]
+	ok $? "tlob help $cmd: what tlob $cmd -h prints, exit 0"
+	"$TLOB" $cmd -V >"$tmp/out" 2>"$tmp/err"
+	[ $? -eq 0 ] && [ "$(cat "$tmp/out")" = "$want_version" ] && [ ! -s "$tmp/err" ]
+	ok $? "tlob $cmd -V prints '$want_version'"
+	grep -q -- "^  -V, --version  " "$tmp/want"
+	ok $? "tlob $cmd -h lists -V, --version"
+done
+"$TLOB" -V >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 0 ] && [ "$(cat "$tmp/out")" = "$want_version" ] && [ ! -s "$tmp/err" ]
+ok $? "tlob -V prints '$want_version'"
+expect 2 "help: unknown command 'frobnicate'" "tlob help of an unknown command" -- help frobnicate
+expect 2 "help: unexpected argument 'x'" "tlob help takes one command at most" -- help mon x
+
 tap_done
