@@ -185,10 +185,26 @@ seen=$(echo "$v" | field end_ns)
 # sched_switch timestamps (seconds.microseconds) as ns, one a line
 ts() { sed -n 's/.* \([0-9]*\)\.\([0-9]\{6\}\): sched_switch:.*/\1 \2/p' | awk '{ printf "%d%06d000\n", $1, $2 }'; }
 last=$(ts <"$S/snapshot" | sort -n | tail -1)
-# The live buffer goes on while the ticker runs: wait until it holds a
-# switch 200 ms past the snapshot's last one, for 20 s at most. A fixed
+# The live buffer goes on while the ticker runs. First let it run for a
+# second of the trace clock past the snapshot's last switch, read from
+# the buffer's statistics ("now ts", cheap): reading the buffer itself
+# takes seconds per read under emulation, and a loop of such reads is
+# most of what the buffer then holds. Then wait until it holds a switch
+# 200 ms past the snapshot's last one, for 20 s at most each. A fixed
 # sleep is not enough: an emulated guest's vCPUs can be stalled by the
 # host for most of it.
+now_ns() {
+	sed -n 's/^now ts: *\([0-9]*\)\.\([0-9]\{6\}\)$/\1 \2/p' "$S/per_cpu/cpu0/stats" |
+		awk '{ printf "%d%06d000\n", $1, $2 }'
+}
+i=0
+while [ -n "$last" ] && [ $i -lt 200 ]; do
+	now=$(now_ns)
+	[ -n "$now" ] && [ "$now" -gt $((last + 1000000000)) ] && break
+	usleep 100000
+	i=$((i + 1))
+done
+diag "snapshot: waited $i tenths of a second on the trace clock"
 live=
 i=0
 while [ $i -lt 200 ]; do
@@ -197,6 +213,7 @@ while [ $i -lt 200 ]; do
 	usleep 100000
 	i=$((i + 1))
 done
+diag "snapshot: read the live buffer $((i + 1)) time(s)"
 kill $ticker
 wait $ticker 2>/dev/null
 diag "snapshot: deadline $deadline, detected $seen, last in snapshot ${last:-none}, last live ${live:-none}"
