@@ -182,8 +182,10 @@ echo '!snapshot:1' >"$S/events/tlob/violation/trigger"
 v=$(events violation | head -n 1)
 deadline=$(( $(echo "$v" | field start_ns) + $(echo "$v" | field budget_ns) ))
 seen=$(echo "$v" | field end_ns)
+# "SECONDS MICROSECONDS" lines as ns, one a line
+us_ns() { awk '{ printf "%d%06d000\n", $1, $2 }'; }
 # sched_switch timestamps (seconds.microseconds) as ns, one a line
-ts() { sed -n 's/.* \([0-9]*\)\.\([0-9]\{6\}\): sched_switch:.*/\1 \2/p' | awk '{ printf "%d%06d000\n", $1, $2 }'; }
+ts() { sed -n 's/.* \([0-9]*\)\.\([0-9]\{6\}\): sched_switch:.*/\1 \2/p' | us_ns; }
 last=$(ts <"$S/snapshot" | sort -n | tail -1)
 # The live buffer goes on while the ticker runs. First let it run for a
 # second of the trace clock past the snapshot's last switch, read from
@@ -193,10 +195,7 @@ last=$(ts <"$S/snapshot" | sort -n | tail -1)
 # 200 ms past the snapshot's last one, for 20 s at most each. A fixed
 # sleep is not enough: an emulated guest's vCPUs can be stalled by the
 # host for most of it.
-now_ns() {
-	sed -n 's/^now ts: *\([0-9]*\)\.\([0-9]\{6\}\)$/\1 \2/p' "$S/per_cpu/cpu0/stats" |
-		awk '{ printf "%d%06d000\n", $1, $2 }'
-}
+now_ns() { sed -n 's/^now ts: *\([0-9]*\)\.\([0-9]\{6\}\)$/\1 \2/p' "$S/per_cpu/cpu0/stats" | us_ns; }
 i=0
 while [ -n "$last" ] && [ $i -lt 200 ]; do
 	now=$(now_ns)
