@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# lanes: all debug
+# lanes: stock 6.12-rt newest newest-rt debug
 #   the kernel contract: what it checks depends on the kernel (what the BPF
-#   programs meet there)
+#   programs meet there): each kernel version, stock and PREEMPT_RT
 # The BPF scheduler hooks look a task up in the windows map only when its
 # tid's bucket counts an open window (kernel/bpf/tlob.bpf.c,
 # tlob_open_at). The count must follow every window exactly: 1 in the task's

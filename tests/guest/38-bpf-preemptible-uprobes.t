@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# lanes: all debug
+# lanes: rt 6.12-rt newest newest-rt debug
 #   the kernel contract: what it checks depends on the kernel (what the BPF
-#   programs meet there)
+#   programs meet there): PREEMPT_RT on each version, and the newest
+#   stock kernel, the one stock kernel with the private stack (6.13 on)
 # The BPF backend's START/STOP program is a uprobe program, and uprobe
 # programs run preemptible (migrate_disable() only, since 6.0). Since 6.13
 # the verifier gives such a program a per-CPU private stack when a frame

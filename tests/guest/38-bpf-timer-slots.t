@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# lanes: stock 6.12 newest debug
-#   the kernels whose verifier allows bpf_timer (the stock ones): where it
-#   refuses it the backend samples and the script has no timer to check
+# lanes: stock newest debug
+#   the kernels whose verifier allows bpf_timer (the stock ones), the oldest
+#   and the newest: where it refuses it the backend samples and the script
+#   has no timer to check
 # The bpf_timer detector's timers (kernel/bpf/tlob_timer.bpf.c): one per
 # window slot of a task, set up at the slot's first START and re-armed by
 # the next, not allocated and freed per window; gone when the
