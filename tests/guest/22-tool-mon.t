@@ -55,6 +55,30 @@ for B in $BACKENDS; do
 	tool_clean_state "$B"
 	ok $? "$B: after mon: its binding removed, monitor disabled, trace instance gone"
 
+	# A command under the monitor (-- CMD): only its process's windows,
+	# while another process runs the same section; the session ends with
+	# the command, whose status is tlob's.
+	"$W" -n 1000000 -g 5 spin 1 >/dev/null &
+	other=$!
+	timeout 120 tlob mon --json --backend "$B" -b "$W:tlob_section_begin,tlob_section_end,1s" \
+		-- "$W" -n 3 -g 5 spin 2 >"$T/cmd" 2>"$T/cmd.err"
+	is "$?" 0 "$B: mon -- CMD ends with the command, exit 0 as its"
+	is "$(jlines "$T/cmd" record kind_name window | wc -l)" 3 "$B: mon -- CMD: its 3 windows"
+	tgids=$(jlines "$T/cmd" record | sed -n 's/.*"tgid":\([0-9]*\).*/\1/p' | sort -u)
+	ok $([ "$(echo "$tgids" | wc -l)" = 1 ] && [ "$tgids" != "$other" ]; echo $?) \
+		"$B: mon -- CMD: one process's windows, not the other's ($tgids, other $other)"
+	kill -0 "$other" 2>/dev/null
+	ok $? "$B: ... while the other process still ran the section"
+	grep -q "^tlob: $W exited with status 0$" "$T/cmd.err"
+	ok $? "$B: ... and tlob said how the command ended" || sed 's/^/#   /' "$T/cmd.err"
+	timeout 120 tlob mon --backend "$B" -b "$W:tlob_section_begin,tlob_section_end,1s" \
+		-- "$W" >/dev/null 2>&1
+	is "$?" 2 "$B: mon -- CMD: the command's own exit status (2, its usage error)"
+	kill "$other" 2>/dev/null
+	wait "$other" 2>/dev/null
+	tool_clean_state "$B"
+	ok $? "$B: after mon -- CMD: everything put back"
+
 	# Over budget, spinning: a violation while inside the window, then the window.
 	mon_run over --json --backend "$B" -b "$W:tlob_section_begin,tlob_section_end,10ms" -- -n 1 spin 300
 	v=$(jlines "$T/over" record kind_name violation | head -1)

@@ -33,10 +33,27 @@ struct tlob_mon_stop {
  * nothing to watch (usage errors, before anything is changed), then binds,
  * enables, prints records until a stop condition and puts back every
  * setting it changed. Returns an enum tlob_exit (TLOB_EXIT_VIOLATION:
- * --stop-on-violation stopped on one). Apart from opening the backend so
- * that tests/unit/tool/ can drive it with a fake one.
+ * --stop-on-violation stopped on one). @work: the command to release once
+ * the sections are bound, whose end ends the session, or NULL. Apart from
+ * opening the backend so that tests/unit/tool/ can drive it with a fake one.
  */
+struct tlob_workload;
 int tlob_mon_session(struct tlob_backend *be, const struct tlob_params *params,
-		     struct tlob_mon_stop *stop);
+		     struct tlob_workload *work, struct tlob_mon_stop *stop);
+
+/*
+ * tlob mon -- CMD: fork the command, held before its exec, before tlob
+ * opens anything (it inherits none of tlob's files or threads), and narrow
+ * every section to its process. Returns an enum tlob_exit.
+ */
+int tlob_mon_prepare_command(struct tlob_params *params, struct tlob_workload *work);
+
+/*
+ * After the session: stop the command if it still runs (SIGTERM, then
+ * SIGKILL) and reap it. Returns tlob's exit: the command's status unless
+ * tlob failed (@ret) or a violation stopped the session, a shell's 127 or
+ * 126 for a command that could not run.
+ */
+int tlob_mon_end_command(const struct tlob_params *params, struct tlob_workload *work, int ret);
 
 #endif /* TLOB_TLOB_H */

@@ -25,6 +25,7 @@
 #include "kinds/logic.h"
 #include "lib/units.h"
 #include "lib/utils.h"
+#include "lib/workload.h"
 #include "output/diag_worker.h"
 #include "output/output.h"
 #include "react/actions.h"
@@ -37,6 +38,8 @@
 #define DIAG_BUF	(64 * 1024)
 /* How often the reader looks for diagnoses the worker has named. */
 #define NAMED_POLL_MS	10
+/* How long a command tlob stops (SIGTERM) has to end before SIGKILL. */
+#define COMMAND_GRACE_MS	2000
 /*
  * Diagnoses waiting for names at most (2 KiB each, 8 MiB in all): past that, in a
  * storm of violations while the worker reads /proc/kallsyms, they print
@@ -51,8 +54,13 @@ static const char *const mon_usage[] = {
 	"                [--on-violation-limit N[/PERIOD]]",
 	"                [--model FILE -e EVENT=PATH:SYMBOL... [--per process|task]",
 	"                 [--tolerance K/W] [--tag NAME]]",
-	"                [common options]",
+	"                [common options] [-- CMD [ARGS]...]",
 	"",
+	"  -- CMD [ARGS]...       run CMD under the monitor: the sections given are",
+	"                         watched in its process only (not its children), the",
+	"                         session ends when it does, and tlob exits with its",
+	"                         status (128+N: killed by signal N); stopped first",
+	"                         (Ctrl-C, -d, --stop-on-violation), it gets SIGTERM",
 	"  -b, --bind SECTION     monitor a section while tlob runs:",
 	"                           /path/app:frame_begin,frame_end,10ms",
 	"                           /path/app:process_frame,ret,5ms   (ret: until it returns)",
@@ -111,7 +119,8 @@ static const char *const mon_usage[] = {
 	"                         PERIOD: 1/10s); every violation is still printed",
 	"",
 	"exit status: 0 stopped by Ctrl-C or -d; 1 an error; 2 a usage error;",
-	"             3 --stop-on-violation stopped on a violation",
+	"             3 --stop-on-violation stopped on a violation; with a command,",
+	"             else its status (127: not found, 126: not run)",
 	NULL,
 };
 
@@ -156,6 +165,7 @@ struct mon_ctx {
 	struct tlob_trace_react *react[8];	/* the same, done here (bpf) */
 	size_t nr_react;
 	uint64_t armed_ns;		/* when the triggers' counts were set */
+	struct tlob_workload *work;	/* the command run under the monitor, or NULL */
 };
 
 static bool is_violation(const struct tlob_record *r)
@@ -430,7 +440,7 @@ static int mon_loop(struct tlob_backend *be, struct mon_ctx *ctx, const struct t
 {
 	uint64_t end = ctx->params->duration_ns ? tlob_now_ns() + ctx->params->duration_ns : 0;
 
-	while (!tlob_should_stop() && !ctx->stop) {
+	while (!tlob_should_stop() && !ctx->stop && !(ctx->work && tlob_workload_done(ctx->work))) {
 		uint64_t now = tlob_now_ns();
 		/* exec= children to reap, violations waiting for their diagnosis */
 		int timeout = tlob_exec_tick(ctx->exec, now), ret;
@@ -454,6 +464,25 @@ static int mon_loop(struct tlob_backend *be, struct mon_ctx *ctx, const struct t
 		}
 	}
 	return 0;
+}
+
+/*
+ * Release the command, its sections bound: from now on the loop ends when
+ * it does. A command that could not run ends the session (its status, a
+ * shell's 127 or 126, is tlob's).
+ */
+static int mon_start_command(struct mon_ctx *ctx, struct tlob_workload *work)
+{
+	int err = tlob_workload_start(work);
+
+	if (err) {
+		fprintf(stderr, "tlob: cannot run %s: %s\n", ctx->params->command[0],
+			strerror(-err));
+		return TLOB_EXIT_ERROR;
+	}
+	tlob_verbose("running %s, pid %d", ctx->params->command[0], (int)work->pid);
+	ctx->work = work;
+	return TLOB_EXIT_OK;
 }
 
 /* Everything still buffered, bounded in time in case the kernel keeps producing. */
@@ -725,6 +754,35 @@ static int check_bpf_tasks(const struct tlob_params *params, const char *backend
 }
 
 /*
+ * A command's process is the one the sections are watched in: there must
+ * be sections of this session to narrow, and no other process named.
+ */
+static int check_command(const struct tlob_params *params)
+{
+	if (!params->nr_specs) {
+		tlob_usage_msg("mon: -- %s: give the sections to watch in it (-b or --model)",
+			       params->command[0]);
+		return -1;
+	}
+	if (params->pid) {
+		tlob_usage_msg("mon: -p and a command to run name two processes: give one");
+		return -1;
+	}
+	for (size_t i = 0; i < params->nr_specs; i++) {
+		const struct tlob_binding_spec *spec = &params->specs[i];
+
+		if (spec->pid || spec->tgid) {
+			tlob_usage_msg("mon: the %s=%d of %s names a process; the command's is "
+				       "the one watched", spec->pid ? "pid" : "tgid",
+				       (int)(spec->pid ? spec->pid : spec->tgid),
+				       TLOB_SHOWN(spec->path));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
  * What the command line alone refuses, before any backend is opened (the
  * BPF backend's open loads its programs into the kernel): one section
  * named twice, --on-violation-limit without an action, more than 8
@@ -798,7 +856,7 @@ static int mon_check(struct tlob_backend *be, const struct tlob_params *params)
 }
 
 int tlob_mon_session(struct tlob_backend *be, const struct tlob_params *params,
-		     struct tlob_mon_stop *stop)
+		     struct tlob_workload *work, struct tlob_mon_stop *stop)
 {
 	struct mon_ctx ctx = { .params = params };
 	struct tlob_sink sink = {
@@ -869,7 +927,11 @@ int tlob_mon_session(struct tlob_backend *be, const struct tlob_params *params,
 	/* On stderr also with --json: scripts wait for this line to start a workload. */
 	fprintf(stderr, "tlob: monitoring %zu section(s)%s; Ctrl-C to stop\n",
 		bound, bound ? "" : " (the persistent bindings)");
-	ret = mon_loop(be, &ctx, &sink) ? TLOB_EXIT_ERROR : TLOB_EXIT_OK;
+	ret = TLOB_EXIT_OK;
+	if (work)
+		ret = mon_start_command(&ctx, work);
+	if (ret == TLOB_EXIT_OK)
+		ret = mon_loop(be, &ctx, &sink) ? TLOB_EXIT_ERROR : TLOB_EXIT_OK;
 	/*
 	 * Windows still open end with a record, which this session reads
 	 * too: aborted for disable when it enabled the monitor, else for
@@ -928,8 +990,38 @@ out_unbind:
 	return ret;
 }
 
+int tlob_mon_prepare_command(struct tlob_params *params, struct tlob_workload *work)
+{
+	int err;
+
+	if (check_command(params))
+		return TLOB_EXIT_USAGE;
+	err = tlob_workload_prepare(work, params->command, params->json);
+	if (err) {
+		fprintf(stderr, "tlob: cannot start %s: %s\n", params->command[0], strerror(-err));
+		return TLOB_EXIT_ERROR;
+	}
+	for (size_t i = 0; i < params->nr_specs; i++)
+		params->specs[i].tgid = work->pid;
+	return TLOB_EXIT_OK;
+}
+
+int tlob_mon_end_command(const struct tlob_params *params, struct tlob_workload *work, int ret)
+{
+	/* Ctrl-C reached it too; -d and --stop-on-violation end it here. */
+	tlob_workload_stop(work, COMMAND_GRACE_MS);
+	if (work->exec_errno)
+		return tlob_workload_exit_code(work);
+	if (ret != TLOB_EXIT_OK)
+		return ret;
+	ret = tlob_workload_exit_code(work);
+	fprintf(stderr, "tlob: %s exited with status %d\n", params->command[0], ret);
+	return ret;
+}
+
 static int mon_run(struct tlob_params *params)
 {
+	struct tlob_workload work = { 0 };
 	struct tlob_mon_stop stop;
 	struct tlob_backend be;
 	int ret;
@@ -939,16 +1031,25 @@ static int mon_run(struct tlob_params *params)
 		return ret;
 	tlob_require_root("tlob mon");
 	tlob_signals_setup();
+	if (params->command) {
+		ret = tlob_mon_prepare_command(params, &work);
+		if (ret)
+			return ret;
+	}
 	/*
 	 * Records are written a batch at a time (mon_loop flushes after each
 	 * poll, and a violation ends a poll at once), not a line at a time.
 	 */
 	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 	tlob_verbose("opening the %s backend", params->backend);
-	if (tlob_open_backend(params, &be, true, params->trace, false))
+	if (tlob_open_backend(params, &be, true, params->trace, false)) {
+		tlob_workload_stop(&work, 0);
 		return TLOB_EXIT_ERROR;
-	ret = tlob_mon_session(&be, params, &stop);
+	}
+	ret = tlob_mon_session(&be, params, params->command ? &work : NULL, &stop);
 	tlob_backend_close(&be);
+	if (params->command)
+		ret = tlob_mon_end_command(params, &work, ret);
 	fflush(stdout);
 	if (stop.seen_ns) {
 		uint64_t now = tlob_now_ns();
@@ -972,5 +1073,6 @@ const struct tlob_command tlob_cmd_mon = {
 		TLOB_OPT_REACTOR | TLOB_OPT_JSON | TLOB_OPT_PID | TLOB_OPT_QUIET |
 		TLOB_OPT_BUFFER | TLOB_OPT_FORCE_OFFSET | TLOB_OPT_BPF_TASKS | TLOB_OPT_FLUSH |
 		TLOB_OPT_ON_VIOLATION | TLOB_OPT_MODEL,
+	.runs_command = true,
 	.run = mon_run,
 };

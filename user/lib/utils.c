@@ -30,22 +30,33 @@ static void on_signal(int sig)
 	stop_flag = 1;
 }
 
+/* Only to end the sleep: whoever waits for a child looks with waitpid(). */
+static void on_child(int sig)
+{
+	(void)sig;
+}
+
 void tlob_signals_setup(void)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
+	struct sigaction child = { .sa_handler = on_child, .sa_flags = SA_NOCLDSTOP };
 	sigset_t block;
 
 	/* No SA_RESTART: a signal must end the backend's sleep with EINTR. */
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigemptyset(&child.sa_mask);
+	sigaction(SIGCHLD, &child, NULL);
 
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &block, &wait_mask);
 	sigdelset(&wait_mask, SIGINT);
 	sigdelset(&wait_mask, SIGTERM);
+	sigdelset(&wait_mask, SIGCHLD);
 }
 
 bool tlob_should_stop(void)

@@ -12,10 +12,11 @@
 void tlob_require_root(const char *cmd);
 
 /*
- * SIGINT/SIGTERM set the stop flag. They stay blocked except while a
- * backend sleeps in ppoll()/epoll_pwait() with tlob_wait_sigmask(): a
- * signal that arrives just before the sleep then still ends it at once,
- * instead of after the timeout.
+ * SIGINT/SIGTERM set the stop flag; SIGCHLD only wakes (a child to reap:
+ * an exec= action, the command tlob mon runs). They stay blocked except
+ * while a backend sleeps in ppoll()/epoll_pwait() with
+ * tlob_wait_sigmask(): a signal that arrives just before the sleep then
+ * still ends it at once, instead of after the timeout.
  */
 void tlob_signals_setup(void);
 bool tlob_should_stop(void);

@@ -150,8 +150,11 @@ static unsigned int option_bit(int c)
 }
 
 /* getopt_long()'s two views of the table. */
-static void getopt_tables(struct option *lo, char *shorts)
+static void getopt_tables(struct option *lo, char *shorts, bool in_order)
 {
+	/* A command's own arguments after -- are not tlob's options to pick out. */
+	if (in_order)
+		*shorts++ = '+';
 	*shorts++ = ':';	/* a missing argument is ':', not '?' */
 	for (size_t i = 0; i < NR_OPTIONS; i++) {
 		const struct tlob_cli_option *o = &tlob_cli_options[i];
@@ -290,6 +293,22 @@ static void narrow_to_pid(struct tlob_params *params)
 	}
 }
 
+/*
+ * mon ... -- CMD [ARGS]: what follows the "--" that ended the options
+ * (not a "--" given as an option's argument) is the command to run.
+ */
+static void take_command(const struct tlob_command *cmd, int argc, char **argv,
+			 const char *last_arg, struct tlob_params *params)
+{
+	if (!cmd->runs_command || optind < 2 || strcmp(argv[optind - 1], "--") ||
+	    argv[optind - 1] == last_arg)
+		return;
+	if (optind == argc)
+		tlob_usage_error("%s: -- needs a command to run after it", cmd->name);
+	params->command = &argv[optind];
+	optind = argc;
+}
+
 void tlob_params_parse(const struct tlob_command *cmd, int argc, char **argv,
 		       struct tlob_params *params)
 {
@@ -298,7 +317,8 @@ void tlob_params_parse(const struct tlob_command *cmd, int argc, char **argv,
 	size_t nr_sections = 0;
 	bool force_offset = false;
 	struct option long_options[NR_OPTIONS + 1];
-	char err[256], shorts[2 * NR_OPTIONS + 2];
+	char err[256], shorts[2 * NR_OPTIONS + 3];
+	const char *last_arg = NULL;
 	int c;
 
 	if (!sections) {
@@ -308,11 +328,13 @@ void tlob_params_parse(const struct tlob_command *cmd, int argc, char **argv,
 	memset(params, 0, sizeof(*params));
 	params->backend = getenv("TLOB_BACKEND") ? getenv("TLOB_BACKEND") : "auto";
 	params->flush_ns = TLOB_FLUSH_DEFAULT_NS;
-	getopt_tables(long_options, shorts);
+	getopt_tables(long_options, shorts, cmd->runs_command);
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, shorts, long_options, NULL)) != -1) {
 		unsigned int bit = option_bit(c);
+
+		last_arg = optarg;
 
 		if (c == '?')
 			tlob_usage_error("%s: unknown option '%s' (see tlob %s -h)",
@@ -455,6 +477,7 @@ void tlob_params_parse(const struct tlob_command *cmd, int argc, char **argv,
 		tlob_usage_error("invalid backend '%s' (kmod, bpf or auto)", params->backend);
 	if (cmd->operand && optind < argc)
 		params->operand = argv[optind++];
+	take_command(cmd, argc, argv, last_arg, params);
 	if (optind < argc)
 		tlob_usage_error("%s: unexpected argument '%s' (see tlob %s -h)",
 				 cmd->name, argv[optind], cmd->name);

@@ -61,6 +61,7 @@ struct tlob_params {
 	bool backend_given;		/* --backend was on the command line */
 	bool force_offset;		/* --force-offset */
 	const char *operand;		/* the command's one operand (apply FILE), or NULL */
+	char *const *command;		/* mon ... -- CMD [ARGS]: NULL-terminated, or NULL */
 	bool remove;			/* apply --remove */
 	bool check;			/* apply --check */
 	const char *dir;		/* apply --dir DIR */
@@ -82,6 +83,7 @@ struct tlob_command {
 	unsigned int opts;		/* enum tlob_cli_opt */
 	bool section_start_only;	/* -b PATH:START names a binding (unbind) */
 	const char *operand;		/* takes at most one operand, named so in errors; NULL: none */
+	bool runs_command;		/* takes -- CMD [ARGS] after its options */
 	int (*run)(struct tlob_params *params);
 };
 

@@ -58,6 +58,11 @@ for m in $modes; do
 	is "$(run $m tlob help "")" "$(printf '%s\n' $("$TLOB" --complete) | sort | tr '\n' ' ')" \
 		"$m: tlob help <TAB>: the commands"
 	is "$(run $m tlob help mon "")" "" "$m: tlob help mon <TAB>: nothing more"
+	got=$(run $m tlob mon -b "$tmp/bin/app:f,g,1ms" -- sleep)
+	case " $got" in *" sleep "*) ok 0 "$m: mon ... -- sle<TAB>: the commands" ;;
+	*) ok 1 "$m: mon ... -- sle<TAB>: the commands"; echo "#   got: $got" ;; esac
+	is "$(run $m tlob mon -b "$tmp/bin/app:f,g,1ms" -- cat "$tmp/bin/a")" "$tmp/bin/app " \
+		"$m: mon ... -- cat <TAB>: the command's arguments (files), not tlob's options"
 done
 [ "$modes" = "plain full" ]
 ok $? "bash-completion is installed, so its helpers were tried too (.ci/packages)"

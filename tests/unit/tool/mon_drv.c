@@ -39,8 +39,14 @@
  * fake_kernel_fn+0x1000; without -K the host's own file is read. -U MS:
  * reporting a process to libdwfl takes MS longer (dwfl_linux_proc_report()
  * wrapped: the emulated guests' 50 to 240 ms for a process seen first).
+ * -W 1: with no record to deliver, poll() sleeps as the real backends do,
+ * in ppoll() with tlob's wait mask until its timeout or a signal. After
+ * MON-ARGS' "-- CMD", the driver runs the command as tlob mon does
+ * (prints "command pid P, sections narrowed to tgid T") and prints tlob's
+ * exit, the command's status.
  */
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +58,8 @@
 #include <unistd.h>
 
 #include "cmd/tlob.h"
+#include "lib/utils.h"
+#include "lib/workload.h"
 #include "tlob_model.h"
 
 int main(int argc, char **argv);
@@ -66,6 +74,8 @@ static size_t persistent;
 static unsigned int open_at_end;
 static int enabled_before;
 static int session;
+/* -W 1: poll sleeps as the real backends do (ppoll with the wait mask). */
+static int wait_as_backend;
 static unsigned int fail_enable;
 /* Records the session's own ends of windows produced (D, U), polled later. */
 static char ended[64];
@@ -316,8 +326,15 @@ static int fake_poll(struct tlob_backend *be, int timeout_ms, const struct tlob_
 		if (ret)
 			return ret;
 	}
-	if (!delivered && timeout_ms)
+	if (!delivered && wait_as_backend) {
+		struct timespec t = { timeout_ms / 1000, (timeout_ms % 1000) * 1000000L };
+
+		/* As the real backends sleep: only a signal or the timeout ends it. */
+		if (ppoll(NULL, 0, timeout_ms < 0 ? NULL : &t, tlob_wait_sigmask()) < 0)
+			return -errno;
+	} else if (!delivered && timeout_ms) {
 		nanosleep(&ts, NULL);
+	}
 	return delivered;
 }
 
@@ -354,6 +371,7 @@ int main(int argc, char **argv)
 {
 	struct tlob_backend be = { .ops = &fake_ops };
 	struct tlob_params params;
+	struct tlob_workload work = { 0 };
 	struct tlob_mon_stop stop;
 	int i, ret;
 
@@ -378,6 +396,8 @@ int main(int argc, char **argv)
 			report_ms = atol(argv[i + 1]);
 		else if (!strcmp(argv[i], "-K"))
 			kallsyms_ms = atol(argv[i + 1]);
+		else if (!strcmp(argv[i], "-W"))
+			wait_as_backend = atoi(argv[i + 1]);
 		else if (!strcmp(argv[i], "-N"))
 			fake_ops.name = argv[i + 1];
 		else if (!strcmp(argv[i], "-T") && tracefs_set_tracing_dir(argv[i + 1]))
@@ -390,7 +410,21 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	/* argv[i] is "--": the command's name for getopt's argv[0] */
 	tlob_params_parse(&tlob_cmd_mon, argc - i, argv + i, &params);
-	ret = tlob_mon_session(&be, &params, &stop);
+	if (wait_as_backend || params.command)
+		tlob_signals_setup();
+	if (params.command) {
+		ret = tlob_mon_prepare_command(&params, &work);
+		if (ret) {
+			printf("exit %d\n", ret);
+			return 0;
+		}
+	}
+	if (params.command)
+		printf("command pid %d, sections narrowed to tgid %d\n", (int)work.pid,
+		       (int)params.specs[0].tgid);
+	ret = tlob_mon_session(&be, &params, params.command ? &work : NULL, &stop);
+	if (params.command)
+		ret = tlob_mon_end_command(&params, &work, ret);
 	printf("exit %d\n", ret);
 	tlob_params_free(&params);
 	return 0;
