@@ -44,7 +44,8 @@ $(BUILD)/user/version.h: FORCE
 	$(Q)echo '#define TLOB_VERSION "$(TLOB_VERSION_STRING)"' >$@.tmp
 	$(Q)if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 # (-MMD finds the other headers after a first build; this one is generated)
-$(BUILD)/user/options/params.o $(BUILD)/user/options/manpage.o: $(BUILD)/user/version.h
+$(BUILD)/user/options/params.o $(BUILD)/user/options/manpage.o $(BUILD)/user/output/output.o: \
+	$(BUILD)/user/version.h
 .PHONY: FORCE
 FORCE:
 

@@ -45,7 +45,7 @@ SEC="$DIAG:diag_begin,diag_end,20ms"
 MON_PROG=$DIAG
 
 # diagline FILE: the first diagnosis (JSON) of FILE
-diagline() { grep '^{"kind_name":"diag"' "$1" | head -1; }
+diagline() { grep '^{"type":"diagnosis","kind_name":"diag"' "$1" | head -1; }
 # syms JSON ARRAY: the "sym" values of ARRAY (ustack, kstack) one a line
 syms() {
 	printf '%s\n' "$1" | sed -n "s/.*\"$2\":\[\([^]]*\)\].*/\1/p" | grep -o '"sym":[^,}]*' |
@@ -96,7 +96,7 @@ for B in $BACKENDS; do
 	[ -n "$d" ]
 	ok $? "$B: spin: a diagnosis line after the violation" || show "$T/spin" "$T/spin.err"
 	# (jget takes the last "pid": the tasks that ran instead have one too)
-	is "$(printf '%s\n' "$d" | sed -n 's/^{"kind_name":"diag","pid":\([0-9]*\),.*/\1/p')" "$wpid" \
+	is "$(printf '%s\n' "$d" | sed -n 's/^{"type":"diagnosis","kind_name":"diag","pid":\([0-9]*\),.*/\1/p')" "$wpid" \
 		"$B: spin: the diagnosis of tlob-diag's window"
 	v=$(jlines "$T/spin" record kind_name violation | head -1)
 	det=$(jget "$v" detector_name)

@@ -466,6 +466,19 @@ static int mon_loop(struct tlob_backend *be, struct mon_ctx *ctx, const struct t
 	return 0;
 }
 
+/* The JSON stream's first object: which contract it keeps, from which backend. */
+static void mon_header(struct tlob_backend *be)
+{
+	char buf[256];
+	int n = tlob_header_json(be->ops->name, buf, sizeof(buf) - 1);
+
+	if (n > 0) {
+		buf[n] = '\n';
+		fwrite(buf, 1, (size_t)n + 1, stdout);
+		fflush(stdout);
+	}
+}
+
 /*
  * Release the command, its sections bound: from now on the loop ends when
  * it does. A command that could not run ends the session (its status, a
@@ -924,6 +937,8 @@ int tlob_mon_session(struct tlob_backend *be, const struct tlob_params *params,
 		goto out_unbind;
 	}
 
+	if (params->json)
+		mon_header(be);
 	/* On stderr also with --json: scripts wait for this line to start a workload. */
 	fprintf(stderr, "tlob: monitoring %zu section(s)%s; Ctrl-C to stop\n",
 		bound, bound ? "" : " (the persistent bindings)");

@@ -17,6 +17,7 @@
 #include "lib/utf8.h"
 #include "output/output.h"
 #include "tlob_model.h"
+#include "version.h"
 
 const char *tlob_json_escape(const char *s, char *out, size_t len)
 {
@@ -517,6 +518,19 @@ static void json_frames(struct jbuf *j, const __u64 *ips, unsigned int n,
 	jc(j, ']');
 }
 
+int tlob_header_json(const char *backend, char *buf, size_t len)
+{
+	struct jbuf j = { buf, len, 0, false };
+
+	json_begin(&j, "header");
+	json_u64(&j, "version", TLOB_JSON_VERSION);
+	json_str(&j, "tool", "tlob", 8);
+	json_str(&j, "tool_version", TLOB_VERSION, 64);
+	json_str(&j, "backend", backend, 32);
+	jc(&j, '}');
+	return jend(&j);
+}
+
 /* A count of the diagnosis, never past its array (the kernel's word is not trusted). */
 #define DIAG_NR(n, max)		((n) < (max) ? (unsigned int)(n) : (unsigned int)(max))
 
@@ -529,7 +543,7 @@ int tlob_diag_json(const struct tlob_diag *d, const struct tlob_diag_syms *syms,
 	unsigned int nr = DIAG_NR(d->nr_ran, TLOB_DIAG_RAN);
 
 	/* The contract's object (user/README.md "JSON"), its keys in its order. */
-	jstr(&j, "{\"kind_name\":\"diag\"");
+	jstr(&j, "{\"type\":\"diagnosis\",\"kind_name\":\"diag\"");
 	json_u64(&j, "pid", d->pid);
 	json_u64(&j, "tgid", d->tgid);
 	json_u64(&j, "binding_id", d->binding_id);

@@ -85,8 +85,21 @@ struct tlob_diag_syms {
 };
 
 /*
+ * The version of the JSON contract (docs/json/tlob.schema.json): raised
+ * when a field changes its meaning or its type, or goes away; a new field
+ * or object keeps it.
+ */
+#define TLOB_JSON_VERSION	1
+
+/*
+ * The first object of a JSON stream (tlob mon -j): the contract's version,
+ * the tool's and the backend's name. The length, or -ENOSPC.
+ */
+int tlob_header_json(const char *backend, char *buf, size_t len);
+
+/*
  * A violation's diagnosis (struct tlob_diag): the JSON object of the
- * contract ({"kind_name":"diag",...}, user/README.md), no newline; or the
+ * contract ({"type":"diagnosis",...}, user/README.md), no newline; or the
  * indented lines printed under its VIOLATION line, each with a newline.
  * syms NULL: raw addresses only. The length, or -ENOSPC. No printf-family
  * call, as for records.

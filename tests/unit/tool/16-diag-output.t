@@ -27,7 +27,7 @@ fi
 "$DRV" -d | grep -a '^{' >"$tmp/json"
 python3 - "$tmp/json" <<'PY'
 import json, sys
-keys = ["kind_name", "pid", "tgid", "binding_id", "start_ns", "cpu", "migrations",
+keys = ["type", "kind_name", "pid", "tgid", "binding_id", "start_ns", "cpu", "migrations",
         "state", "waker_pid", "waker_comm", "ustack_when", "ustack", "kstack", "ran"]
 n = 0
 for line in open(sys.argv[1], encoding="utf-8"):

@@ -124,6 +124,10 @@ broken = {
         json.loads(sources["json_emit"][3]), stop="end"),
     "a diagnosis frame whose ip is not hex": json.loads(sources["diag.golden"][0]) | {
         "kstack": [{"ip": "ffff1234", "sym": None}]},
+    "a diagnosis without its type": {k: v for k, v in json.loads(sources["diag.golden"][0]).items()
+                                     if k != "type"},
+    "a header of another version of the contract": {"type": "header", "version": 2, "tool": "tlob",
+                                                    "tool_version": "0.1", "backend": "kmod"},
 }
 for name, obj in broken.items():
     ok(list(validator.iter_errors(obj)) != [], "refused: " + name)

@@ -29,11 +29,11 @@ ok $? "... its user stack named too (when it came)" || sed 's/^/#   /' "$tmp/out
 
 run -K 600 -V vgv -- -j -d 50ms -b "$S"
 expect 0 "JSON: exit 0"
-sed -n 's/^{"type":"record",.*"kind_name":"\([a-z]*\)".*/\1/p; s/^{"kind_name":"diag".*/diag/p' "$tmp/out" |
+sed -n 's/^{"type":"record",.*"kind_name":"\([a-z]*\)".*/\1/p; s/^{"type":"diagnosis","kind_name":"diag".*/diag/p' "$tmp/out" |
 	tr '\n' ' ' >"$tmp/kinds"
 is "$(cat "$tmp/kinds")" "violation violation diag " "... the violations, then the diagnosis" ||
 	sed 's/^/#   /' "$tmp/out"
-grep '^{"kind_name":"diag"' "$tmp/out" | grep -q '"kstack":\[{"ip":"0xffffffff81000000","sym":"fake_kernel_fn+0x1000"}'
+grep '^{"type":"diagnosis","kind_name":"diag"' "$tmp/out" | grep -q '"kstack":\[{"ip":"0xffffffff81000000","sym":"fake_kernel_fn+0x1000"}'
 ok $? "... with its kernel names" || sed 's/^/#   /' "$tmp/out"
 
 run -K 600 -V vgvo -- --stop-on-violation -d 10s -b "$S"
@@ -63,7 +63,7 @@ ok $? "... and the diagnosis has its user stack's names" || sed 's/^/#   /' "$tm
 # for them (NAMER_MAX, tlob_mon.c), the last 4 print at once, raw.
 run -K 1000 -V "$(printf 'vg%.0s' $(seq 4100))" -- -j -d 50ms -b "$S"
 expect 0 "a storm of 4100 diagnoses while the names are read: exit 0"
-is "$(grep -c '^{"kind_name":"diag".*"sym":"fake_kernel_fn+0x1000"' "$tmp/out") $(grep -c '^{"kind_name":"diag".*"kstack":\[{"ip":"0xffffffff81000000","sym":null}' "$tmp/out")" \
+is "$(grep -c '^{"type":"diagnosis","kind_name":"diag".*"sym":"fake_kernel_fn+0x1000"' "$tmp/out") $(grep -c '^{"type":"diagnosis","kind_name":"diag".*"kstack":\[{"ip":"0xffffffff81000000","sym":null}' "$tmp/out")" \
 	"4096 4" "... 4096 named, the 4 past the bound at once with their addresses"
 
 mkdir "$tmp/e1" "$tmp/e2"
