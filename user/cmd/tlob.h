@@ -31,12 +31,20 @@ struct tlob_mon_stop {
 /*
  * tlob mon on an open backend: refuses an unknown -r reactor and having
  * nothing to watch (usage errors, before anything is changed), then binds,
- * enables, prints records until a stop condition and puts back every
- * setting it changed. Returns an enum tlob_exit (TLOB_EXIT_VIOLATION:
+ * enables, writes records to out until a stop condition and puts back
+ * every setting it changed. Returns an enum tlob_exit (TLOB_EXIT_VIOLATION:
  * --stop-on-violation stopped on one). Apart from opening the backend so
  * that tests/unit/tool/ can drive it with a fake one.
  */
-int tlob_mon_session(struct tlob_backend *be, const struct tlob_params *params,
+int tlob_mon_session(struct tlob_backend *be, const struct tlob_params *params, FILE *out,
 		     struct tlob_mon_stop *stop);
+/*
+ * Where tlob mon writes its stream: stdout (no -o, or -o -), else the file
+ * -o names (tlob_open_output()), fully buffered like stdout. NULL when it
+ * is refused, said on stderr.
+ */
+FILE *tlob_mon_output(const char *path);
+/* The stream written out and closed: TLOB_EXIT_OK, or TLOB_EXIT_ERROR said on stderr. */
+int tlob_mon_output_close(FILE *out, const char *path);
 
 #endif /* TLOB_TLOB_H */

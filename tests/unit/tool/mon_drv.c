@@ -355,6 +355,7 @@ int main(int argc, char **argv)
 	struct tlob_backend be = { .ops = &fake_ops };
 	struct tlob_params params;
 	struct tlob_mon_stop stop;
+	FILE *out;
 	int i, ret;
 
 	for (i = 1; i < argc && strcmp(argv[i], "--"); i += 2) {
@@ -390,7 +391,11 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	/* argv[i] is "--": the command's name for getopt's argv[0] */
 	tlob_params_parse(&tlob_cmd_mon, argc - i, argv + i, &params);
-	ret = tlob_mon_session(&be, &params, &stop);
+	/* -o as tlob mon takes it; the ops and the status stay on stdout, line by line. */
+	out = params.output ? tlob_mon_output(params.output) : stdout;
+	ret = out ? tlob_mon_session(&be, &params, out, &stop) : TLOB_EXIT_ERROR;
+	if (out && tlob_mon_output_close(out, params.output))
+		ret = TLOB_EXIT_ERROR;
 	printf("exit %d\n", ret);
 	tlob_params_free(&params);
 	return 0;
