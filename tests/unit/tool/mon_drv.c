@@ -4,7 +4,7 @@
  * status and what mon changes can be checked on the host:
  *
  *   mon_drv [-B BINDINGS] [-R REACTORS] [-V RECORDS] [-O OPEN] [-E 1] [-S 1]
- *           [-N NAME] [-T TRACEFS] [-F 1] [-K MS] [-U MS] -- MON-ARGS...
+ *           [-N NAME] [-T TRACEFS] [-F 1] [-K MS] [-U MS] [-G 1] -- MON-ARGS...
  *
  * BINDINGS persistent bindings exist already (default 0); REACTORS is the
  * backend's reactor list (default "[nop] printk panic signal", "-" none);
@@ -22,6 +22,7 @@
  * frame_end refused in state idle of model frame_flow), i its INCOMPLETE
  * (exit in state in_frame), k an instance's ok end; s a pause of 60 ms, S of 1.1 s. Records are of this process (pid and tgid
  * getpid(), comm "fakeapp", tag "t1"), each violation a window of its own.
+ * -G 1: SIGINT and SIGTERM stop the session, as they stop tlob mon.
  * NAME is the backend's name (default "fake"; "kmod" or "bpf" for what
  * mon does on those); TRACEFS a directory libtracefs takes as tracefs
  * (tracefs_set_tracing_dir()), for the triggers. -F 1: enabling fails. With -S 1 the backend is a session (backend.h):
@@ -44,6 +45,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/select.h>
 #include <time.h>
 
 #include <elfutils/libdwfl.h>
@@ -52,6 +54,7 @@
 #include <unistd.h>
 
 #include "cmd/tlob.h"
+#include "lib/utils.h"
 #include "tlob_model.h"
 
 int main(int argc, char **argv);
@@ -316,8 +319,9 @@ static int fake_poll(struct tlob_backend *be, int timeout_ms, const struct tlob_
 		if (ret)
 			return ret;
 	}
+	/* As the real backends wait: SIGINT/SIGTERM (-G 1) end the wait at once. */
 	if (!delivered && timeout_ms)
-		nanosleep(&ts, NULL);
+		pselect(0, NULL, NULL, NULL, &ts, tlob_wait_sigmask());
 	return delivered;
 }
 
@@ -379,6 +383,8 @@ int main(int argc, char **argv)
 			report_ms = atol(argv[i + 1]);
 		else if (!strcmp(argv[i], "-K"))
 			kallsyms_ms = atol(argv[i + 1]);
+		else if (!strcmp(argv[i], "-G") && atoi(argv[i + 1]))
+			tlob_signals_setup();
 		else if (!strcmp(argv[i], "-N"))
 			fake_ops.name = argv[i + 1];
 		else if (!strcmp(argv[i], "-T") && tracefs_set_tracing_dir(argv[i + 1]))
