@@ -92,10 +92,10 @@ static const char *const mon_usage[] = {
 	"  -q, --quiet            no per-record lines, only the summary",
 	"  -o, --output FILE      write the records, diagnoses and summary to FILE",
 	"                         (truncated; a new one 0644), a batch as soon as it is",
-	"                         read (tail -f follows it); messages stay on stderr;",
-	"                         - is stdout. Refused: a symbolic link, anything but a",
-	"                         regular file, another user's file in a sticky",
-	"                         directory others can write to (/tmp)",
+	"                         read (tail -f follows it), or with -o - to stdout;",
+	"                         messages stay on stderr. Refused: a symbolic link,",
+	"                         anything but a regular file, another user's file in",
+	"                         a sticky directory others can write to (/tmp)",
 	"  -p, --pid PID          only this process (for the sections given with -b)",
 	"      --buffer-size KB   trace buffer per CPU (kmod; default: the kernel's)",
 	"      --force-offset     bind offsets tlob cannot check for an instruction",
@@ -545,45 +545,45 @@ static void mon_summary(struct tlob_backend *be, const struct tlob_params *param
 		be->ops->untimed(be, true, &untimed);
 	if (params->json) {
 		fprintf(out, "{\"type\":\"summary\",\"records\":%" PRIu64 ",\"windows\":%" PRIu64
-		       ",\"violations\":%" PRIu64 ",\"dropped\":%" PRIu64 ",\"transitions\":%"
-		       PRIu64 ",\"lost\":%" PRIu64 ",\"diags\":%" PRIu64, ctx->records,
-		       ctx->windows, ctx->violations, ctx->dropped, ctx->transitions, lost,
-		       ctx->diags);
+		        ",\"violations\":%" PRIu64 ",\"dropped\":%" PRIu64 ",\"transitions\":%"
+		        PRIu64 ",\"lost\":%" PRIu64 ",\"diags\":%" PRIu64, ctx->records,
+		        ctx->windows, ctx->violations, ctx->dropped, ctx->transitions, lost,
+		        ctx->diags);
 		if (alive)
 			fprintf(out, ",\"alive_cycles\":%" PRIu64 ",\"alive_too_few\":%" PRIu64
-			       ",\"alive_too_many\":%" PRIu64 ",\"alive_aborted\":%" PRIu64,
-			       ctx->alive_cycles, ctx->alive_too_few, ctx->alive_too_many,
-			       ctx->alive_aborted);
+			        ",\"alive_too_many\":%" PRIu64 ",\"alive_aborted\":%" PRIu64,
+			        ctx->alive_cycles, ctx->alive_too_few, ctx->alive_too_many,
+			        ctx->alive_aborted);
 		if (logic)
 			fprintf(out, ",\"logic_records\":%" PRIu64 ",\"logic_order\":%" PRIu64
-			       ",\"logic_incomplete\":%" PRIu64 ",\"logic_timing\":%" PRIu64
-			       ",\"logic_ok\":%" PRIu64 ",\"logic_aborted\":%" PRIu64,
-			       ctx->logic_records, ctx->logic_order, ctx->logic_incomplete,
-			       ctx->logic_timing, ctx->logic_ok, ctx->logic_aborted);
+			        ",\"logic_incomplete\":%" PRIu64 ",\"logic_timing\":%" PRIu64
+			        ",\"logic_ok\":%" PRIu64 ",\"logic_aborted\":%" PRIu64,
+			        ctx->logic_records, ctx->logic_order, ctx->logic_incomplete,
+			        ctx->logic_timing, ctx->logic_ok, ctx->logic_aborted);
 		/* Only when it happened: a sound run's summary keeps its form for scripts. */
 		if (untimed)
 			fprintf(out, ",\"untimed\":%" PRIu64, untimed);
 		fprintf(out, "}\n");
 	} else
 		fprintf(out, "records: %" PRIu64 " (windows %" PRIu64 ", violations %" PRIu64
-		       ", dropped %" PRIu64 ", transitions %" PRIu64 "), lost: %" PRIu64 "\n",
-		       ctx->records, ctx->windows, ctx->violations, ctx->dropped,
-		       ctx->transitions, lost);
+		        ", dropped %" PRIu64 ", transitions %" PRIu64 "), lost: %" PRIu64 "\n",
+		        ctx->records, ctx->windows, ctx->violations, ctx->dropped,
+		        ctx->transitions, lost);
 	/* A line of its own: the line above keeps its form for scripts. */
 	if (!params->json && (ctx->violations || ctx->diags))
 		fprintf(out, "diagnoses: %" PRIu64 " of %" PRIu64 " violation(s)\n", ctx->diags,
-		       ctx->violations);
+		        ctx->violations);
 	/* Likewise the alive cycles: not among the records above. */
 	if (!params->json && alive)
 		fprintf(out, "alive cycles: %" PRIu64 " (too few %" PRIu64 ", too many %" PRIu64
-		       ", aborted %" PRIu64 ")\n", ctx->alive_cycles, ctx->alive_too_few,
-		       ctx->alive_too_many, ctx->alive_aborted);
+		        ", aborted %" PRIu64 ")\n", ctx->alive_cycles, ctx->alive_too_few,
+		        ctx->alive_too_many, ctx->alive_aborted);
 	/* And the logical bindings' records, violations first. */
 	if (!params->json && logic)
 		fprintf(out, "logic records: %" PRIu64 " (order %" PRIu64 ", incomplete %" PRIu64
-		       ", timing %" PRIu64 ", ok %" PRIu64 ", aborted %" PRIu64 ")\n",
-		       ctx->logic_records, ctx->logic_order, ctx->logic_incomplete,
-		       ctx->logic_timing, ctx->logic_ok, ctx->logic_aborted);
+		        ", timing %" PRIu64 ", ok %" PRIu64 ", aborted %" PRIu64 ")\n",
+		        ctx->logic_records, ctx->logic_order, ctx->logic_incomplete,
+		        ctx->logic_timing, ctx->logic_ok, ctx->logic_aborted);
 	if (ctx->dropped)
 		fprintf(stderr, "tlob: %" PRIu64 " START(s) opened no window: every window "
 			"was in use (%s)\n", ctx->dropped,
