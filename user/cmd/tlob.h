@@ -31,22 +31,25 @@ struct tlob_mon_stop {
 /*
  * tlob mon on an open backend: refuses an unknown -r reactor and having
  * nothing to watch (usage errors, before anything is changed), then binds,
- * enables, prints records until a stop condition and puts back every
- * setting it changed. Returns an enum tlob_exit (TLOB_EXIT_VIOLATION:
+ * enables, writes records to out until a stop condition and puts back
+ * every setting it changed. Returns an enum tlob_exit (TLOB_EXIT_VIOLATION:
  * --stop-on-violation stopped on one). @work: the command to release once
  * the sections are bound, whose end ends the session, or NULL. Apart from
  * opening the backend so that tests/unit/tool/ can drive it with a fake one.
  */
 struct tlob_workload;
-int tlob_mon_session(struct tlob_backend *be, const struct tlob_params *params,
+int tlob_mon_session(struct tlob_backend *be, const struct tlob_params *params, FILE *out,
 		     struct tlob_workload *work, struct tlob_mon_stop *stop);
 
 /*
  * tlob mon -- CMD: fork the command, held before its exec, before tlob
- * opens anything (it inherits none of tlob's files or threads), and narrow
- * every section to its process. Returns an enum tlob_exit.
+ * opens the backend (it inherits none of its files or threads), and narrow
+ * every section to its process. @stream_on_stdout: with -j, the command's
+ * stdout goes to stderr so that the stream stays JSON. Returns an enum
+ * tlob_exit.
  */
-int tlob_mon_prepare_command(struct tlob_params *params, struct tlob_workload *work);
+int tlob_mon_prepare_command(struct tlob_params *params, struct tlob_workload *work,
+			     bool stream_on_stdout);
 
 /*
  * After the session: stop the command if it still runs (SIGTERM, then
@@ -55,5 +58,14 @@ int tlob_mon_prepare_command(struct tlob_params *params, struct tlob_workload *w
  * 126 for a command that could not run.
  */
 int tlob_mon_end_command(const struct tlob_params *params, struct tlob_workload *work, int ret);
+
+/*
+ * Where tlob mon writes its stream: stdout (no -o, or -o -), else the file
+ * -o names (tlob_open_output()), fully buffered like stdout. NULL when it
+ * is refused, said on stderr.
+ */
+FILE *tlob_mon_output(const char *path);
+/* The stream written out and closed: TLOB_EXIT_OK, or TLOB_EXIT_ERROR said on stderr. */
+int tlob_mon_output_close(FILE *out, const char *path);
 
 #endif /* TLOB_TLOB_H */

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "backend/kmod/trigger.h"
 #include "backend/monline.h"
@@ -51,7 +52,7 @@ static const char *const mon_usage[] = {
 	"usage: tlob mon [-b SECTION]... [-d DURATION] [--stop-on-violation] [-t]",
 	"                [-r REACTOR] [-q] [-p PID] [--buffer-size KB] [--force-offset]",
 	"                [--bpf-tasks N] [--flush DURATION] [--on-violation ACTION]...",
-	"                [--on-violation-limit N[/PERIOD]]",
+	"                [--on-violation-limit N[/PERIOD]] [-o FILE]",
 	"                [--model FILE -e EVENT=PATH:SYMBOL... [--per process|task]",
 	"                 [--tolerance K/W] [--tag NAME]]",
 	"                [common options] [-- CMD [ARGS]...]",
@@ -97,6 +98,12 @@ static const char *const mon_usage[] = {
 	"  -r, --reactor NAME     reactor while tlob runs, one the backend lists (kmod: nop,",
 	"                         printk, panic, signal[:N]; bpf: nop); else a usage error",
 	"  -q, --quiet            no per-record lines, only the summary",
+	"  -o, --output FILE      write the records, diagnoses and summary to FILE",
+	"                         (truncated; a new one 0644), a batch as soon as it is",
+	"                         read (tail -f follows it), or with -o - to stdout;",
+	"                         messages stay on stderr. Refused: a symbolic link,",
+	"                         anything but a regular file, another user's file in",
+	"                         a sticky directory others can write to (/tmp)",
 	"  -p, --pid PID          only this process (for the sections given with -b)",
 	"      --buffer-size KB   trace buffer per CPU (kmod; default: the kernel's)",
 	"      --force-offset     bind offsets tlob cannot check for an instruction",
@@ -126,6 +133,7 @@ static const char *const mon_usage[] = {
 
 struct mon_ctx {
 	const struct tlob_params *params;
+	FILE *out;			/* the stream: records, diagnoses, summary */
 	bool filter;			/* only the records of params->specs' ids */
 	uint64_t records;
 	uint64_t windows;
@@ -174,14 +182,14 @@ static bool is_violation(const struct tlob_record *r)
 	       r->verdict == TLOB_VERDICT_EARLY;
 }
 
-/* stdout is fully buffered: written per batch (mon_loop), not per line. */
-static void out_line(char *buf, int n, size_t len)
+/* The stream is fully buffered: written per batch (mon_loop), not per line. */
+static void out_line(FILE *out, char *buf, int n, size_t len)
 {
 	if (n <= 0 || (size_t)n >= len)
 		return;
 	if (buf[n - 1] != '\n')
 		buf[n++] = '\n';
-	fwrite(buf, 1, (size_t)n, stdout);
+	fwrite(buf, 1, (size_t)n, out);
 }
 
 /* A record of one of the bindings this session asked for. */
@@ -277,7 +285,7 @@ static int on_record(const struct tlob_record *r, void *data)
 	else
 		ctx->violations++;
 	if (!ctx->params->quiet) {
-		out_line(buf, ctx->params->json ? tlob_record_json(r, buf, sizeof(buf) - 1) :
+		out_line(ctx->out, buf, ctx->params->json ? tlob_record_json(r, buf, sizeof(buf) - 1) :
 			 tlob_record_text(r, buf, sizeof(buf)), sizeof(buf));
 		/* Its diagnosis, if printed next, goes under it (diag_out()). */
 		ctx->under_violation = r->kind == TLOB_REC_VIOLATION;
@@ -297,7 +305,7 @@ static int on_transition(const struct tlob_transition *tr, void *data)
 	if (ctx->params->quiet)
 		return 0;
 	ctx->under_violation = false;
-	out_line(buf, ctx->params->json ? tlob_transition_json(tr, buf, sizeof(buf) - 1) :
+	out_line(ctx->out, buf, ctx->params->json ? tlob_transition_json(tr, buf, sizeof(buf) - 1) :
 		 tlob_transition_text(tr, buf, sizeof(buf)), sizeof(buf));
 	return 0;
 }
@@ -324,7 +332,7 @@ static int on_alive(const struct tlob_alive_record *a, void *data)
 		tlob_exec_alive(ctx->exec, a);
 	ctx->under_violation = false;
 	if (!ctx->params->quiet)
-		out_line(buf, ctx->params->json ? tlob_alive_json(a, buf, sizeof(buf) - 1) :
+		out_line(ctx->out, buf, ctx->params->json ? tlob_alive_json(a, buf, sizeof(buf) - 1) :
 			 tlob_alive_text(a, buf, sizeof(buf)), sizeof(buf));
 	/* Detected when judged: the cycle's end and the timer's latency. */
 	return stop_at(ctx, tlob_alive_violation(a), a->end_ns + (a->detect_latency_ns > 0 ?
@@ -356,7 +364,7 @@ static int on_logic(const struct tlob_logic_record *l, const struct tlob_logic_n
 		tlob_exec_logic(ctx->exec, l, names);
 	ctx->under_violation = false;
 	if (!ctx->params->quiet)
-		out_line(buf, ctx->params->json ? tlob_logic_json(l, names, buf, sizeof(buf) - 1) :
+		out_line(ctx->out, buf, ctx->params->json ? tlob_logic_json(l, names, buf, sizeof(buf) - 1) :
 			 tlob_logic_text(l, names, buf, sizeof(buf)), sizeof(buf));
 	return stop_at(ctx, tlob_logic_violation(l), l->end_ns);
 }
@@ -378,7 +386,7 @@ static void diag_out(struct mon_ctx *ctx, const struct tlob_diag *d,
 		return;
 	if (!json && !(ctx->under_violation && ctx->last_pid == d->pid &&
 		       ctx->last_binding == d->binding_id && ctx->last_start == d->start_ns))
-		out_line(ctx->dbuf, tlob_diag_text_late(d, ctx->dbuf, DIAG_BUF), DIAG_BUF);
+		out_line(ctx->out, ctx->dbuf, tlob_diag_text_late(d, ctx->dbuf, DIAG_BUF), DIAG_BUF);
 	ctx->under_violation = false;
 	n = json ? tlob_diag_json(d, syms, ctx->dbuf, DIAG_BUF - 1) :
 	    tlob_diag_text(d, syms, ctx->dbuf, DIAG_BUF);
@@ -386,7 +394,7 @@ static void diag_out(struct mon_ctx *ctx, const struct tlob_diag *d,
 	if (n < 0)
 		n = json ? tlob_diag_json(d, NULL, ctx->dbuf, DIAG_BUF - 1) :
 		    tlob_diag_text(d, NULL, ctx->dbuf, DIAG_BUF);
-	out_line(ctx->dbuf, n, DIAG_BUF);
+	out_line(ctx->out, ctx->dbuf, n, DIAG_BUF);
 }
 
 /*
@@ -456,8 +464,8 @@ static int mon_loop(struct tlob_backend *be, struct mon_ctx *ctx, const struct t
 			timeout = NAMED_POLL_MS;
 		ret = be->ops->poll(be, timeout, sink);
 		named_out(ctx, false);
-		/* One write per batch, before the next wait. */
-		fflush(stdout);
+		/* One write per batch, before the next wait: tail -f sees it now. */
+		fflush(ctx->out);
 		if (ret < 0 && ret != -EINTR) {
 			tlob_print_error(be, ret, "reading records");
 			return ret;
@@ -467,16 +475,12 @@ static int mon_loop(struct tlob_backend *be, struct mon_ctx *ctx, const struct t
 }
 
 /* The JSON stream's first object: which contract it keeps, from which backend. */
-static void mon_header(struct tlob_backend *be)
+static void mon_header(struct mon_ctx *ctx, struct tlob_backend *be)
 {
 	char buf[256];
-	int n = tlob_header_json(be->ops->name, buf, sizeof(buf) - 1);
 
-	if (n > 0) {
-		buf[n] = '\n';
-		fwrite(buf, 1, (size_t)n + 1, stdout);
-		fflush(stdout);
-	}
+	out_line(ctx->out, buf, tlob_header_json(be->ops->name, buf, sizeof(buf) - 1), sizeof(buf));
+	fflush(ctx->out);
 }
 
 /*
@@ -509,7 +513,7 @@ static void mon_drain(struct tlob_backend *be, struct mon_ctx *ctx, const struct
 		ret = be->ops->poll(be, 0, sink);
 	} while (ret > 0 && tlob_now_ns() < limit);
 	named_out(ctx, true);
-	fflush(stdout);
+	fflush(ctx->out);
 	if (ret > 0)
 		fprintf(stderr, "tlob: records still arriving after %ds of draining\n",
 			DRAIN_LIMIT_S);
@@ -569,54 +573,55 @@ static void mon_summary(struct tlob_backend *be, const struct tlob_params *param
 	/* Only where there is alive (logical) supervision: a session of sections reads as before. */
 	bool alive = has_kind(params, ctx, st, n, false), logic = has_kind(params, ctx, st, n, true);
 	uint64_t lost = 0, untimed = 0;
+	FILE *out = ctx->out;
 
 	for (size_t i = 0; i < n; i++)
-		tlob_stats_emit(&st[i], params->json);
+		tlob_stats_emit(out, &st[i], params->json);
 	if (be->ops->lost)
 		be->ops->lost(be, &lost);
 	if (be->ops->untimed)
 		be->ops->untimed(be, true, &untimed);
 	if (params->json) {
-		printf("{\"type\":\"summary\",\"records\":%" PRIu64 ",\"windows\":%" PRIu64
-		       ",\"violations\":%" PRIu64 ",\"dropped\":%" PRIu64 ",\"transitions\":%"
-		       PRIu64 ",\"lost\":%" PRIu64 ",\"diags\":%" PRIu64, ctx->records,
-		       ctx->windows, ctx->violations, ctx->dropped, ctx->transitions, lost,
-		       ctx->diags);
+		fprintf(out, "{\"type\":\"summary\",\"records\":%" PRIu64 ",\"windows\":%" PRIu64
+		        ",\"violations\":%" PRIu64 ",\"dropped\":%" PRIu64 ",\"transitions\":%"
+		        PRIu64 ",\"lost\":%" PRIu64 ",\"diags\":%" PRIu64, ctx->records,
+		        ctx->windows, ctx->violations, ctx->dropped, ctx->transitions, lost,
+		        ctx->diags);
 		if (alive)
-			printf(",\"alive_cycles\":%" PRIu64 ",\"alive_too_few\":%" PRIu64
-			       ",\"alive_too_many\":%" PRIu64 ",\"alive_aborted\":%" PRIu64,
-			       ctx->alive_cycles, ctx->alive_too_few, ctx->alive_too_many,
-			       ctx->alive_aborted);
+			fprintf(out, ",\"alive_cycles\":%" PRIu64 ",\"alive_too_few\":%" PRIu64
+			        ",\"alive_too_many\":%" PRIu64 ",\"alive_aborted\":%" PRIu64,
+			        ctx->alive_cycles, ctx->alive_too_few, ctx->alive_too_many,
+			        ctx->alive_aborted);
 		if (logic)
-			printf(",\"logic_records\":%" PRIu64 ",\"logic_order\":%" PRIu64
-			       ",\"logic_incomplete\":%" PRIu64 ",\"logic_timing\":%" PRIu64
-			       ",\"logic_ok\":%" PRIu64 ",\"logic_aborted\":%" PRIu64,
-			       ctx->logic_records, ctx->logic_order, ctx->logic_incomplete,
-			       ctx->logic_timing, ctx->logic_ok, ctx->logic_aborted);
+			fprintf(out, ",\"logic_records\":%" PRIu64 ",\"logic_order\":%" PRIu64
+			        ",\"logic_incomplete\":%" PRIu64 ",\"logic_timing\":%" PRIu64
+			        ",\"logic_ok\":%" PRIu64 ",\"logic_aborted\":%" PRIu64,
+			        ctx->logic_records, ctx->logic_order, ctx->logic_incomplete,
+			        ctx->logic_timing, ctx->logic_ok, ctx->logic_aborted);
 		/* Only when it happened: a sound run's summary keeps its form for scripts. */
 		if (untimed)
-			printf(",\"untimed\":%" PRIu64, untimed);
-		printf("}\n");
+			fprintf(out, ",\"untimed\":%" PRIu64, untimed);
+		fprintf(out, "}\n");
 	} else
-		printf("records: %" PRIu64 " (windows %" PRIu64 ", violations %" PRIu64
-		       ", dropped %" PRIu64 ", transitions %" PRIu64 "), lost: %" PRIu64 "\n",
-		       ctx->records, ctx->windows, ctx->violations, ctx->dropped,
-		       ctx->transitions, lost);
+		fprintf(out, "records: %" PRIu64 " (windows %" PRIu64 ", violations %" PRIu64
+		        ", dropped %" PRIu64 ", transitions %" PRIu64 "), lost: %" PRIu64 "\n",
+		        ctx->records, ctx->windows, ctx->violations, ctx->dropped,
+		        ctx->transitions, lost);
 	/* A line of its own: the line above keeps its form for scripts. */
 	if (!params->json && (ctx->violations || ctx->diags))
-		printf("diagnoses: %" PRIu64 " of %" PRIu64 " violation(s)\n", ctx->diags,
-		       ctx->violations);
+		fprintf(out, "diagnoses: %" PRIu64 " of %" PRIu64 " violation(s)\n", ctx->diags,
+		        ctx->violations);
 	/* Likewise the alive cycles: not among the records above. */
 	if (!params->json && alive)
-		printf("alive cycles: %" PRIu64 " (too few %" PRIu64 ", too many %" PRIu64
-		       ", aborted %" PRIu64 ")\n", ctx->alive_cycles, ctx->alive_too_few,
-		       ctx->alive_too_many, ctx->alive_aborted);
+		fprintf(out, "alive cycles: %" PRIu64 " (too few %" PRIu64 ", too many %" PRIu64
+		        ", aborted %" PRIu64 ")\n", ctx->alive_cycles, ctx->alive_too_few,
+		        ctx->alive_too_many, ctx->alive_aborted);
 	/* And the logical bindings' records, violations first. */
 	if (!params->json && logic)
-		printf("logic records: %" PRIu64 " (order %" PRIu64 ", incomplete %" PRIu64
-		       ", timing %" PRIu64 ", ok %" PRIu64 ", aborted %" PRIu64 ")\n",
-		       ctx->logic_records, ctx->logic_order, ctx->logic_incomplete,
-		       ctx->logic_timing, ctx->logic_ok, ctx->logic_aborted);
+		fprintf(out, "logic records: %" PRIu64 " (order %" PRIu64 ", incomplete %" PRIu64
+		        ", timing %" PRIu64 ", ok %" PRIu64 ", aborted %" PRIu64 ")\n",
+		        ctx->logic_records, ctx->logic_order, ctx->logic_incomplete,
+		        ctx->logic_timing, ctx->logic_ok, ctx->logic_aborted);
 	if (ctx->dropped)
 		fprintf(stderr, "tlob: %" PRIu64 " START(s) opened no window: every window "
 			"was in use (%s)\n", ctx->dropped,
@@ -868,10 +873,10 @@ static int mon_check(struct tlob_backend *be, const struct tlob_params *params)
 	return TLOB_EXIT_OK;
 }
 
-int tlob_mon_session(struct tlob_backend *be, const struct tlob_params *params,
+int tlob_mon_session(struct tlob_backend *be, const struct tlob_params *params, FILE *out,
 		     struct tlob_workload *work, struct tlob_mon_stop *stop)
 {
-	struct mon_ctx ctx = { .params = params };
+	struct mon_ctx ctx = { .params = params, .out = out };
 	struct tlob_sink sink = {
 		.record = on_record,
 		.transition = params->trace ? on_transition : NULL,
@@ -938,7 +943,7 @@ int tlob_mon_session(struct tlob_backend *be, const struct tlob_params *params,
 	}
 
 	if (params->json)
-		mon_header(be);
+		mon_header(&ctx, be);
 	/* On stderr also with --json: scripts wait for this line to start a workload. */
 	fprintf(stderr, "tlob: monitoring %zu section(s)%s; Ctrl-C to stop\n",
 		bound, bound ? "" : " (the persistent bindings)");
@@ -1005,13 +1010,14 @@ out_unbind:
 	return ret;
 }
 
-int tlob_mon_prepare_command(struct tlob_params *params, struct tlob_workload *work)
+int tlob_mon_prepare_command(struct tlob_params *params, struct tlob_workload *work,
+			     bool stream_on_stdout)
 {
 	int err;
 
 	if (check_command(params))
 		return TLOB_EXIT_USAGE;
-	err = tlob_workload_prepare(work, params->command, params->json);
+	err = tlob_workload_prepare(work, params->command, params->json && stream_on_stdout);
 	if (err) {
 		fprintf(stderr, "tlob: cannot start %s: %s\n", params->command[0], strerror(-err));
 		return TLOB_EXIT_ERROR;
@@ -1034,11 +1040,57 @@ int tlob_mon_end_command(const struct tlob_params *params, struct tlob_workload 
 	return ret;
 }
 
+FILE *tlob_mon_output(const char *path)
+{
+	char err[1024];
+	FILE *out = stdout;
+	int fd;
+
+	if (path && strcmp(path, "-")) {
+		fd = tlob_open_output(path, err, sizeof(err));
+		if (fd < 0) {
+			fprintf(stderr, "tlob: %s\n", err);
+			return NULL;
+		}
+		out = fdopen(fd, "w");
+		if (!out) {
+			fprintf(stderr, "tlob: cannot write %s: %s\n", TLOB_SHOWN(path),
+				strerror(errno));
+			close(fd);
+			return NULL;
+		}
+	}
+	/*
+	 * Records are written a batch at a time (mon_loop flushes after each
+	 * poll, and a violation ends a poll at once), not a line at a time.
+	 */
+	setvbuf(out, NULL, _IOFBF, 1 << 16);
+	return out;
+}
+
+int tlob_mon_output_close(FILE *out, const char *path)
+{
+	bool failed = ferror(out);
+
+	if (out == stdout) {
+		fflush(out);
+		return TLOB_EXIT_OK;
+	}
+	/* The stream is what the session is for: losing its end is an error. */
+	if (fclose(out) || failed) {
+		fprintf(stderr, "tlob: writing %s: %s\n", TLOB_SHOWN(path),
+			failed ? "a write failed" : strerror(errno));
+		return TLOB_EXIT_ERROR;
+	}
+	return TLOB_EXIT_OK;
+}
+
 static int mon_run(struct tlob_params *params)
 {
 	struct tlob_workload work = { 0 };
 	struct tlob_mon_stop stop;
 	struct tlob_backend be;
+	FILE *out;
 	int ret;
 
 	ret = mon_check_args(params);
@@ -1046,26 +1098,30 @@ static int mon_run(struct tlob_params *params)
 		return ret;
 	tlob_require_root("tlob mon");
 	tlob_signals_setup();
+	/* Before the backend opens (bpf: loads its programs): a refusal changes nothing. */
+	out = tlob_mon_output(params->output);
+	if (!out)
+		return TLOB_EXIT_ERROR;
 	if (params->command) {
-		ret = tlob_mon_prepare_command(params, &work);
-		if (ret)
+		ret = tlob_mon_prepare_command(params, &work, out == stdout);
+		if (ret) {
+			tlob_mon_output_close(out, params->output);
 			return ret;
+		}
 	}
-	/*
-	 * Records are written a batch at a time (mon_loop flushes after each
-	 * poll, and a violation ends a poll at once), not a line at a time.
-	 */
-	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 	tlob_verbose("opening the %s backend", params->backend);
 	if (tlob_open_backend(params, &be, true, params->trace, false)) {
 		tlob_workload_stop(&work, 0);
+		tlob_mon_output_close(out, params->output);
 		return TLOB_EXIT_ERROR;
 	}
-	ret = tlob_mon_session(&be, params, params->command ? &work : NULL, &stop);
+	ret = tlob_mon_session(&be, params, out, params->command ? &work : NULL, &stop);
 	tlob_backend_close(&be);
 	if (params->command)
 		ret = tlob_mon_end_command(params, &work, ret);
-	fflush(stdout);
+	/* A stream that did not reach its file wins over how the session ended. */
+	if (tlob_mon_output_close(out, params->output) && ret != TLOB_EXIT_USAGE)
+		ret = TLOB_EXIT_ERROR;
 	if (stop.seen_ns) {
 		uint64_t now = tlob_now_ns();
 
@@ -1087,7 +1143,7 @@ const struct tlob_command tlob_cmd_mon = {
 	.opts = TLOB_OPT_BIND | TLOB_OPT_DURATION | TLOB_OPT_STOP_VIOL | TLOB_OPT_TRACE |
 		TLOB_OPT_REACTOR | TLOB_OPT_JSON | TLOB_OPT_PID | TLOB_OPT_QUIET |
 		TLOB_OPT_BUFFER | TLOB_OPT_FORCE_OFFSET | TLOB_OPT_BPF_TASKS | TLOB_OPT_FLUSH |
-		TLOB_OPT_ON_VIOLATION | TLOB_OPT_MODEL,
+		TLOB_OPT_ON_VIOLATION | TLOB_OPT_MODEL | TLOB_OPT_OUTPUT,
 	.runs_command = true,
 	.run = mon_run,
 };

@@ -50,12 +50,12 @@ void tlob_stats_print(FILE *f, const struct tlob_binding_stats *st)
 	tlob_kind_of(&st->spec)->stats_print(f, st);
 }
 
-void tlob_stats_emit(const struct tlob_binding_stats *st, bool json)
+void tlob_stats_emit(FILE *f, const struct tlob_binding_stats *st, bool json)
 {
 	char buf[4096];
 
 	if (!json)
-		tlob_stats_print(stdout, st);
+		tlob_stats_print(f, st);
 	else if (tlob_stats_json(st, buf, sizeof(buf)) > 0)
-		puts(buf);
+		fprintf(f, "%s\n", buf);
 }

@@ -34,7 +34,7 @@ const struct tlob_kind *tlob_kind_of(const struct tlob_binding_spec *s);
 int tlob_spec_json(const struct tlob_binding_spec *s, char *buf, size_t len);
 int tlob_stats_json(const struct tlob_binding_stats *st, char *buf, size_t len);
 void tlob_stats_print(FILE *f, const struct tlob_binding_stats *st);
-/* One binding's statistics on stdout: a JSON object (@json) or readable lines. */
-void tlob_stats_emit(const struct tlob_binding_stats *st, bool json);
+/* One binding's statistics on f: a JSON object (@json) or readable lines. */
+void tlob_stats_emit(FILE *f, const struct tlob_binding_stats *st, bool json);
 
 #endif /* TLOB_KIND_H */

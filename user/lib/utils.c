@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -213,4 +214,113 @@ const char *tlob_shown(const char *s, char *buf, size_t len)
 	o = stpcpy(o, "...");
 	shown_copy(o, s + tail, n - tail);
 	return buf;
+}
+
+/*
+ * The directory path names a file in, opened to open the file from and to
+ * judge it by; *base is the file's name in it. The fd, or -errno and err.
+ */
+static int output_dir(const char *path, const char **base, char *err, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[PATH_MAX];
+	int fd, e;
+
+	*base = slash ? slash + 1 : path;
+	if (!**base || strlen(path) >= sizeof(dir)) {
+		snprintf(err, len, "cannot write '%s': not a file name", TLOB_SHOWN(path));
+		return -EINVAL;
+	}
+	/* The root directory is the one name ending in its slash. */
+	if (slash)
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash == path ? 1 : slash - path), path);
+	else
+		snprintf(dir, sizeof(dir), ".");
+	fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0)
+		return fd;
+	e = errno;
+	snprintf(err, len, "cannot write %s: %s", TLOB_SHOWN(path), strerror(e));
+	return -e;
+}
+
+/*
+ * base in dfd for writing, never through a link and never blocking: the
+ * file that is there, else a new one (0644 less the umask). Without
+ * O_CREAT on an existing file the kernel's protected_regular stays out of
+ * it, so the owner check after it is always tlob's own. -1 and errno.
+ */
+static int output_openat(int dfd, const char *base)
+{
+	int flags = O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, fd = -1;
+
+	/* Twice: a file removed or made between the two opens. */
+	for (int i = 0; i < 2; i++) {
+		fd = openat(dfd, base, flags);
+		if (fd >= 0 || errno != ENOENT)
+			return fd;
+		fd = openat(dfd, base, flags | O_CREAT | O_EXCL, 0644);
+		if (fd >= 0 || errno != EEXIST)
+			return fd;
+	}
+	return fd;
+}
+
+/* Why the open of path refused it (errno e), in err; -e. */
+static int output_refused(const char *path, int e, char *err, size_t len)
+{
+	const char *why = e == ELOOP ? "it is a symbolic link" :
+			  e == EISDIR ? "it is a directory" :
+			  e == ENXIO ? "it is not a regular file" : NULL;
+
+	if (why)
+		snprintf(err, len, "refusing to write %s: %s", TLOB_SHOWN(path), why);
+	else
+		snprintf(err, len, "cannot write %s: %s", TLOB_SHOWN(path), strerror(e));
+	return -e;
+}
+
+/*
+ * What the opened file st in directory dst may not be: anything but a
+ * regular file, another user's file in a sticky directory others can
+ * write to (they could have put it there for root to write through).
+ * 0, or -errno and err.
+ */
+static int output_judge(const char *path, const struct stat *st, const struct stat *dst,
+			char *err, size_t len)
+{
+	if (!S_ISREG(st->st_mode))
+		return output_refused(path, ENXIO, err, len);
+	if ((dst->st_mode & S_ISVTX) && (dst->st_mode & (S_IWGRP | S_IWOTH)) &&
+	    st->st_uid != geteuid() && st->st_uid != dst->st_uid) {
+		snprintf(err, len, "refusing to write %s: it belongs to uid %u in a sticky "
+			 "directory others can write to", TLOB_SHOWN(path), (unsigned int)st->st_uid);
+		return -EPERM;
+	}
+	return 0;
+}
+
+int tlob_open_output(const char *path, char *err, size_t len)
+{
+	struct stat st, dst;
+	const char *base;
+	int dfd, fd, ret;
+
+	dfd = output_dir(path, &base, err, len);
+	if (dfd < 0)
+		return dfd;
+	fd = output_openat(dfd, base);
+	if (fd < 0)
+		ret = output_refused(path, errno, err, len);
+	else if (fstat(fd, &st) || fstat(dfd, &dst))
+		ret = output_refused(path, errno, err, len);
+	else
+		ret = output_judge(path, &st, &dst, err, len);
+	/* Only a file that passed loses its content; writes block as stdout's do. */
+	if (!ret && (ftruncate(fd, 0) || fcntl(fd, F_SETFL, 0)))
+		ret = output_refused(path, errno, err, len);
+	close(dfd);
+	if (ret && fd >= 0)
+		close(fd);
+	return ret ? ret : fd;
 }

@@ -53,4 +53,15 @@ char *tlob_read_file(const char *path);
 /* Write s to path in one write(); 0 or -errno (the kernel's verdict). */
 int tlob_write_file(const char *path, const char *s);
 
+/*
+ * Open path to write a stream into (tlob mon -o), as root may in a
+ * directory others can write to: never through a symbolic link, only a
+ * regular file (a FIFO cannot block the open), not another user's file
+ * in a sticky directory others can write to (the kernel's
+ * protected_regular rule), a new file 0644 less the umask, an existing
+ * one truncated only once it passed; close-on-exec. The fd, or -errno
+ * with one sentence in err.
+ */
+int tlob_open_output(const char *path, char *err, size_t len);
+
 #endif /* TLOB_UTILS_H */

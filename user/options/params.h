@@ -33,7 +33,7 @@ enum tlob_cli_opt {
 	TLOB_OPT_DIR		= 1 << 13,	/* --dir DIR (apply): DIR/tlob.conf + .d */
 	TLOB_OPT_STATE		= 1 << 14,	/* --state FILE (apply) */
 	TLOB_OPT_FORMAT		= 1 << 15,	/* --format FMT (stats) */
-	TLOB_OPT_OUTPUT		= 1 << 16,	/* -o, --output FILE (stats) */
+	TLOB_OPT_OUTPUT		= 1 << 16,	/* -o, --output FILE (stats, mon) */
 	TLOB_OPT_INTERVAL	= 1 << 17,	/* --interval DURATION (stats) */
 	TLOB_OPT_BPF_TASKS	= 1 << 18,	/* --bpf-tasks N (mon) */
 	TLOB_OPT_FLUSH		= 1 << 19,	/* --flush DURATION (mon) */
@@ -67,7 +67,7 @@ struct tlob_params {
 	const char *dir;		/* apply --dir DIR */
 	const char *state;		/* apply --state FILE */
 	const char *format;		/* stats --format */
-	const char *output;		/* stats --output FILE */
+	const char *output;		/* stats, mon --output FILE */
 	uint64_t interval_ns;		/* stats --interval; 0 = once */
 	const char **actions;		/* mon --on-violation ACTION..., checked (actions.h) */
 	size_t nr_actions;

@@ -4,7 +4,7 @@
  * status and what mon changes can be checked on the host:
  *
  *   mon_drv [-B BINDINGS] [-R REACTORS] [-V RECORDS] [-O OPEN] [-E 1] [-S 1]
- *           [-N NAME] [-T TRACEFS] [-F 1] [-K MS] [-U MS] -- MON-ARGS...
+ *           [-N NAME] [-T TRACEFS] [-F 1] [-K MS] [-U MS] [-G 1] -- MON-ARGS...
  *
  * BINDINGS persistent bindings exist already (default 0); REACTORS is the
  * backend's reactor list (default "[nop] printk panic signal", "-" none);
@@ -22,6 +22,7 @@
  * frame_end refused in state idle of model frame_flow), i its INCOMPLETE
  * (exit in state in_frame), k an instance's ok end; s a pause of 60 ms, S of 1.1 s. Records are of this process (pid and tgid
  * getpid(), comm "fakeapp", tag "t1"), each violation a window of its own.
+ * -G 1: SIGINT and SIGTERM stop the session, as they stop tlob mon.
  * NAME is the backend's name (default "fake"; "kmod" or "bpf" for what
  * mon does on those); TRACEFS a directory libtracefs takes as tracefs
  * (tracefs_set_tracing_dir()), for the triggers. -F 1: enabling fails. With -S 1 the backend is a session (backend.h):
@@ -50,6 +51,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/select.h>
 #include <time.h>
 
 #include <elfutils/libdwfl.h>
@@ -333,7 +335,8 @@ static int fake_poll(struct tlob_backend *be, int timeout_ms, const struct tlob_
 		if (ppoll(NULL, 0, timeout_ms < 0 ? NULL : &t, tlob_wait_sigmask()) < 0)
 			return -errno;
 	} else if (!delivered && timeout_ms) {
-		nanosleep(&ts, NULL);
+		/* As the real backends wait: SIGINT/SIGTERM (-G 1) end the wait at once. */
+		pselect(0, NULL, NULL, NULL, &ts, tlob_wait_sigmask());
 	}
 	return delivered;
 }
@@ -373,6 +376,7 @@ int main(int argc, char **argv)
 	struct tlob_params params;
 	struct tlob_workload work = { 0 };
 	struct tlob_mon_stop stop;
+	FILE *out;
 	int i, ret;
 
 	for (i = 1; i < argc && strcmp(argv[i], "--"); i += 2) {
@@ -398,6 +402,8 @@ int main(int argc, char **argv)
 			kallsyms_ms = atol(argv[i + 1]);
 		else if (!strcmp(argv[i], "-W"))
 			wait_as_backend = atoi(argv[i + 1]);
+		else if (!strcmp(argv[i], "-G") && atoi(argv[i + 1]))
+			tlob_signals_setup();
 		else if (!strcmp(argv[i], "-N"))
 			fake_ops.name = argv[i + 1];
 		else if (!strcmp(argv[i], "-T") && tracefs_set_tracing_dir(argv[i + 1]))
@@ -412,19 +418,26 @@ int main(int argc, char **argv)
 	tlob_params_parse(&tlob_cmd_mon, argc - i, argv + i, &params);
 	if (wait_as_backend || params.command)
 		tlob_signals_setup();
+	/* -o as tlob mon takes it; the ops and the status stay on stdout, line by line. */
+	out = params.output ? tlob_mon_output(params.output) : stdout;
+	if (!out) {
+		printf("exit %d\n", TLOB_EXIT_ERROR);
+		return 0;
+	}
 	if (params.command) {
-		ret = tlob_mon_prepare_command(&params, &work);
+		ret = tlob_mon_prepare_command(&params, &work, out == stdout);
 		if (ret) {
 			printf("exit %d\n", ret);
 			return 0;
 		}
-	}
-	if (params.command)
 		printf("command pid %d, sections narrowed to tgid %d\n", (int)work.pid,
 		       (int)params.specs[0].tgid);
-	ret = tlob_mon_session(&be, &params, params.command ? &work : NULL, &stop);
+	}
+	ret = tlob_mon_session(&be, &params, out, params.command ? &work : NULL, &stop);
 	if (params.command)
 		ret = tlob_mon_end_command(&params, &work, ret);
+	if (tlob_mon_output_close(out, params.output))
+		ret = TLOB_EXIT_ERROR;
 	printf("exit %d\n", ret);
 	tlob_params_free(&params);
 	return 0;
