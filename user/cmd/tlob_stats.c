@@ -20,7 +20,8 @@
 #include "section/elfsym.h"
 
 static const char *const stats_usage[] = {
-	"usage: tlob stats [--format FMT] [-o FILE [--interval DURATION]] [common options]",
+	"usage: tlob stats [--format FMT] [-o FILE [--interval DURATION]] [--with-zeros]",
+	"                  [common options]",
 	"",
 	"  windows, violations, model errors, aborted windows, min/mean/max",
 	"  elapsed and a log2 histogram of elapsed time, per binding; for an alive",
@@ -34,6 +35,8 @@ static const char *const stats_usage[] = {
 	"                         renamed over it) instead of writing to stdout",
 	"      --interval D       with -o: rewrite FILE every D (15s, 1m) until",
 	"                         SIGINT/SIGTERM",
+	"      --with-zeros       text: the histogram's empty buckets between its filled",
+	"                         ones too (default: filled buckets only)",
 	NULL,
 };
 
@@ -116,8 +119,8 @@ static int write_metrics(FILE *f, int fmt, struct tlob_backend *be,
 	return ret;
 }
 
-static int write_stats(FILE *f, int fmt, struct tlob_backend *be,
-		       const struct tlob_binding_stats *st, size_t n)
+static int write_stats(FILE *f, int fmt, const struct tlob_params *params,
+		       struct tlob_backend *be, const struct tlob_binding_stats *st, size_t n)
 {
 	char buf[PATH_MAX + 2048];
 
@@ -127,7 +130,7 @@ static int write_stats(FILE *f, int fmt, struct tlob_backend *be,
 		fprintf(f, "no bindings\n");
 	for (size_t i = 0; i < n; i++) {
 		if (fmt == FMT_TEXT)
-			tlob_stats_print(f, &st[i]);
+			tlob_stats_print(f, &st[i], params->with_zeros);
 		else if (tlob_stats_json(&st[i], buf, sizeof(buf)) > 0)
 			fprintf(f, "%s\n", buf);
 	}
@@ -149,12 +152,12 @@ static int stats_once(const struct tlob_params *params, int fmt, struct tlob_bac
 		return TLOB_EXIT_ERROR;
 	}
 	if (!params->output) {
-		ret = write_stats(stdout, fmt, be, st, n);
+		ret = write_stats(stdout, fmt, params, be, st, n);
 		free(st);
 		return ret ? TLOB_EXIT_ERROR : TLOB_EXIT_OK;
 	}
 	ret = tlob_atomic_open(&a, params->output, err, sizeof(err));
-	if (!ret && write_stats(a.f, fmt, be, st, n)) {
+	if (!ret && write_stats(a.f, fmt, params, be, st, n)) {
 		tlob_atomic_abort(&a);
 		snprintf(err, sizeof(err), "cannot write %s", TLOB_SHOWN(params->output));
 		ret = -EIO;
@@ -202,6 +205,7 @@ static int stats_run(struct tlob_params *params)
 const struct tlob_command tlob_cmd_stats = {
 	.name = "stats",
 	.usage = stats_usage,
-	.opts = TLOB_OPT_JSON | TLOB_OPT_FORMAT | TLOB_OPT_OUTPUT | TLOB_OPT_INTERVAL,
+	.opts = TLOB_OPT_JSON | TLOB_OPT_FORMAT | TLOB_OPT_OUTPUT | TLOB_OPT_INTERVAL |
+		TLOB_OPT_WITH_ZEROS,
 	.run = stats_run,
 };

@@ -4,7 +4,7 @@
  * status and what mon changes can be checked on the host:
  *
  *   mon_drv [-B BINDINGS] [-R REACTORS] [-V RECORDS] [-O OPEN] [-E 1] [-S 1]
- *           [-N NAME] [-T TRACEFS] [-F 1] [-K MS] [-U MS] -- MON-ARGS...
+ *           [-N NAME] [-T TRACEFS] [-F 1] [-K MS] [-U MS] [-H 1] -- MON-ARGS...
  *
  * BINDINGS persistent bindings exist already (default 0); REACTORS is the
  * backend's reactor list (default "[nop] printk panic signal", "-" none);
@@ -39,6 +39,8 @@
  * fake_kernel_fn+0x1000; without -K the host's own file is read. -U MS:
  * reporting a process to libdwfl takes MS longer (dwfl_linux_proc_report()
  * wrapped: the emulated guests' 50 to 240 ms for a process seen first).
+ * -H 1: the statistics hold one binding (id 1), its windows in log2
+ * buckets far apart (3, 9 and 21), for the summary's histogram.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -144,12 +146,29 @@ static int fake_list(struct tlob_backend *be, struct tlob_binding_spec **specs, 
 	return *specs ? 0 : -ENOMEM;
 }
 
+static int hist_stats;
+
 static int fake_stats(struct tlob_backend *be, struct tlob_binding_stats **st, size_t *n)
 {
 	(void)be;
 	printf("read: stats\n");
 	*st = NULL;
 	*n = 0;
+	if (!hist_stats)
+		return 0;
+	*st = calloc(1, sizeof(**st));
+	if (!*st)
+		return -ENOMEM;
+	(*st)->spec.id = 1;
+	snprintf((*st)->spec.path, sizeof((*st)->spec.path), "/opt/app");
+	(*st)->stats.windows = 9;
+	(*st)->stats.min_ns = 10;
+	(*st)->stats.max_ns = 3000000;
+	(*st)->mean_ns = 1000000;
+	(*st)->stats.hist[3] = 1;
+	(*st)->stats.hist[9] = 2;
+	(*st)->stats.hist[21] = 6;
+	*n = 1;
 	return 0;
 }
 
@@ -378,6 +397,8 @@ int main(int argc, char **argv)
 			report_ms = atol(argv[i + 1]);
 		else if (!strcmp(argv[i], "-K"))
 			kallsyms_ms = atol(argv[i + 1]);
+		else if (!strcmp(argv[i], "-H"))
+			hist_stats = atoi(argv[i + 1]);
 		else if (!strcmp(argv[i], "-N"))
 			fake_ops.name = argv[i + 1];
 		else if (!strcmp(argv[i], "-T") && tracefs_set_tracing_dir(argv[i + 1]))
