@@ -52,7 +52,7 @@ static const char *const mon_usage[] = {
 	"usage: tlob mon [-b SECTION]... [-d DURATION] [--stop-on-violation] [-t]",
 	"                [-r REACTOR] [-q] [-p PID] [--buffer-size KB] [--force-offset]",
 	"                [--bpf-tasks N] [--flush DURATION] [--on-violation ACTION]...",
-	"                [--on-violation-limit N[/PERIOD]] [-o FILE]",
+	"                [--on-violation-limit N[/PERIOD]] [-o FILE] [--with-zeros]",
 	"                [--model FILE -e EVENT=PATH:SYMBOL... [--per process|task]",
 	"                 [--tolerance K/W] [--tag NAME]]",
 	"                [common options] [-- CMD [ARGS]...]",
@@ -124,6 +124,8 @@ static const char *const mon_usage[] = {
 	"                                              its diagnosis in TLOB_* variables",
 	"      --on-violation-limit N[/PERIOD]  at most N actions per binding (per",
 	"                         PERIOD: 1/10s); every violation is still printed",
+	"      --with-zeros       the summary's histograms show their empty buckets",
+	"                         between filled ones too (default: filled ones only)",
 	"",
 	"exit status: 0 stopped by Ctrl-C or -d; 1 an error; 2 a usage error;",
 	"             3 --stop-on-violation stopped on a violation; with a command,",
@@ -576,7 +578,7 @@ static void mon_summary(struct tlob_backend *be, const struct tlob_params *param
 	FILE *out = ctx->out;
 
 	for (size_t i = 0; i < n; i++)
-		tlob_stats_emit(out, &st[i], params->json);
+		tlob_stats_emit(out, &st[i], params->json, params->with_zeros);
 	if (be->ops->lost)
 		be->ops->lost(be, &lost);
 	if (be->ops->untimed)
@@ -1143,7 +1145,7 @@ const struct tlob_command tlob_cmd_mon = {
 	.opts = TLOB_OPT_BIND | TLOB_OPT_DURATION | TLOB_OPT_STOP_VIOL | TLOB_OPT_TRACE |
 		TLOB_OPT_REACTOR | TLOB_OPT_JSON | TLOB_OPT_PID | TLOB_OPT_QUIET |
 		TLOB_OPT_BUFFER | TLOB_OPT_FORCE_OFFSET | TLOB_OPT_BPF_TASKS | TLOB_OPT_FLUSH |
-		TLOB_OPT_ON_VIOLATION | TLOB_OPT_MODEL | TLOB_OPT_OUTPUT,
+		TLOB_OPT_ON_VIOLATION | TLOB_OPT_MODEL | TLOB_OPT_OUTPUT | TLOB_OPT_WITH_ZEROS,
 	.runs_command = true,
 	.run = mon_run,
 };

@@ -20,7 +20,8 @@
 #include "section/elfsym.h"
 
 static const char *const stats_usage[] = {
-	"usage: tlob stats [--format FMT] [-o FILE [--interval DURATION]] [common options]",
+	"usage: tlob stats [--format FMT] [-o FILE [--interval DURATION]] [--with-zeros]",
+	"                  [common options]",
 	"",
 	"  windows, violations, model errors, aborted windows, min/mean/max",
 	"  elapsed and a log2 histogram of elapsed time, per binding; for an alive",
@@ -34,6 +35,8 @@ static const char *const stats_usage[] = {
 	"                         renamed over it) instead of writing to stdout",
 	"      --interval D       with -o: rewrite FILE every D (15s, 1m) until",
 	"                         SIGINT/SIGTERM",
+	"      --with-zeros       text: the histogram's empty buckets between its filled",
+	"                         ones too (default: filled buckets only)",
 	NULL,
 };
 
@@ -66,13 +69,42 @@ static void end_label(const char *path, uint64_t off, char *buf, size_t len)
 		snprintf(buf, len, "0x%" PRIx64, off);
 }
 
-static int write_metrics(FILE *f, int fmt, struct tlob_backend *be,
+/* The listing, for the metrics' budgets (with fmt text or json: none). */
+struct listing {
+	struct tlob_binding_spec *specs;
+	size_t n;
+};
+
+/*
+ * Read the listing the metrics take their budgets from. Without it, no
+ * budget sample; but a listing the caller may not read is an error, not
+ * a budget quietly left out. 0 or TLOB_EXIT_ERROR.
+ */
+static int read_listing(int fmt, struct tlob_backend *be, struct listing *l)
+{
+	int ret;
+
+	l->specs = NULL;
+	l->n = 0;
+	if (fmt == FMT_TEXT || fmt == FMT_JSON)
+		return 0;
+	ret = be->ops->list(be, &l->specs, &l->n);
+	if (tlob_err_denied(ret)) {
+		tlob_print_error(be, ret, "listing bindings");
+		return TLOB_EXIT_ERROR;
+	}
+	if (ret)
+		l->n = 0;
+	return 0;
+}
+
+static int write_metrics(FILE *f, int fmt, const struct listing *l,
 			 const struct tlob_binding_stats *st, size_t n)
 {
-	struct tlob_binding_spec *specs = NULL;
+	const struct tlob_binding_spec *specs = l->specs;
 	struct tlob_metric_binding *mb;
 	char (*names)[2][256];
-	size_t nspecs = 0;
+	size_t nspecs = l->n;
 	int ret;
 
 	mb = calloc(n + 1, sizeof(*mb));
@@ -82,9 +114,7 @@ static int write_metrics(FILE *f, int fmt, struct tlob_backend *be,
 		free(names);
 		return -ENOMEM;
 	}
-	/* The budget is in the listing, not in the statistics; without it, no budget sample. */
-	if (be->ops->list(be, &specs, &nspecs))
-		nspecs = 0;
+	/* The budget is in the listing (read_listing()), not in the statistics. */
 	for (size_t i = 0; i < n; i++) {
 		const struct tlob_binding_spec *s = &st[i].spec;
 
@@ -110,24 +140,23 @@ static int write_metrics(FILE *f, int fmt, struct tlob_backend *be,
 			}
 	}
 	ret = tlob_metrics_write(f, (enum tlob_metrics_format)fmt, mb, n);
-	free(specs);
 	free(names);
 	free(mb);
 	return ret;
 }
 
-static int write_stats(FILE *f, int fmt, struct tlob_backend *be,
-		       const struct tlob_binding_stats *st, size_t n)
+static int write_stats(FILE *f, int fmt, const struct tlob_params *params,
+		       const struct listing *l, const struct tlob_binding_stats *st, size_t n)
 {
 	char buf[PATH_MAX + 2048];
 
 	if (fmt != FMT_TEXT && fmt != FMT_JSON)
-		return write_metrics(f, fmt, be, st, n);
+		return write_metrics(f, fmt, l, st, n);
 	if (!n && fmt == FMT_TEXT)
 		fprintf(f, "no bindings\n");
 	for (size_t i = 0; i < n; i++) {
 		if (fmt == FMT_TEXT)
-			tlob_stats_print(f, &st[i]);
+			tlob_stats_print(f, &st[i], params->with_zeros);
 		else if (tlob_stats_json(&st[i], buf, sizeof(buf)) > 0)
 			fprintf(f, "%s\n", buf);
 	}
@@ -140,6 +169,7 @@ static int stats_once(const struct tlob_params *params, int fmt, struct tlob_bac
 	struct tlob_binding_stats *st = NULL;
 	char err[PATH_MAX + 128];
 	struct tlob_atomic a;
+	struct listing l;
 	size_t n = 0;
 	int ret;
 
@@ -148,19 +178,25 @@ static int stats_once(const struct tlob_params *params, int fmt, struct tlob_bac
 		tlob_print_error(be, ret, "reading statistics");
 		return TLOB_EXIT_ERROR;
 	}
+	if (read_listing(fmt, be, &l)) {
+		free(st);
+		return TLOB_EXIT_ERROR;
+	}
 	if (!params->output) {
-		ret = write_stats(stdout, fmt, be, st, n);
+		ret = write_stats(stdout, fmt, params, &l, st, n);
+		free(l.specs);
 		free(st);
 		return ret ? TLOB_EXIT_ERROR : TLOB_EXIT_OK;
 	}
 	ret = tlob_atomic_open(&a, params->output, err, sizeof(err));
-	if (!ret && write_stats(a.f, fmt, be, st, n)) {
+	if (!ret && write_stats(a.f, fmt, params, &l, st, n)) {
 		tlob_atomic_abort(&a);
 		snprintf(err, sizeof(err), "cannot write %s", TLOB_SHOWN(params->output));
 		ret = -EIO;
 	} else if (!ret) {
 		ret = tlob_atomic_commit(&a, err, sizeof(err));
 	}
+	free(l.specs);
 	free(st);
 	if (ret) {
 		fprintf(stderr, "tlob: %s\n", err);
@@ -184,7 +220,6 @@ static int stats_run(struct tlob_params *params)
 
 	if (params->interval_ns && !params->output)
 		tlob_usage_error("stats: --interval rewrites a file: give -o FILE");
-	tlob_require_root("tlob stats");
 	if (params->interval_ns)
 		tlob_signals_setup();
 	if (tlob_open_backend(params, &be, false, false, false))
@@ -202,6 +237,7 @@ static int stats_run(struct tlob_params *params)
 const struct tlob_command tlob_cmd_stats = {
 	.name = "stats",
 	.usage = stats_usage,
-	.opts = TLOB_OPT_JSON | TLOB_OPT_FORMAT | TLOB_OPT_OUTPUT | TLOB_OPT_INTERVAL,
+	.opts = TLOB_OPT_JSON | TLOB_OPT_FORMAT | TLOB_OPT_OUTPUT | TLOB_OPT_INTERVAL |
+		TLOB_OPT_WITH_ZEROS,
 	.run = stats_run,
 };

@@ -5,6 +5,7 @@
  * "PID:COMM" for each session (a running tlob mon); the bindings only
  * sessions hold follow the persistent ones.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,21 +27,29 @@ static const char *const status_usage[] = {
 	NULL,
 };
 
-/* Bindings that only sessions hold (in stats, not in the monitor listing). */
-static size_t session_only(struct tlob_backend *be, struct tlob_binding_spec **specs, size_t n)
+/*
+ * Bindings that only sessions hold (in stats, not in the monitor listing),
+ * appended to specs; their new count in *n. A statistics file the caller
+ * may not read is its error (the bindings it would show are unknown);
+ * any other failure leaves the listing as it is.
+ */
+static int session_only(struct tlob_backend *be, struct tlob_binding_spec **specs, size_t *n)
 {
 	struct tlob_binding_stats *st = NULL;
 	struct tlob_binding_spec *v;
-	size_t nst = 0, k = n;
+	size_t nst = 0, k = *n;
+	int ret = be->ops->stats ? be->ops->stats(be, &st, &nst) : -EOPNOTSUPP;
 
-	if (!be->ops->stats || be->ops->stats(be, &st, &nst)) {
+	if (tlob_err_denied(ret))
+		return ret;
+	if (ret) {
 		be->err[0] = '\0';
-		return n;
+		return 0;
 	}
 	for (size_t i = 0; i < nst; i++) {
 		bool listed = false;
 
-		for (size_t j = 0; j < n && !listed; j++)
+		for (size_t j = 0; j < *n && !listed; j++)
 			listed = (*specs)[j].id && (*specs)[j].id == st[i].spec.id;
 		/*
 		 * Only what the module lists with its terms (budget, alive's, a
@@ -56,7 +65,31 @@ static size_t session_only(struct tlob_backend *be, struct tlob_binding_spec **s
 		v[k++] = st[i].spec;
 	}
 	free(st);
-	return k;
+	*n = k;
+	return 0;
+}
+
+/*
+ * The current reactor and the list of them into their buffers, "-" and ""
+ * where the backend has none to tell; a file the caller may not read is
+ * an error.
+ */
+static int read_reactors(struct tlob_backend *be, char *reactor, size_t rlen, char *reactors,
+			 size_t len)
+{
+	int ret = be->ops->get_reactor ? be->ops->get_reactor(be, reactor, rlen) : 0;
+
+	if (tlob_err_denied(ret))
+		return ret;
+	if (ret)
+		snprintf(reactor, rlen, "-");
+	ret = be->ops->list_reactors ? be->ops->list_reactors(be, reactors, len) : 0;
+	if (tlob_err_denied(ret))
+		return ret;
+	if (ret)
+		reactors[0] = '\0';
+	be->err[0] = '\0';
+	return 0;
 }
 
 static int status_run(struct tlob_params *params)
@@ -68,7 +101,6 @@ static int status_run(struct tlob_params *params)
 	int enabled, ret;
 	size_t n = 0;
 
-	tlob_require_root("tlob status");
 	if (tlob_open_backend(params, &be, false, false, false))
 		return 1;
 	enabled = be.ops->get_enable(&be);
@@ -77,17 +109,17 @@ static int status_run(struct tlob_params *params)
 		tlob_backend_close(&be);
 		return 1;
 	}
-	if (be.ops->get_reactor && be.ops->get_reactor(&be, reactor, sizeof(reactor)))
-		snprintf(reactor, sizeof(reactor), "-");
-	if (be.ops->list_reactors && be.ops->list_reactors(&be, reactors, sizeof(reactors)))
-		reactors[0] = '\0';
-	ret = be.ops->list(&be, &specs, &n);
+	ret = read_reactors(&be, reactor, sizeof(reactor), reactors, sizeof(reactors));
+	if (!ret)
+		ret = be.ops->list(&be, &specs, &n);
+	if (!ret)
+		ret = session_only(&be, &specs, &n);
 	if (ret) {
 		tlob_print_error(&be, ret, "listing bindings");
+		free(specs);
 		tlob_backend_close(&be);
 		return 1;
 	}
-	n = session_only(&be, &specs, n);
 	/* Only when it happened: a sound monitor's status keeps its form for scripts. */
 	if (be.ops->untimed)
 		be.ops->untimed(&be, false, &untimed);

@@ -193,12 +193,13 @@ int tlob_alive_stats_json(const struct tlob_binding_stats *st, char *buf, size_t
 	return json_end(&j);
 }
 
-void tlob_alive_stats_print(FILE *f, const struct tlob_binding_stats *st)
+void tlob_alive_stats_print(FILE *f, const struct tlob_binding_stats *st, bool with_zeros)
 {
 	const struct tlob_alive_stats *a = &st->alive;
 	char terms[96], mean[32];
 	struct jbuf j = { mean, sizeof(mean), 0, false };
 
+	(void)with_zeros;	/* no histogram: an alive binding counts checkpoints */
 	fprintf(f, "binding %u: alive %s:0x%" PRIx64 " %s%s%.*s\n", st->spec.id, st->spec.path,
 		st->spec.start, tlob_alive_terms(&st->spec, terms, sizeof(terms)),
 		st->spec.tag[0] ? " tag=" : "", (int)sizeof(st->spec.tag), st->spec.tag);

@@ -39,10 +39,10 @@ const char *tlob_alive_terms(const struct tlob_binding_spec *s, char *buf, size_
  * An alive binding as tlob_spec_json() and tlob_stats_json() write a
  * section ({"type":"binding"|"stats",...,"kind":"alive",...}), and its
  * statistics as tlob_stats_print() does, checkpoints per cycle for the
- * elapsed times.
+ * elapsed times (no histogram: with_zeros changes nothing).
  */
 int tlob_alive_spec_json(const struct tlob_binding_spec *s, char *buf, size_t len);
 int tlob_alive_stats_json(const struct tlob_binding_stats *st, char *buf, size_t len);
-void tlob_alive_stats_print(FILE *f, const struct tlob_binding_stats *st);
+void tlob_alive_stats_print(FILE *f, const struct tlob_binding_stats *st, bool with_zeros);
 
 #endif /* TLOB_ALIVE_H */

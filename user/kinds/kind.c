@@ -45,17 +45,17 @@ int tlob_stats_json(const struct tlob_binding_stats *st, char *buf, size_t len)
 	return tlob_kind_of(&st->spec)->stats_json(st, buf, len);
 }
 
-void tlob_stats_print(FILE *f, const struct tlob_binding_stats *st)
+void tlob_stats_print(FILE *f, const struct tlob_binding_stats *st, bool with_zeros)
 {
-	tlob_kind_of(&st->spec)->stats_print(f, st);
+	tlob_kind_of(&st->spec)->stats_print(f, st, with_zeros);
 }
 
-void tlob_stats_emit(FILE *f, const struct tlob_binding_stats *st, bool json)
+void tlob_stats_emit(FILE *f, const struct tlob_binding_stats *st, bool json, bool with_zeros)
 {
 	char buf[4096];
 
 	if (!json)
-		tlob_stats_print(f, st);
+		tlob_stats_print(f, st, with_zeros);
 	else if (tlob_stats_json(st, buf, sizeof(buf)) > 0)
 		fprintf(f, "%s\n", buf);
 }

@@ -20,8 +20,11 @@ struct tlob_kind {
 	int (*spec_json)(const struct tlob_binding_spec *s, char *buf, size_t len);
 	/* Its statistics as {"type":"stats",...}; its length, or -ENOSPC. */
 	int (*stats_json)(const struct tlob_binding_stats *st, char *buf, size_t len);
-	/* Its statistics as readable lines. */
-	void (*stats_print)(FILE *f, const struct tlob_binding_stats *st);
+	/*
+	 * Its statistics as readable lines; @with_zeros: a histogram's empty
+	 * buckets between its filled ones too (a kind without one ignores it).
+	 */
+	void (*stats_print)(FILE *f, const struct tlob_binding_stats *st, bool with_zeros);
 };
 
 extern const struct tlob_kind tlob_kind_section;
@@ -33,8 +36,11 @@ const struct tlob_kind *tlob_kind_of(const struct tlob_binding_spec *s);
 /* The binding's kind's spec_json, stats_json and stats_print. */
 int tlob_spec_json(const struct tlob_binding_spec *s, char *buf, size_t len);
 int tlob_stats_json(const struct tlob_binding_stats *st, char *buf, size_t len);
-void tlob_stats_print(FILE *f, const struct tlob_binding_stats *st);
-/* One binding's statistics on f: a JSON object (@json) or readable lines. */
-void tlob_stats_emit(FILE *f, const struct tlob_binding_stats *st, bool json);
+void tlob_stats_print(FILE *f, const struct tlob_binding_stats *st, bool with_zeros);
+/*
+ * One binding's statistics on f: a JSON object (@json) or readable lines
+ * (@with_zeros as tlob_stats_print()'s).
+ */
+void tlob_stats_emit(FILE *f, const struct tlob_binding_stats *st, bool json, bool with_zeros);
 
 #endif /* TLOB_KIND_H */

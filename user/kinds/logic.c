@@ -729,10 +729,11 @@ int tlob_logic_stats_json(const struct tlob_binding_stats *st, char *buf, size_t
 	return json_end(&j);
 }
 
-void tlob_logic_stats_print(FILE *f, const struct tlob_binding_stats *st)
+void tlob_logic_stats_print(FILE *f, const struct tlob_binding_stats *st, bool with_zeros)
 {
 	const struct tlob_logic_stats *l = &st->logic;
 
+	(void)with_zeros;	/* no histogram: a model's binding counts instances */
 	fprintf(f, "binding %u: logic %s:0x%" PRIx64 " model=%.*s per %s%s%.*s\n", st->spec.id,
 		st->spec.path, st->spec.start, (int)sizeof(st->spec.table.model),
 		st->spec.table.model, per_name(&st->spec), st->spec.tag[0] ? " tag=" : "",

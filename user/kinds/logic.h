@@ -73,10 +73,11 @@ bool tlob_logic_violation(const struct tlob_logic_record *r);
 /*
  * A logical binding as tlob_spec_json() and tlob_stats_json() write a
  * section ({"type":"binding"|"stats",...,"kind":"logic",...}), and its
- * statistics as tlob_stats_print() does.
+ * statistics as tlob_stats_print() does (no histogram: with_zeros changes
+ * nothing).
  */
 int tlob_logic_spec_json(const struct tlob_binding_spec *s, char *buf, size_t len);
 int tlob_logic_stats_json(const struct tlob_binding_stats *st, char *buf, size_t len);
-void tlob_logic_stats_print(FILE *f, const struct tlob_binding_stats *st);
+void tlob_logic_stats_print(FILE *f, const struct tlob_binding_stats *st, bool with_zeros);
 
 #endif /* TLOB_LOGIC_H */

@@ -25,6 +25,13 @@ void tlob_require_root(const char *cmd)
 	exit(1);
 }
 
+bool tlob_err_denied(int err)
+{
+	if (err < 0)
+		err = -err;
+	return err == EACCES || err == EPERM;
+}
+
 static void on_signal(int sig)
 {
 	(void)sig;

@@ -10,6 +10,12 @@
 
 /* Exit 1 with "tlob: <cmd> needs root" unless euid 0. */
 void tlob_require_root(const char *cmd);
+/*
+ * Whether err (an errno, either sign) says the caller lacks the right to
+ * what it asked (EACCES, EPERM): a read-only command reports that, as its
+ * reason, instead of passing over what it could not read.
+ */
+bool tlob_err_denied(int err);
 
 /*
  * SIGINT/SIGTERM set the stop flag; SIGCHLD only wakes (a child to reap:

@@ -19,7 +19,7 @@
 enum { OPT_BACKEND = 0x100, OPT_ROOT, OPT_STOP_VIOL, OPT_BUFFER, OPT_FORCE_OFFSET,
        OPT_BPF_TASKS, OPT_REMOVE, OPT_CHECK, OPT_DIR, OPT_STATE, OPT_FORMAT,
        OPT_INTERVAL, OPT_FLUSH, OPT_ON_VIOLATION, OPT_ON_VIOLATION_LIMIT, OPT_MODEL, OPT_PER,
-       OPT_TOLERANCE, OPT_TAG };
+       OPT_TOLERANCE, OPT_TAG, OPT_WITH_ZEROS };
 
 /*
  * Every option of every command, once: getopt's tables, which command
@@ -58,6 +58,7 @@ const struct tlob_cli_option tlob_cli_options[] = {
 	  "text|json|openmetrics|prometheus", NULL },
 	{ "output",		required_argument, 'o', TLOB_OPT_OUTPUT, "FILE", NULL },
 	{ "interval",		required_argument, OPT_INTERVAL, TLOB_OPT_INTERVAL, "DURATION", NULL },
+	{ "with-zeros",		no_argument, OPT_WITH_ZEROS, TLOB_OPT_WITH_ZEROS, NULL, NULL },
 	{ "json",		no_argument, 'j', TLOB_OPT_JSON, NULL,
 	  "JSON output, one object per line" },
 	{ "backend",		required_argument, OPT_BACKEND, 0, "kmod|bpf|auto",
@@ -404,6 +405,9 @@ void tlob_params_parse(const struct tlob_command *cmd, int argc, char **argv,
 		case OPT_INTERVAL:
 			if (tlob_parse_duration(optarg, &params->interval_ns, err, sizeof(err)))
 				tlob_usage_error("%s", err);
+			break;
+		case OPT_WITH_ZEROS:
+			params->with_zeros = true;
 			break;
 		case OPT_FLUSH:
 			/* 0: no batching */

@@ -39,6 +39,7 @@ enum tlob_cli_opt {
 	TLOB_OPT_FLUSH		= 1 << 19,	/* --flush DURATION (mon) */
 	TLOB_OPT_ON_VIOLATION	= 1 << 20,	/* --on-violation ACTION, --on-violation-limit (mon) */
 	TLOB_OPT_MODEL		= 1 << 21,	/* --model FILE, -e, --per, --tolerance, --tag */
+	TLOB_OPT_WITH_ZEROS	= 1 << 22,	/* --with-zeros (stats, mon): empty buckets too */
 	/* --backend, --root, -h, --version: every command */
 };
 
@@ -69,6 +70,7 @@ struct tlob_params {
 	const char *format;		/* stats --format */
 	const char *output;		/* stats, mon --output FILE */
 	uint64_t interval_ns;		/* stats --interval; 0 = once */
+	bool with_zeros;		/* --with-zeros: a histogram's empty buckets too */
 	const char **actions;		/* mon --on-violation ACTION..., checked (actions.h) */
 	size_t nr_actions;
 	/* --model FILE and its -e, --per, --tolerance, --tag: one logical binding, in specs */

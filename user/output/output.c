@@ -372,7 +372,18 @@ const char *tlob_text_shown(const char *s, size_t max, char *buf, size_t len)
 	return buf;
 }
 
-void tlob_section_stats_print(FILE *f, const struct tlob_binding_stats *st)
+/*
+ * Whether the histogram prints bucket i of the range of filled buckets:
+ * a filled one always, an empty one between them only when asked (as
+ * rtla's --with-zeros), so that a few filled buckets far apart read as a
+ * few lines.
+ */
+static bool hist_row_shown(const struct tlob_binding_stats *st, int i, bool with_zeros)
+{
+	return with_zeros || st->stats.hist[i];
+}
+
+void tlob_section_stats_print(FILE *f, const struct tlob_binding_stats *st, bool with_zeros)
 {
 	/* Each byte escaped is at most 4 ("\\xNN"). */
 	char b[3][32], stop[32], path[sizeof(st->spec.path) * 4], tag[sizeof(st->spec.tag) * 4];
@@ -420,6 +431,8 @@ void tlob_section_stats_print(FILE *f, const struct tlob_binding_stats *st)
 	for (int i = lo; i <= hi; i++) {
 		int bar = (int)(st->stats.hist[i] * 40 / peak);
 
+		if (!hist_row_shown(st, i, with_zeros))
+			continue;
 		fprintf(f, "  %12s .. %-12s %10llu |%.*s\n",
 			tlob_fmt_ns(1ULL << i, b[0], sizeof(b[0])),
 			i < 63 ? tlob_fmt_ns(1ULL << (i + 1), b[1], sizeof(b[1])) : "inf",

@@ -128,7 +128,10 @@ const char *tlob_policy_name(unsigned int policy);
 /* enum tlob_stack_when -> "none", "deadline", "deferred". */
 const char *tlob_stack_when_name(unsigned int when);
 
-/* A section binding's summary and its log2 histogram. */
-void tlob_section_stats_print(FILE *f, const struct tlob_binding_stats *st);
+/*
+ * A section binding's summary and its log2 histogram: its filled buckets,
+ * or (@with_zeros) every bucket from the first filled to the last.
+ */
+void tlob_section_stats_print(FILE *f, const struct tlob_binding_stats *st, bool with_zeros);
 
 #endif /* TLOB_OUTPUT_H */

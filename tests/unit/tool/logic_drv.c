@@ -150,7 +150,7 @@ static int stats(void)
 			printf("refused: %s\n", line);
 			continue;
 		}
-		tlob_stats_print(stdout, &st);
+		tlob_stats_print(stdout, &st, false);
 		if (tlob_stats_json(&st, buf, sizeof(buf)) > 0)
 			puts(buf);
 	}

@@ -4,7 +4,7 @@
  * status and what mon changes can be checked on the host:
  *
  *   mon_drv [-B BINDINGS] [-R REACTORS] [-V RECORDS] [-O OPEN] [-E 1] [-S 1]
- *           [-N NAME] [-T TRACEFS] [-F 1] [-K MS] [-U MS] [-G 1] -- MON-ARGS...
+ *           [-N NAME] [-T TRACEFS] [-F 1] [-K MS] [-U MS] [-G 1] [-H 1] -- MON-ARGS...
  *
  * BINDINGS persistent bindings exist already (default 0); REACTORS is the
  * backend's reactor list (default "[nop] printk panic signal", "-" none);
@@ -45,6 +45,8 @@
  * MON-ARGS' "-- CMD", the driver runs the command as tlob mon does
  * (prints "command pid P, sections narrowed to tgid T") and prints tlob's
  * exit, the command's status.
+ * -H 1: the statistics hold one binding (id 1), its windows in log2
+ * buckets far apart (3, 9 and 21), for the summary's histogram.
  */
 #include <errno.h>
 #include <poll.h>
@@ -156,12 +158,29 @@ static int fake_list(struct tlob_backend *be, struct tlob_binding_spec **specs, 
 	return *specs ? 0 : -ENOMEM;
 }
 
+static int hist_stats;
+
 static int fake_stats(struct tlob_backend *be, struct tlob_binding_stats **st, size_t *n)
 {
 	(void)be;
 	printf("read: stats\n");
 	*st = NULL;
 	*n = 0;
+	if (!hist_stats)
+		return 0;
+	*st = calloc(1, sizeof(**st));
+	if (!*st)
+		return -ENOMEM;
+	(*st)->spec.id = 1;
+	snprintf((*st)->spec.path, sizeof((*st)->spec.path), "/opt/app");
+	(*st)->stats.windows = 9;
+	(*st)->stats.min_ns = 10;
+	(*st)->stats.max_ns = 3000000;
+	(*st)->mean_ns = 1000000;
+	(*st)->stats.hist[3] = 1;
+	(*st)->stats.hist[9] = 2;
+	(*st)->stats.hist[21] = 6;
+	*n = 1;
 	return 0;
 }
 
@@ -404,6 +423,8 @@ int main(int argc, char **argv)
 			wait_as_backend = atoi(argv[i + 1]);
 		else if (!strcmp(argv[i], "-G") && atoi(argv[i + 1]))
 			tlob_signals_setup();
+		else if (!strcmp(argv[i], "-H"))
+			hist_stats = atoi(argv[i + 1]);
 		else if (!strcmp(argv[i], "-N"))
 			fake_ops.name = argv[i + 1];
 		else if (!strcmp(argv[i], "-T") && tracefs_set_tracing_dir(argv[i + 1]))

@@ -337,7 +337,7 @@ static int alive_main(bool count)
 		    tlob_spec_json(&st.spec, buf + 1024, 1024) < 0)
 			return 1;
 		printf("%s\n%s\n", buf, buf + 1024);
-		tlob_stats_print(stdout, &st);
+		tlob_stats_print(stdout, &st, false);
 	}
 	return 0;
 }

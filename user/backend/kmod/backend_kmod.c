@@ -88,7 +88,11 @@ static char *ctl_read(struct tlob_backend *be, const char *file, int *err)
 
 	ctl_path(be, file, path, sizeof(path));
 	s = tlob_read_file(path);
-	if (!s)
+	/* Denied, what the reader lacks is a right, which the message names. */
+	if (!s && tlob_err_denied(errno))
+		*err = tlob_backend_err(be, errno, "reading %s needs root or membership of "
+					"the group that can read it", TLOB_SHOWN(path));
+	else if (!s)
 		*err = tlob_backend_err(be, errno, "cannot read %s: %s", TLOB_SHOWN(path),
 				       strerror(errno));
 	return s;
