@@ -476,12 +476,28 @@ static int mon_loop(struct tlob_backend *be, struct mon_ctx *ctx, const struct t
 	return 0;
 }
 
-/* The JSON stream's first object: which contract it keeps, from which backend. */
-static void mon_header(struct mon_ctx *ctx, struct tlob_backend *be)
+/*
+ * The JSON stream's first objects: which contract it keeps, from which
+ * backend, then the bindings its records name by binding_id (their path,
+ * START, STOP and terms, as tlob status -j writes them): this session's,
+ * or without -b the persistent ones it reads.
+ */
+static void mon_header(struct mon_ctx *ctx, struct tlob_backend *be, size_t bound)
 {
-	char buf[256];
+	const struct tlob_binding_spec *specs = ctx->params->specs;
+	struct tlob_binding_spec *listed = NULL;
+	char buf[4096];
+	size_t n = bound;
 
 	out_line(ctx->out, buf, tlob_header_json(be->ops->name, buf, sizeof(buf) - 1), sizeof(buf));
+	if (!bound) {
+		if (be->ops->list(be, &listed, &n))
+			n = 0;
+		specs = listed;
+	}
+	for (size_t i = 0; i < n; i++)
+		out_line(ctx->out, buf, tlob_spec_json(&specs[i], buf, sizeof(buf) - 1), sizeof(buf));
+	free(listed);
 	fflush(ctx->out);
 }
 
@@ -945,7 +961,7 @@ int tlob_mon_session(struct tlob_backend *be, const struct tlob_params *params, 
 	}
 
 	if (params->json)
-		mon_header(&ctx, be);
+		mon_header(&ctx, be, bound);
 	/* On stderr also with --json: scripts wait for this line to start a workload. */
 	fprintf(stderr, "tlob: monitoring %zu section(s)%s; Ctrl-C to stop\n",
 		bound, bound ? "" : " (the persistent bindings)");

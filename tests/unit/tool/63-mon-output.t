@@ -30,9 +30,10 @@ printf 'old content\nmore\n' >"$tmp/f"
 run -V o -- -j -d 50ms -b "$S" -o "$tmp/f"
 expect 0 "-j -o over an existing FILE"
 ! grep -q 'old content\|^more' "$tmp/f" && [ "$(sed -n 1p "$tmp/f" | cut -c1-17)" = '{"type":"header",' ] &&
-	[ "$(sed -n 2p "$tmp/f" | cut -c1-17)" = '{"type":"record",' ] &&
+	[ "$(sed -n 2p "$tmp/f" | cut -c1-18)" = '{"type":"binding",' ] &&
+	[ "$(sed -n 3p "$tmp/f" | cut -c1-17)" = '{"type":"record",' ] &&
 	tail -n 1 "$tmp/f" | grep -q '^{"type":"summary","records":1,'
-ok $? "... truncated, then one JSON object a line, the header first" || diag <"$tmp/f"
+ok $? "... truncated, then one JSON object a line: the header, the binding, the record" || diag <"$tmp/f"
 
 run -V o -- -d 50ms -b "$S" -o -
 expect 0 "-o -: stdout"
