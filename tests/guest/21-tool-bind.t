@@ -20,10 +20,10 @@ for B in $BACKENDS; do
 	tlob bind --json --backend "$B" -b "$W:tlob_section_begin,tlob_section_end,500ms" \
 		-b "$W:tlob_section_ret,ret,250us,tag=retsec" >"$T/bind" 2>"$T/bind.err"
 	ok $? "$B: bind two sections by symbol" || cat "$T/bind.err"
-	b1=$(jlines "$T/bind" binding start "$begin")
-	b2=$(jlines "$T/bind" binding start "$ret")
+	b1=$(jlines "$T/bind" binding start "$(hex "$begin")")
+	b2=$(jlines "$T/bind" binding start "$(hex "$ret")")
 	is "$(jget "$b1" path)" "$W" "$B: bind: path"
-	is "$(jget "$b1" stop)" "$end" "$B: bind: STOP offset is tlob_section_end's"
+	is "$(jget "$b1" stop)" "$(hex "$end")" "$B: bind: STOP offset is tlob_section_end's"
 	is "$(jget "$b1" budget_ns)" 500000000 "$B: bind: budget 500ms"
 	is "$(jget "$b2" stop)" ret "$B: bind: STOP ret"
 	is "$(jget "$b2" tag)" retsec "$B: bind: tag"
@@ -45,8 +45,8 @@ for B in $BACKENDS; do
 	is "$(jget "$st" enabled)" true "$B: status: bind enabled the monitor"
 	is "$(jget "$st" bindings)" 2 "$B: status: two bindings"
 	s1=$(jlines "$T/status" binding id "$id1")
-	is "$(jget "$s1" start)" "$begin" "$B: status: start of binding $id1"
-	is "$(jget "$s1" stop)" "$end" "$B: status: stop of binding $id1"
+	is "$(jget "$s1" start)" "$(hex "$begin")" "$B: status: start of binding $id1"
+	is "$(jget "$s1" stop)" "$(hex "$end")" "$B: status: stop of binding $id1"
 	is "$(jget "$s1" budget_ns)" 500000000 "$B: status: budget of binding $id1"
 	s2=$(jlines "$T/status" binding id "$id2")
 	is "$(jget "$s2" tag)" retsec "$B: status: tag of binding $id2"

@@ -51,7 +51,7 @@ for B in $BACKENDS; do
 	is "$(jget "$sum" lost)" 0 "$B: summary: nothing lost"
 	st=$(jlines "$T/ok" stats | head -1)
 	is "$(jget "$st" windows)" 3 "$B: summary statistics of the binding: 3 windows"
-	is "$(jget "$st" start)" "$begin" "$B: summary statistics: its START offset"
+	is "$(jget "$st" start)" "$(hex "$begin")" "$B: summary statistics: its START offset"
 	tool_clean_state "$B"
 	ok $? "$B: after mon: its binding removed, monitor disabled, trace instance gone"
 

@@ -71,9 +71,9 @@ EOT
 	st=$(head -1 "$T/status")
 	is "$(jget "$st" bindings)" 3 "$B: status: the two sections and the other binding"
 	is "$(jget "$st" enabled)" true "$B: status: enabled"
-	s1=$(jlines "$T/status" binding start "$begin")
-	s2=$(jlines "$T/status" binding start "$ret")
-	is "$(jget "$s1" stop)" "$end" "$B: tlob.conf's section: STOP at tlob_section_end"
+	s1=$(jlines "$T/status" binding start "$(hex "$begin")")
+	s2=$(jlines "$T/status" binding start "$(hex "$ret")")
+	is "$(jget "$s1" stop)" "$(hex "$end")" "$B: tlob.conf's section: STOP at tlob_section_end"
 	is "$(jget "$s1" budget_ns)" 500000000 "$B: ... 500ms"
 	is "$(jget "$s1" tag)" unit "$B: ... tag unit"
 	is "$(jget "$s2" stop)" ret "$B: the drop-in's section: STOP ret"

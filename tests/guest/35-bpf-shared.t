@@ -36,7 +36,7 @@ status() { tlob status --json --backend bpf 2>/dev/null >"$T/status"; }
 # nbind: the bindings tlob status lists (persistent, then the sessions')
 nbind() { status; jlines "$T/status" binding | wc -l; }
 # binding START BUDGET: its status line
-binding() { status; jlines "$T/status" binding start "$1" budget_ns "$2"; }
+binding() { status; jlines "$T/status" binding start "$(hex "$1")" budget_ns "$2"; }
 id_of() { jget "$(binding "$1" "$2")" id; }
 holders_of() { jget "$(binding "$1" "$2")" holders; }
 # windows_of ID: that binding's window count (tlob stats)

@@ -16,6 +16,8 @@ mkdir -p "$T"
 
 # off SYMBOL: the workload symbol's ELF file offset, in decimal (from the build).
 off() { printf '%d' "$(awk -v s="$1" '$1 == s { print $2 }' "$OFFSETS")"; }
+# hex N: N as JSON writes an offset ("start", "stop"): 0x and lowercase hex.
+hex() { printf '0x%x' "$1"; }
 
 # jget JSON KEY: the value of KEY in a flat JSON object (strings unquoted).
 jget() {

@@ -138,9 +138,7 @@ const char *tlob_alive_terms(const struct tlob_binding_spec *s, char *buf, size_
 /* The terms of an alive binding's objects, after its id, path, start and tag. */
 static void json_alive_terms(struct jbuf *j, const struct tlob_binding_spec *s)
 {
-	json_u64(j, "id", s->id);
-	json_str(j, "path", s->path, sizeof(s->path));
-	json_u64(j, "start", s->start);
+	tlob_json_binding_head(j, s);
 	json_str(j, "tag", s->tag, sizeof(s->tag));
 	json_str(j, "kind", "alive", 5);
 	json_u64(j, "period_ns", s->period_ns);

@@ -694,9 +694,7 @@ static const char *per_name(const struct tlob_binding_spec *s)
 /* The terms of a logical binding's objects. */
 static void json_logic_terms(struct jbuf *j, const struct tlob_binding_spec *s)
 {
-	json_u64(j, "id", s->id);
-	json_str(j, "path", s->path, sizeof(s->path));
-	json_u64(j, "start", s->start);
+	tlob_json_binding_head(j, s);
 	json_str(j, "tag", s->tag, sizeof(s->tag));
 	json_str(j, "kind", "logic", 5);
 	json_str(j, "model", s->table.model, sizeof(s->table.model));

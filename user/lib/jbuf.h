@@ -132,6 +132,21 @@ static inline void ju64(struct jbuf *j, uint64_t v)
 	jmem(j, p, (size_t)(d + 20 - p));
 }
 
+/* "0x" and v in lowercase hex. */
+static inline void jhex(struct jbuf *j, uint64_t v)
+{
+	static const char hex[] = "0123456789abcdef";
+	char d[18], *p = d + sizeof(d);
+
+	do {
+		*--p = hex[v & 15];
+		v >>= 4;
+	} while (v);
+	*--p = 'x';
+	*--p = '0';
+	jmem(j, p, (size_t)(d + sizeof(d) - p));
+}
+
 static inline void js64(struct jbuf *j, int64_t v)
 {
 	if (v < 0) {
@@ -229,6 +244,9 @@ static inline void json_chars(struct jbuf *j, const char *str, size_t max)
 #define json_key(j, key)	jmem((j), JSON_KEY(key), sizeof(JSON_KEY(key)) - 1)
 #define json_u64(j, key, v)	do { json_key(j, key); ju64(j, v); } while (0)
 #define json_s64(j, key, v)	do { json_key(j, key); js64(j, v); } while (0)
+/* "key":"0x.." for an ELF file offset: a string, as the text output writes it. */
+#define json_offset(j, key, v)	do { jmem(j, JSON_KEY(key) "\"", sizeof(JSON_KEY(key))); \
+				     jhex(j, v); jc(j, '"'); } while (0)
 #define json_bool(j, key, v)	do { json_key(j, key); \
 				     jstr(j, (v) ? "true" : "false"); } while (0)
 /* "key":"escaped", at most max bytes of s. */

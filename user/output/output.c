@@ -132,15 +132,20 @@ int tlob_transition_json(const struct tlob_transition *tr, char *buf, size_t len
 	return json_end(&j);
 }
 
-static void json_spec_fields(struct jbuf *j, const struct tlob_binding_spec *s)
+void tlob_json_binding_head(struct jbuf *j, const struct tlob_binding_spec *s)
 {
 	json_u64(j, "id", s->id);
 	json_str(j, "path", s->path, sizeof(s->path));
-	json_u64(j, "start", s->start);
+	json_offset(j, "start", s->start);
+}
+
+static void json_spec_fields(struct jbuf *j, const struct tlob_binding_spec *s)
+{
+	tlob_json_binding_head(j, s);
 	if (s->stop_is_ret)
 		json_str(j, "stop", "ret", 3);
 	else
-		json_u64(j, "stop", s->stop);
+		json_offset(j, "stop", s->stop);
 	json_str(j, "tag", s->tag, sizeof(s->tag));
 }
 
@@ -462,21 +467,6 @@ const char *tlob_stack_when_name(unsigned int when)
 {
 	return when == TLOB_STACK_DEADLINE ? "deadline" :
 	       when == TLOB_STACK_DEFERRED ? "deferred" : "none";
-}
-
-/* "0x" and v in lowercase hex. */
-static void jhex(struct jbuf *j, uint64_t v)
-{
-	static const char hex[] = "0123456789abcdef";
-	char d[18], *p = d + sizeof(d);
-
-	do {
-		*--p = hex[v & 15];
-		v >>= 4;
-	} while (v);
-	*--p = 'x';
-	*--p = '0';
-	jmem(j, p, (size_t)(d + sizeof(d) - p));
 }
 
 /* "s" escaped, or null. */

@@ -41,6 +41,12 @@ int tlob_section_spec_json(const struct tlob_binding_spec *spec, char *buf, size
  * [,"holders":..]}, its terms written by @terms (jbuf.h's writer).
  */
 struct jbuf;
+/*
+ * What every binding object starts with, of any kind: "id", "path" and
+ * "start", the ELF file offset as a "0x.." string, as text and the
+ * metrics' labels write it.
+ */
+void tlob_json_binding_head(struct jbuf *j, const struct tlob_binding_spec *s);
 int tlob_kind_spec_json(const struct tlob_binding_spec *s,
 			void (*terms)(struct jbuf *j, const struct tlob_binding_spec *s),
 			char *buf, size_t len);

@@ -47,7 +47,7 @@ my $s = decode_json($out[2]);
 is($s->{type}, 'stats', 'stats.type');
 is($s->{path}, '/opt/a "b"/app', 'stats.path escaped and decoded');
 is($s->{stop}, 'ret', 'stats.stop ret');
-is($s->{start}, 0x1139, 'stats.start');
+is($s->{start}, '0x1139', 'stats.start: hex, as text writes it');
 is($s->{windows}, 11, 'stats.windows');
 is($s->{early}, 4, 'stats.early');
 is($s->{tolerated}, 5, 'stats.tolerated');
@@ -55,7 +55,7 @@ is_deeply($s->{hist}, { 6 => 1, 23 => 10 }, 'stats.hist only non-empty buckets')
 
 my $b = decode_json($out[3]);
 is($b->{type}, 'binding', 'binding.type');
-is($b->{stop}, 0x1150, 'binding.stop numeric');
+is($b->{stop}, '0x1150', 'binding.stop: hex, one type with "ret"');
 is($b->{budget_ns}, 5000000, 'binding.budget_ns');
 is($b->{min_time_ns}, 1000000, 'binding.min_time_ns');
 is($b->{tolerance_k} . '/' . $b->{tolerance_w}, '3/10', 'binding.tolerance_k/_w');

@@ -63,13 +63,13 @@ printf '%s\n' \
 cat >"$tmp/want" <<'T'
 binding 4: logic /opt/app dir/bin/camd:0x1139 model=frame_flow per task tag=cam0
   instances=5 events=120 completed=3 order=1 incomplete=1 timing=4 aborted=0 dropped=2 tolerated=1 (tolerance 2/5)
-{"type":"stats","id":4,"path":"/opt/app dir/bin/camd","start":4409,"tag":"cam0","kind":"logic","model":"frame_flow","per":"task","tolerance_k":2,"tolerance_w":5,"instances":5,"events":120,"completed":3,"order":1,"incomplete":1,"timing":4,"tolerated":1,"aborted":0,"dropped":2}
+{"type":"stats","id":4,"path":"/opt/app dir/bin/camd","start":"0x1139","tag":"cam0","kind":"logic","model":"frame_flow","per":"task","tolerance_k":2,"tolerance_w":5,"instances":5,"events":120,"completed":3,"order":1,"incomplete":1,"timing":4,"tolerated":1,"aborted":0,"dropped":2}
 binding 5: logic /usr/bin/app:0x1148 model=loop per process
   instances=10 events=40 completed=9 order=0 incomplete=0 timing=0 aborted=1 dropped=7
-{"type":"stats","id":5,"path":"/usr/bin/app","start":4424,"tag":"","kind":"logic","model":"loop","per":"process","tolerance_k":1,"tolerance_w":1,"instances":10,"events":40,"completed":9,"order":0,"incomplete":0,"timing":0,"tolerated":0,"aborted":1,"dropped":7}
+{"type":"stats","id":5,"path":"/usr/bin/app","start":"0x1148","tag":"","kind":"logic","model":"loop","per":"process","tolerance_k":1,"tolerance_w":1,"instances":10,"events":40,"completed":9,"order":0,"incomplete":0,"timing":0,"tolerated":0,"aborted":1,"dropped":7}
 binding 6: logic /usr/bin/app:0x1148 model=loop per process
   instances=1 events=2 completed=0 order=0 incomplete=0 timing=0 aborted=0 dropped=0
-{"type":"stats","id":6,"path":"/usr/bin/app","start":4424,"tag":"","kind":"logic","model":"loop","per":"process","tolerance_k":1,"tolerance_w":1,"instances":1,"events":2,"completed":0,"order":0,"incomplete":0,"timing":0,"tolerated":0,"aborted":0,"dropped":0}
+{"type":"stats","id":6,"path":"/usr/bin/app","start":"0x1148","tag":"","kind":"logic","model":"loop","per":"process","tolerance_k":1,"tolerance_w":1,"instances":1,"events":2,"completed":0,"order":0,"incomplete":0,"timing":0,"tolerated":0,"aborted":0,"dropped":0}
 refused: id=7 kind=logical path=/usr/bin/app start=0x1148 tag=- model=loop
 T
 diff -u "$tmp/want" "$tmp/stats" | sed 's/^/# /'

@@ -38,11 +38,11 @@ EOT
 "$TLOB" status --json --backend kmod --root "$root" >"$tmp/st"
 ok $? "status exits 0"
 is "$(head -1 "$tmp/st")" '{"type":"status","backend":"kmod","enabled":true,"reactor":"nop","reactors":"[nop] printk panic signal","bindings":2}' "status: enabled, reactor, reactors, 2 bindings"
-is "$(sed -n 2p "$tmp/st")" "{\"type\":\"binding\",\"id\":7,\"path\":\"$app\",\"start\":$(($fb)),\"stop\":$(($fe)),\"tag\":\"ui\",\"budget_ns\":10000000,\"min_time_ns\":0,\"tolerance_k\":1,\"tolerance_w\":1,\"pid\":0,\"tgid\":42}" "status: first binding, id joined from stats"
-is "$(sed -n 3p "$tmp/st")" '{"type":"binding","id":9,"path":"/opt/my:app/bin","start":8192,"stop":"ret","tag":"","budget_ns":5000,"min_time_ns":1200,"tolerance_k":2,"tolerance_w":4,"pid":0,"tgid":0}' "status: a path with a colon, STOP ret, a minimum, a tolerance"
+is "$(sed -n 2p "$tmp/st")" "{\"type\":\"binding\",\"id\":7,\"path\":\"$app\",\"start\":\"$fb\",\"stop\":\"$fe\",\"tag\":\"ui\",\"budget_ns\":10000000,\"min_time_ns\":0,\"tolerance_k\":1,\"tolerance_w\":1,\"pid\":0,\"tgid\":42}" "status: first binding, id joined from stats"
+is "$(sed -n 3p "$tmp/st")" '{"type":"binding","id":9,"path":"/opt/my:app/bin","start":"0x2000","stop":"ret","tag":"","budget_ns":5000,"min_time_ns":1200,"tolerance_k":2,"tolerance_w":4,"pid":0,"tgid":0}' "status: a path with a colon, STOP ret, a minimum, a tolerance"
 
 "$TLOB" stats --json --backend kmod --root "$root" >"$tmp/stats"
-is "$(head -1 "$tmp/stats")" "{\"type\":\"stats\",\"id\":7,\"path\":\"$app\",\"start\":$(($fb)),\"stop\":$(($fe)),\"tag\":\"ui\",\"windows\":10,\"violations\":2,\"errors\":0,\"aborted\":1,\"early\":0,\"tolerated\":0,\"dropped\":4,\"min_ns\":1000,\"max_ns\":20000000,\"mean_ns\":3000000,\"sum_ns\":30000000,\"hist\":{\"9\":1,\"21\":7,\"24\":2}}" "stats --json: every field"
+is "$(head -1 "$tmp/stats")" "{\"type\":\"stats\",\"id\":7,\"path\":\"$app\",\"start\":\"$fb\",\"stop\":\"$fe\",\"tag\":\"ui\",\"windows\":10,\"violations\":2,\"errors\":0,\"aborted\":1,\"early\":0,\"tolerated\":0,\"dropped\":4,\"min_ns\":1000,\"max_ns\":20000000,\"mean_ns\":3000000,\"sum_ns\":30000000,\"hist\":{\"9\":1,\"21\":7,\"24\":2}}" "stats --json: every field"
 "$TLOB" stats --backend kmod --root "$root" >"$tmp/stats.txt"
 grep -q '^  windows=10 violations=2 errors=0 aborted=1 dropped=4$' "$tmp/stats.txt" &&
 	grep -q '^  elapsed min=1.000us mean=3.000ms max=20.000ms$' "$tmp/stats.txt" &&

@@ -33,7 +33,7 @@ is "$(cat "$root/enable")" 1 "bind enables the monitor"
 kmod bind -b "a $app:$pf period=250000 expect=1" >/dev/null 2>&1
 is "$(cat "$root/monitor")" "a $app:$pf period=250000 expect=1" "bind of the module's own 'a' line writes it back canonical"
 kmod bind -j -b "$app:process_frame,alive=1s,expect=3" >"$tmp/out" 2>&1
-is "$(cat "$tmp/out")" "{\"type\":\"binding\",\"id\":0,\"path\":\"$app\",\"start\":$(($pf)),\"tag\":\"\",\"kind\":\"alive\",\"period_ns\":1000000000,\"expect\":3,\"margin\":0,\"per\":\"process\",\"tolerance_k\":1,\"tolerance_w\":1,\"pid\":0,\"tgid\":0}" \
+is "$(cat "$tmp/out")" "{\"type\":\"binding\",\"id\":0,\"path\":\"$app\",\"start\":\"$pf\",\"tag\":\"\",\"kind\":\"alive\",\"period_ns\":1000000000,\"expect\":3,\"margin\":0,\"per\":\"process\",\"tolerance_k\":1,\"tolerance_w\":1,\"pid\":0,\"tgid\":0}" \
 	"bind -j: the binding object of an alive binding"
 
 # The module's listing: an alive binding and a section the monitor holds
@@ -63,15 +63,15 @@ ok $? "status: a section and an alive binding only sessions hold, after the pers
 grep -qxF "bindings: 4" "$tmp/st"
 ok $? "status: 4 bindings"
 kmod status -j >"$tmp/st"
-is "$(sed -n 2p "$tmp/st")" "{\"type\":\"binding\",\"id\":8,\"path\":\"$app\",\"start\":$(($fb)),\"tag\":\"hb\",\"kind\":\"alive\",\"period_ns\":100000000,\"expect\":10,\"margin\":2,\"per\":\"task\",\"tolerance_k\":2,\"tolerance_w\":5,\"pid\":0,\"tgid\":42,\"holders\":\"monitor,812:tlob\"}" \
+is "$(sed -n 2p "$tmp/st")" "{\"type\":\"binding\",\"id\":8,\"path\":\"$app\",\"start\":\"$fb\",\"tag\":\"hb\",\"kind\":\"alive\",\"period_ns\":100000000,\"expect\":10,\"margin\":2,\"per\":\"task\",\"tolerance_k\":2,\"tolerance_w\":5,\"pid\":0,\"tgid\":42,\"holders\":\"monitor,812:tlob\"}" \
 	"status -j: the alive binding, every term"
-is "$(sed -n 3p "$tmp/st")" "{\"type\":\"binding\",\"id\":10,\"path\":\"$app\",\"start\":$(($fe)),\"stop\":\"ret\",\"tag\":\"ui\",\"budget_ns\":5000,\"min_time_ns\":0,\"tolerance_k\":1,\"tolerance_w\":1,\"pid\":0,\"tgid\":0,\"holders\":\"monitor\"}" \
+is "$(sed -n 3p "$tmp/st")" "{\"type\":\"binding\",\"id\":10,\"path\":\"$app\",\"start\":\"$fe\",\"stop\":\"ret\",\"tag\":\"ui\",\"budget_ns\":5000,\"min_time_ns\":0,\"tolerance_k\":1,\"tolerance_w\":1,\"pid\":0,\"tgid\":0,\"holders\":\"monitor\"}" \
 	"status -j: the section as it always was"
 
 kmod stats -j >"$tmp/stats"
-is "$(sed -n 2p "$tmp/stats")" "{\"type\":\"stats\",\"id\":8,\"path\":\"$app\",\"start\":$(($fb)),\"tag\":\"hb\",\"kind\":\"alive\",\"period_ns\":100000000,\"expect\":10,\"margin\":2,\"per\":\"task\",\"tolerance_k\":2,\"tolerance_w\":5,\"cycles\":120,\"too_few\":3,\"too_many\":1,\"tolerated\":2,\"aborted\":4,\"errors\":0,\"dropped\":5,\"instances\":6,\"min_checkpoints\":7,\"max_checkpoints\":13,\"mean_checkpoints\":9.99,\"sum_checkpoints\":1199}" \
+is "$(sed -n 2p "$tmp/stats")" "{\"type\":\"stats\",\"id\":8,\"path\":\"$app\",\"start\":\"$fb\",\"tag\":\"hb\",\"kind\":\"alive\",\"period_ns\":100000000,\"expect\":10,\"margin\":2,\"per\":\"task\",\"tolerance_k\":2,\"tolerance_w\":5,\"cycles\":120,\"too_few\":3,\"too_many\":1,\"tolerated\":2,\"aborted\":4,\"errors\":0,\"dropped\":5,\"instances\":6,\"min_checkpoints\":7,\"max_checkpoints\":13,\"mean_checkpoints\":9.99,\"sum_checkpoints\":1199}" \
 	"stats -j: the alive binding's counts and checkpoints per cycle"
-is "$(sed -n 1p "$tmp/stats")" "{\"type\":\"stats\",\"id\":7,\"path\":\"$app\",\"start\":$(($fb)),\"stop\":$(($fe)),\"tag\":\"ui\",\"windows\":10,\"violations\":2,\"errors\":0,\"aborted\":1,\"early\":0,\"tolerated\":0,\"dropped\":4,\"min_ns\":1000,\"max_ns\":20000000,\"mean_ns\":3000000,\"sum_ns\":30000000,\"hist\":{\"9\":1,\"21\":7,\"24\":2}}" \
+is "$(sed -n 1p "$tmp/stats")" "{\"type\":\"stats\",\"id\":7,\"path\":\"$app\",\"start\":\"$fb\",\"stop\":\"$fe\",\"tag\":\"ui\",\"windows\":10,\"violations\":2,\"errors\":0,\"aborted\":1,\"early\":0,\"tolerated\":0,\"dropped\":4,\"min_ns\":1000,\"max_ns\":20000000,\"mean_ns\":3000000,\"sum_ns\":30000000,\"hist\":{\"9\":1,\"21\":7,\"24\":2}}" \
 	"stats -j: the section beside it as it always was"
 kmod stats >"$tmp/stats.txt"
 grep -qxF "binding 8: alive $app:$fb period=100ms expect=10$(printf '\302\261')2 per task tag=hb" "$tmp/stats.txt" &&
