@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Colour in tlob mon's text on the fake backend (mon_drv.c), and in tlob
-# status' against a control tree of plain files (--root): --color=always
+# status' and tlob list's against a control tree of plain files (--root): --color=always
 # marks each record's leading word (and a diagnosis' where: state) with
 # its SGR escape and a reset, --color=never and the default on a pipe or
 # a file mark nothing; auto colours a terminal (script(1)'s pseudo-
@@ -130,4 +130,16 @@ has "status on a terminal: colour" "^enabled: ${RED}no${RESET}"
 "$TLOB" status -j --backend kmod --root "$root" --color=never >"$tmp/b" 2>&1
 grep -q '"enabled":false' "$tmp/a" && cmp -s "$tmp/a" "$tmp/b"
 ok $? "status -j: the same JSON with --color=always and never"
+
+# tlob list: usable yes/no, the columns where they were
+"$TLOB" list --backend kmod --root "$root" --color=always >"$tmp/out" 2>&1
+has "list --color=always: usable yes in green, padded after the reset" "^kmod   ${GREEN}yes${RESET}    \[OFF\] "
+"$TLOB" list --backend kmod --root "$tmp/none" --color=always >"$tmp/out" 2>&1
+has "... no in red" "^kmod   ${RED}no${RESET}     - "
+"$TLOB" list --backend kmod --root "$root" >"$tmp/out" 2>&1
+grep -q '^kmod   yes    \[OFF\] ' "$tmp/out" && plain "list on a pipe: no colour" "$tmp/out" ||
+	ok 1 "list on a pipe: no colour"
+NO_COLOR=1 TERM=xterm script -qec "$TLOB list --backend kmod --root $root" /dev/null >"$tmp/out" 2>&1 </dev/null
+grep -q '^kmod   yes    \[OFF\] ' "$tmp/out" && plain "list on a terminal with NO_COLOR=1: no colour" "$tmp/out" ||
+	ok 1 "list on a terminal with NO_COLOR=1: no colour"
 tap_done
