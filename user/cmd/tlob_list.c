@@ -6,6 +6,7 @@
 
 #include "cmd/tlob.h"
 #include "lib/utils.h"
+#include "output/colour.h"
 #include "output/output.h"
 
 static const char *const list_usage[] = {
@@ -22,6 +23,8 @@ static const char *const list_usage[] = {
 
 static int list_run(struct tlob_params *params)
 {
+	bool colour = !params->json && tlob_colour_wanted(params->colour, stdout);
+
 	tlob_require_root("tlob list");
 
 	if (!params->json)
@@ -75,9 +78,11 @@ static int list_run(struct tlob_params *params)
 			       det, desc_esc, usable ? "description" : "reason", esc);
 			continue;
 		}
-		printf("%-6s %-6s %-7s %-9s %-9zu %-10s %s\n", ops->name, usable ? "yes" : "no",
-		       enabled < 0 ? "-" : enabled ? "[ON]" : "[OFF]", reactor, n, det,
-		       desc);
+		printf("%-6s ", ops->name);
+		tlob_colour_fputs(stdout, colour, usable ? TLOB_COLOUR_GOOD : TLOB_COLOUR_BAD,
+				  usable ? "yes" : "no", 6);
+		printf(" %-7s %-9s %-9zu %-10s %s\n",
+		       enabled < 0 ? "-" : enabled ? "[ON]" : "[OFF]", reactor, n, det, desc);
 	}
 	return 0;
 }
@@ -85,6 +90,6 @@ static int list_run(struct tlob_params *params)
 const struct tlob_command tlob_cmd_list = {
 	.name = "list",
 	.usage = list_usage,
-	.opts = TLOB_OPT_JSON,
+	.opts = TLOB_OPT_JSON | TLOB_OPT_COLOR,
 	.run = list_run,
 };

@@ -27,6 +27,7 @@
 #include "lib/units.h"
 #include "lib/utils.h"
 #include "lib/workload.h"
+#include "output/colour.h"
 #include "output/diag_worker.h"
 #include "output/output.h"
 #include "react/actions.h"
@@ -910,6 +911,8 @@ int tlob_mon_session(struct tlob_backend *be, const struct tlob_params *params, 
 	int was_enabled, ret = TLOB_EXIT_ERROR;
 
 	memset(stop, 0, sizeof(*stop));
+	/* The stream's own terminal decides (-o FILE: a file, no colour); JSON has none. */
+	tlob_colour_use(!params->json && tlob_colour_wanted(params->colour, out));
 	was_enabled = be->ops->get_enable(be);
 	if (was_enabled < 0) {
 		tlob_print_error(be, was_enabled, "reading enable");
@@ -1161,7 +1164,8 @@ const struct tlob_command tlob_cmd_mon = {
 	.opts = TLOB_OPT_BIND | TLOB_OPT_DURATION | TLOB_OPT_STOP_VIOL | TLOB_OPT_TRACE |
 		TLOB_OPT_REACTOR | TLOB_OPT_JSON | TLOB_OPT_PID | TLOB_OPT_QUIET |
 		TLOB_OPT_BUFFER | TLOB_OPT_FORCE_OFFSET | TLOB_OPT_BPF_TASKS | TLOB_OPT_FLUSH |
-		TLOB_OPT_ON_VIOLATION | TLOB_OPT_MODEL | TLOB_OPT_OUTPUT | TLOB_OPT_WITH_ZEROS,
+		TLOB_OPT_ON_VIOLATION | TLOB_OPT_MODEL | TLOB_OPT_OUTPUT | TLOB_OPT_WITH_ZEROS |
+		TLOB_OPT_COLOR,
 	.runs_command = true,
 	.run = mon_run,
 };

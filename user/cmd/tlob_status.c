@@ -15,6 +15,7 @@
 #include "cmd/tlob.h"
 #include "kinds/kind.h"
 #include "lib/utils.h"
+#include "output/colour.h"
 #include "output/output.h"
 
 static const char *const status_usage[] = {
@@ -135,8 +136,10 @@ static int status_run(struct tlob_params *params)
 			printf(",\"untimed\":%" PRIu64, untimed);
 		printf("}\n");
 	} else {
-		printf("backend: %s\nenabled: %s\nreactor: %s (of %s)\nbindings: %zu\n",
-		       be.ops->name, enabled ? "yes" : "no", reactor, reactors, n);
+		printf("backend: %s\nenabled: ", be.ops->name);
+		tlob_colour_fputs(stdout, tlob_colour_wanted(params->colour, stdout),
+				  enabled ? TLOB_COLOUR_GOOD : TLOB_COLOUR_BAD, enabled ? "yes" : "no", 0);
+		printf("\nreactor: %s (of %s)\nbindings: %zu\n", reactor, reactors, n);
 		if (untimed)
 			printf("untimed: %" PRIu64 " window(s) since the monitor was loaded got no "
 			       "overrun timer (their overruns found late, at a switch or at STOP)\n",
@@ -167,6 +170,6 @@ static int status_run(struct tlob_params *params)
 const struct tlob_command tlob_cmd_status = {
 	.name = "status",
 	.usage = status_usage,
-	.opts = TLOB_OPT_JSON,
+	.opts = TLOB_OPT_JSON | TLOB_OPT_COLOR,
 	.run = status_run,
 };

@@ -13,6 +13,7 @@
 #include "kinds/alive.h"
 #include "lib/jbuf.h"
 #include "lib/units.h"
+#include "output/colour.h"
 #include "output/output.h"
 #include "tlob_parse.h"
 
@@ -36,11 +37,13 @@ int tlob_alive_text(const struct tlob_alive_record *r, char *buf, size_t len)
 	struct jbuf j = { buf, len, 0, false };
 	bool violation = tlob_alive_violation(r);
 
-	/* Upper case for what went wrong, as VIOLATION and window OVER. */
-	text_left(&j, r->verdict == TLOB_VERDICT_TOO_FEW ? "ALIVE TOO FEW" :
-		  r->verdict == TLOB_VERDICT_TOO_MANY ? "ALIVE TOO MANY" :
-		  r->verdict == TLOB_VERDICT_ABORTED ? "alive aborted" :
-		  r->verdict == TLOB_VERDICT_OK ? "alive ok" : "alive ?", 14);
+	/* Upper case for what went wrong, as VIOLATION and window OVER, in their colour. */
+	tlob_colour_left(&j, violation ? TLOB_COLOUR_BAD :
+			 r->verdict == TLOB_VERDICT_OK ? TLOB_COLOUR_GOOD : TLOB_COLOUR_QUIET,
+			 r->verdict == TLOB_VERDICT_TOO_FEW ? "ALIVE TOO FEW" :
+			 r->verdict == TLOB_VERDICT_TOO_MANY ? "ALIVE TOO MANY" :
+			 r->verdict == TLOB_VERDICT_ABORTED ? "alive aborted" :
+			 r->verdict == TLOB_VERDICT_OK ? "alive ok" : "alive ?", 14);
 	jc(&j, ' ');
 	text_str(&j, r->comm, sizeof(r->comm), "?");
 	jc(&j, '-');

@@ -20,6 +20,7 @@
 #include "lib/jbuf.h"
 #include "lib/utils.h"
 #include "model.h"
+#include "output/colour.h"
 #include "output/output.h"
 #include "section/section.h"
 #include "tlob_parse.h"
@@ -619,8 +620,8 @@ int tlob_logic_text(const struct tlob_logic_record *r, const struct tlob_logic_n
 		return 0;
 	}
 	/* Upper case for what went wrong, as VIOLATION and ALIVE TOO FEW. */
-	text_left(&j, r->verdict == TLOB_VERDICT_ORDER ? "LOGIC ORDER" :
-		  r->verdict == TLOB_VERDICT_TIMING ? "LOGIC TIMING" : "LOGIC INCOMPLETE", 16);
+	tlob_colour_left(&j, TLOB_COLOUR_BAD, r->verdict == TLOB_VERDICT_ORDER ? "LOGIC ORDER" :
+			 r->verdict == TLOB_VERDICT_TIMING ? "LOGIC TIMING" : "LOGIC INCOMPLETE", 16);
 	jstr(&j, " pid=");
 	ju64(&j, r->pid);
 	text_key(&j, "comm");

@@ -19,7 +19,7 @@
 enum { OPT_BACKEND = 0x100, OPT_ROOT, OPT_STOP_VIOL, OPT_BUFFER, OPT_FORCE_OFFSET,
        OPT_BPF_TASKS, OPT_REMOVE, OPT_CHECK, OPT_DIR, OPT_STATE, OPT_FORMAT,
        OPT_INTERVAL, OPT_FLUSH, OPT_ON_VIOLATION, OPT_ON_VIOLATION_LIMIT, OPT_MODEL, OPT_PER,
-       OPT_TOLERANCE, OPT_TAG, OPT_WITH_ZEROS };
+       OPT_TOLERANCE, OPT_TAG, OPT_WITH_ZEROS, OPT_COLOR };
 
 /*
  * Every option of every command, once: getopt's tables, which command
@@ -61,6 +61,8 @@ const struct tlob_cli_option tlob_cli_options[] = {
 	{ "with-zeros",		no_argument, OPT_WITH_ZEROS, TLOB_OPT_WITH_ZEROS, NULL, NULL },
 	{ "json",		no_argument, 'j', TLOB_OPT_JSON, NULL,
 	  "JSON output, one object per line" },
+	{ "color",		required_argument, OPT_COLOR, TLOB_OPT_COLOR, "auto|always|never",
+	  "colour: auto (a terminal, no NO_COLOR, TERM not dumb), always, never" },
 	{ "backend",		required_argument, OPT_BACKEND, 0, "kmod|bpf|auto",
 	  "which backend (default: auto, or $TLOB_BACKEND)" },
 	{ "root",		required_argument, OPT_ROOT, 0, "DIR",
@@ -408,6 +410,11 @@ void tlob_params_parse(const struct tlob_command *cmd, int argc, char **argv,
 			break;
 		case OPT_WITH_ZEROS:
 			params->with_zeros = true;
+			break;
+		case OPT_COLOR:
+			if (tlob_colour_parse(optarg, &params->colour))
+				tlob_usage_error("%s: invalid --color '%s' (auto, always or never)",
+						 cmd->name, TLOB_SHOWN(optarg));
 			break;
 		case OPT_FLUSH:
 			/* 0: no batching */

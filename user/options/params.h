@@ -15,6 +15,7 @@
 #include "backend/backend.h"
 #include "kinds/logic.h"
 #include "lib/exit.h"
+#include "output/colour.h"
 
 enum tlob_cli_opt {
 	TLOB_OPT_BIND		= 1 << 0,	/* -b SPEC */
@@ -40,6 +41,7 @@ enum tlob_cli_opt {
 	TLOB_OPT_ON_VIOLATION	= 1 << 20,	/* --on-violation ACTION, --on-violation-limit (mon) */
 	TLOB_OPT_MODEL		= 1 << 21,	/* --model FILE, -e, --per, --tolerance, --tag */
 	TLOB_OPT_WITH_ZEROS	= 1 << 22,	/* --with-zeros (stats, mon): empty buckets too */
+	TLOB_OPT_COLOR		= 1 << 23,	/* --color WHEN (mon, list, status) */
 	/* --backend, --root, -h, --version: every command */
 };
 
@@ -71,6 +73,7 @@ struct tlob_params {
 	const char *output;		/* stats, mon --output FILE */
 	uint64_t interval_ns;		/* stats --interval; 0 = once */
 	bool with_zeros;		/* --with-zeros: a histogram's empty buckets too */
+	enum tlob_colour_when colour;	/* --color; auto unless given */
 	const char **actions;		/* mon --on-violation ACTION..., checked (actions.h) */
 	size_t nr_actions;
 	/* --model FILE and its -e, --per, --tolerance, --tag: one logical binding, in specs */

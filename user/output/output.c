@@ -15,6 +15,7 @@
 #include "lib/jbuf.h"
 #include "lib/units.h"
 #include "lib/utf8.h"
+#include "output/colour.h"
 #include "output/output.h"
 #include "tlob_model.h"
 #include "version.h"
@@ -223,10 +224,11 @@ const char *tlob_fmt_ns(uint64_t ns, char *buf, size_t len)
 	return buf;
 }
 
-/* TASK-PID tgid=N binding=N[ tag=TAG] budget=B[ min=M] */
-static void text_who(struct jbuf *j, const char *what, const struct tlob_record *r)
+/* WHAT TASK-PID tgid=N binding=N[ tag=TAG] budget=B[ min=M], WHAT in colour c */
+static void text_who(struct jbuf *j, const char *what, enum tlob_colour c,
+		     const struct tlob_record *r)
 {
-	text_left(j, what, 14);
+	tlob_colour_left(j, c, what, 14);
 	jc(j, ' ');
 	text_str(j, r->comm, sizeof(r->comm), "?");
 	jc(j, '-');
@@ -250,25 +252,33 @@ static void text_who(struct jbuf *j, const char *what, const struct tlob_record 
 int tlob_record_text(const struct tlob_record *r, char *buf, size_t len)
 {
 	struct jbuf j = { buf, len, 0, false };
+	enum tlob_colour c = TLOB_COLOUR_BAD;
 	const char *what;
 
 	if (r->kind == TLOB_REC_DROPPED) {
-		text_who(&j, "DROPPED", r);
+		text_who(&j, "DROPPED", TLOB_COLOUR_WARN, r);
 		jstr(&j, ": START opened no window, every window was in use\n");
 		return jend(&j);
 	}
-	if (r->kind == TLOB_REC_VIOLATION)
+	/* Upper case, in the one colour, for what went wrong. */
+	if (r->kind == TLOB_REC_VIOLATION) {
 		what = "VIOLATION";
-	else if (r->verdict == TLOB_VERDICT_OK)
+	} else if (r->verdict == TLOB_VERDICT_OK) {
 		what = "window ok";
-	else
+		c = TLOB_COLOUR_GOOD;
+	} else {
 		what = r->verdict == TLOB_VERDICT_OVER_BUDGET ? "window OVER" :
 		       r->verdict == TLOB_VERDICT_MODEL_ERROR ? "window ERROR" :
-		       r->verdict == TLOB_VERDICT_EARLY ? "window EARLY" :
-		       "window aborted";
+		       r->verdict == TLOB_VERDICT_EARLY ? "window EARLY" : NULL;
+	}
+	/* Nothing judged: quiet. */
+	if (!what) {
+		what = "window aborted";
+		c = TLOB_COLOUR_QUIET;
+	}
 
 	fields_init();
-	text_who(&j, what, r);
+	text_who(&j, what, c, r);
 	text_key(&j, "elapsed");
 	text_ns(&j, r->elapsed_ns);
 	/* Time per state and count per event, by the model's names. */
@@ -702,7 +712,7 @@ int tlob_diag_text(const struct tlob_diag *d, const struct tlob_diag_syms *syms,
 
 	/* where: the state at the deadline, then the user stack, innermost first */
 	jstr(&j, "  where: ");
-	jstr(&j, tlob_state_name(d->state));
+	tlob_colour_left(&j, TLOB_COLOUR_NOTE, tlob_state_name(d->state), 0);
 	if (d->ustack_when == TLOB_STACK_NONE || !nu) {
 		jstr(&j, ", no user stack (the backend took none)\n");
 	} else {

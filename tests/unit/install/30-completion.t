@@ -48,6 +48,10 @@ for m in $modes; do
 	is "$(run $m tlob stats --format "")" "$fmts" \
 		"$m: stats --format <TAB>: the formats stats accepts"
 	is "$(run $m tlob stats --format p)" "prometheus " "$m: stats --format p<TAB>"
+	is "$(run $m tlob mon --color "")" "always auto never " "$m: mon --color <TAB>: its values"
+	is "$(run $m tlob mon --color = a)" "always auto " "$m: mon --color=a<TAB>: its values after '='"
+	is "$(run $m tlob status --color = n)" "never " "$m: status --color=n<TAB>"
+	is "$(run $m tlob stats --col)" "" "$m: stats --col<TAB>: stats prints no colour"
 	mkdir -p "$tmp/out.d" && touch "$tmp/out.prom"
 	is "$(run $m tlob stats -o "$tmp/out.")" "$tmp/out.d $tmp/out.prom " "$m: stats -o <TAB>: files"
 	is "$(run $m tlob stats --output "$tmp/out.p")" "$tmp/out.prom " "$m: stats --output <TAB>: files"
