@@ -941,22 +941,33 @@ static int functions_cb(const struct sym *sym, void *ctx)
 	return 0;
 }
 
-/* By name as a user spells it (NAME, then NAME@VERSION), then by address. */
+/* Character i of the name as a user spells it, NAME or NAME@VERSION; 0 at its end. */
+static char spelled(const struct fn_name *e, size_t i)
+{
+	size_t n = (size_t)e->base_len;
+
+	if (i < n)
+		return e->name[i];
+	if (!e->version)
+		return '\0';
+	return i == n ? '@' : e->version[i - n - 1];
+}
+
+/* By the name as spelled, bytewise (as LC_ALL=C sort), then by address. */
 static int fn_name_cmp(const void *pa, const void *pb)
 {
 	const struct fn_name *a = pa, *b = pb;
-	int n = a->base_len < b->base_len ? a->base_len : b->base_len;
-	int d = strncmp(a->name, b->name, (size_t)n);
 
-	if (!d)
-		d = a->base_len - b->base_len;
-	if (!d && (!a->version || !b->version))
-		d = !!a->version - !!b->version;
-	if (!d && a->version)
-		d = strcmp(a->version, b->version);
-	if (!d)
-		d = (a->value > b->value) - (a->value < b->value);
-	return d;
+	/* Stops at the first difference or at both ends: never reads past one. */
+	for (size_t i = 0;; i++) {
+		unsigned char x = (unsigned char)spelled(a, i), y = (unsigned char)spelled(b, i);
+
+		if (x != y)
+			return x - y;
+		if (!x)
+			break;
+	}
+	return (a->value > b->value) - (a->value < b->value);
 }
 
 static bool same_name(const struct fn_name *a, const struct fn_name *b)
