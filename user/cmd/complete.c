@@ -3,12 +3,17 @@
  * tlob --complete [COMMAND]: the words bash completion offers
  * (user/completion/tlob), from the command table and the option table
  * getopt parses, so a new option or command completes without touching
- * the completion script.
+ * the completion script. tlob --complete-symbols PATH: the functions of
+ * an ELF file a section can name, for the argument after PATH: in -b and -e.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "options/manpage.h"
+#include "section/elfsym.h"
+
+/* More names than a shell offers anyone, and a bound on what a hostile file makes us print. */
+#define SYMBOLS_MAX	100000
 
 int tlob_complete(const struct tlob_command *const *cmds, const char *name)
 {
@@ -34,6 +39,23 @@ int tlob_complete(const struct tlob_command *const *cmds, const char *name)
 	if (name) {
 		fprintf(stderr, "tlob: --complete: unknown command '%s'\n", name);
 		return TLOB_EXIT_USAGE;
+	}
+	return TLOB_EXIT_OK;
+}
+
+static void print_name(const char *name, void *ctx)
+{
+	(void)ctx;
+	puts(name);
+}
+
+int tlob_complete_symbols(const char *path)
+{
+	char err[512];
+
+	if (tlob_elf_functions(path, SYMBOLS_MAX, print_name, NULL, err, sizeof(err))) {
+		fprintf(stderr, "tlob: --complete-symbols: %s\n", err);
+		return TLOB_EXIT_ERROR;
 	}
 	return TLOB_EXIT_OK;
 }

@@ -74,6 +74,8 @@ int main(int argc, char **argv)
 		return tlob_manpage(tlob_usage_lines, commands, argv[2]);
 	if (!strcmp(argv[1], "--complete") && argc <= 3)
 		return tlob_complete(commands, argv[2]);
+	if (!strcmp(argv[1], "--complete-symbols") && argc == 3)
+		return tlob_complete_symbols(argv[2]);
 
 	cmd = command_named(argv[1]);
 	if (cmd) {

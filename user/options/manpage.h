@@ -21,4 +21,12 @@ int tlob_manpage(const char *const *tool_usage, const struct tlob_command *const
  */
 int tlob_complete(const struct tlob_command *const *cmds, const char *name);
 
+/*
+ * The function symbols of the ELF file path a section can name, one a
+ * line (tlob --complete-symbols PATH). Returns an enum tlob_exit:
+ * TLOB_EXIT_ERROR, with nothing on stdout, for a path that is no regular
+ * ELF file or names no such function.
+ */
+int tlob_complete_symbols(const char *path);
+
 #endif /* TLOB_MANPAGE_H */

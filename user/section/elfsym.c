@@ -27,6 +27,8 @@
 #define SUGGEST_MAX	3
 #define IMPLS_MAX	6
 #define FORCE_HINT	"pass --force-offset to bind it anyway"
+/* The longest NAME[@VERSION] a lookup takes, with its NUL. */
+#define SPEC_LEN	512
 
 /* A .gnu.version entry: the version index, and the bit of a non-default (NAME@V) version. */
 #define VERSYM_VERSION	0x7fff
@@ -571,7 +573,7 @@ static int check_boundary(const struct func *fn, uint64_t vaddr, unsigned int fl
 
 struct lookup {
 	Elf *elf;
-	char name[512];
+	char name[SPEC_LEN];
 	const char *version;	/* NULL: the default version */
 	bool want_default;	/* NAME@@VERSION */
 	uint64_t addend;
@@ -849,6 +851,187 @@ int tlob_elf_symbolize(const char *path, uint64_t offset, char *buf, size_t len)
 		snprintf(buf + strlen(buf), len - strlen(buf), "+0x%" PRIx64, delta);
 	ret = 0;
 out:
+	elf_file_close(&f);
+	return ret;
+}
+
+/* ---- the functions a user can bind by name (shell completion) ---- */
+
+/* One code symbol, named as tlob_elf_resolve() takes it. */
+struct fn_name {
+	const char *name;	/* as stored; base_len of it is the name */
+	int base_len;
+	const char *version;	/* a compat version: NAME@VERSION; else NULL */
+	uint64_t value;
+	bool listed;		/* bindable() */
+};
+
+struct functions_ctx {
+	Elf *elf;
+	struct fn_name *v;
+	size_t n, cap, max;
+};
+
+/*
+ * A name a shell line carries unquoted and the -b and -e terms whole: a
+ * C identifier and the compilers' '.' suffixes (frame_begin.cold), no
+ * ',' or ':' that split the terms, no '+' of an offset, no '$' or quote
+ * the shell expands when a completed line runs.
+ */
+static bool term_safe(const char *s, size_t n)
+{
+	static const char safe[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.";
+
+	if (!n)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!s[i] || !strchr(safe, s[i]))
+			return false;
+	return true;
+}
+
+/* NAME, or NAME@VERSION for a compat version, as a lookup takes it whole. */
+static bool spec_safe(const struct sym *sym)
+{
+	size_t n = (size_t)sym->base_len;
+
+	if (!term_safe(sym->name, n))
+		return false;
+	if (sym->hidden)
+		n += 1 + strlen(sym->version);
+	return n < SPEC_LEN && (!sym->hidden || term_safe(sym->version, strlen(sym->version)));
+}
+
+/* A sized function whose code place() finds: an executable section and segment. */
+static bool bindable(Elf *elf, const GElf_Sym *s)
+{
+	GElf_Shdr shdr;
+	GElf_Phdr ph;
+
+	return GELF_ST_TYPE(s->st_info) == STT_FUNC && s->st_size &&
+	       gelf_getshdr(elf_getscn(elf, s->st_shndx), &shdr) &&
+	       (shdr.sh_flags & SHF_EXECINSTR) && exec_segment(elf, s->st_value, false, &ph);
+}
+
+static int functions_cb(const struct sym *sym, void *ctx)
+{
+	struct functions_ctx *c = ctx;
+	struct fn_name *e;
+
+	/* Every code symbol counts: two of one name make the name ambiguous. */
+	if (!is_code(c->elf, &sym->s) || !spec_safe(sym))
+		return 0;
+	if (c->n == c->max)
+		return 1;
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 256;
+		struct fn_name *v = reallocarray(c->v, cap, sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		c->v = v;
+		c->cap = cap;
+	}
+	e = &c->v[c->n++];
+	*e = (struct fn_name){
+		.name = sym->name, .base_len = sym->base_len, .value = sym->s.st_value,
+		.version = sym->hidden ? sym->version : NULL,
+		.listed = bindable(c->elf, &sym->s),
+	};
+	return 0;
+}
+
+/* Character i of the name as a user spells it, NAME or NAME@VERSION; 0 at its end. */
+static char spelled(const struct fn_name *e, size_t i)
+{
+	size_t n = (size_t)e->base_len;
+
+	if (i < n)
+		return e->name[i];
+	if (!e->version)
+		return '\0';
+	return i == n ? '@' : e->version[i - n - 1];
+}
+
+/* By the name as spelled, bytewise (as LC_ALL=C sort), then by address. */
+static int fn_name_cmp(const void *pa, const void *pb)
+{
+	const struct fn_name *a = pa, *b = pb;
+
+	/* Stops at the first difference or at both ends: never reads past one. */
+	for (size_t i = 0;; i++) {
+		unsigned char x = (unsigned char)spelled(a, i), y = (unsigned char)spelled(b, i);
+
+		if (x != y)
+			return x - y;
+		if (!x)
+			break;
+	}
+	return (a->value > b->value) - (a->value < b->value);
+}
+
+static bool same_name(const struct fn_name *a, const struct fn_name *b)
+{
+	struct fn_name x = *a;
+
+	x.value = b->value;
+	return !fn_name_cmp(&x, b);
+}
+
+/*
+ * Each name once; one that names code at two addresses (static functions
+ * of two files) is left out, as tlob_elf_resolve() refuses it.
+ */
+static size_t emit_functions(const struct functions_ctx *c, size_t max,
+			     void (*fn)(const char *name, void *ctx), void *ctx)
+{
+	size_t count = 0;
+	char buf[SPEC_LEN];
+
+	for (size_t i = 0, j; i < c->n && count < max; i = j) {
+		bool listed = false, ambiguous = false;
+
+		for (j = i; j < c->n && same_name(&c->v[i], &c->v[j]); j++) {
+			listed |= c->v[j].listed;
+			ambiguous |= c->v[j].value != c->v[i].value;
+		}
+		if (!listed || ambiguous)
+			continue;
+		snprintf(buf, sizeof(buf), "%.*s%s%s", c->v[i].base_len, c->v[i].name,
+			 c->v[i].version ? "@" : "", c->v[i].version ? c->v[i].version : "");
+		fn(buf, ctx);
+		count++;
+	}
+	return count;
+}
+
+int tlob_elf_functions(const char *path, size_t max,
+		       void (*fn)(const char *name, void *ctx), void *ctx,
+		       char *err, size_t len)
+{
+	struct functions_ctx c = { .max = max > SIZE_MAX / 4 ? SIZE_MAX / 2 : max * 2 };
+	struct elf_file f;
+	int ret;
+
+	ret = elf_file_open(&f, path, err, len);
+	if (ret)
+		goto out;
+	c.elf = f.elf;
+	ret = for_each_symbol(f.elf, functions_cb, &c);
+	if (ret < 0) {
+		snprintf(err, len, "out of memory");
+		goto out;
+	}
+	if (c.n)
+		qsort(c.v, c.n, sizeof(*c.v), fn_name_cmp);
+	ret = 0;
+	if (!emit_functions(&c, max, fn, ctx)) {
+		snprintf(err, len, "%s has no function symbols tlob can bind (stripped?)",
+			 TLOB_SHOWN(path));
+		ret = -ENOENT;
+	}
+out:
+	free(c.v);
 	elf_file_close(&f);
 	return ret;
 }

@@ -56,6 +56,19 @@ int tlob_elf_check_offset(const char *path, uint64_t offset, unsigned int flags,
  */
 int tlob_elf_symbolize(const char *path, uint64_t offset, char *buf, size_t len);
 
+/*
+ * The functions of path a -b or -e term can name, for shell completion:
+ * fn(name, ctx) for each, sorted, each once, at most max. A name is
+ * "NAME" as tlob_elf_resolve() takes it, "NAME@VERSION" for a compat
+ * version that NAME alone does not reach; only sized functions (STT_FUNC)
+ * in executable code, no name that two addresses share, and none but
+ * letters, digits, '_' and '.' (what a shell line carries unquoted). Returns 0, or
+ * a -errno with err set as tlob_elf_resolve() does (-ENOENT: none).
+ */
+int tlob_elf_functions(const char *path, size_t max,
+		       void (*fn)(const char *name, void *ctx), void *ctx,
+		       char *err, size_t len);
+
 /* Levenshtein distance between a and b (for "did you mean"). */
 unsigned int tlob_edit_distance(const char *a, const char *b);
 

@@ -7,20 +7,30 @@
 . "$(dirname "$0")/tap.sh"
 script=$top/user/completion/tlob
 
-# complete WORDS...: what <TAB> after WORDS offers, one line, sorted
+# run MODE WORDS...: what <TAB> after WORDS offers, one line, sorted; the
+# line typed is WORDS joined by blanks, or $line (then WORDS split it as
+# bash does, at the COMP_WORDBREAKS characters, plus those in $breaks)
 run() {
 	local mode=$1
 	shift
-	PATH=$BUILD/user:$PATH bash -c '
+	PATH=$BUILD/user:$PATH LINE=${line-} BREAKS=${breaks-} timeout 20 bash -c '
 		[ "$1" = full ] && [ -r /usr/share/bash-completion/bash_completion ] &&
 			. /usr/share/bash-completion/bash_completion
 		. "$2"
 		shift 2
+		COMP_WORDBREAKS="$COMP_WORDBREAKS$BREAKS"
 		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
-		COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}
+		COMP_LINE=${LINE:-$*}; COMP_POINT=${#COMP_LINE}
 		_tlob tlob "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
 		[ ${#COMPREPLY[@]} -eq 0 ] || printf "%s\n" "${COMPREPLY[@]}" | sort | tr "\n" " "' _ "$mode" "$script" "$@"
 }
+
+app=$BUILD/tests/unit/tool/fixtures/app lib=$BUILD/tests/unit/tool/fixtures/libfix-stripped.so
+[ -x "$app" ] && [ -e "$lib" ] || { echo "Bail out! no fixtures in ${app%/*}: run make tool"; exit 1; }
+# app's functions, by binutils
+syms=$(readelf -sW "$app" | awk '$4 == "FUNC" && $3 != "0" && $7 != "UND" { print $8 }' | sort -u | tr '\n' ' ')
+syms=${syms% }
+mkfifo "$tmp/fifo"
 
 modes=plain
 [ -r /usr/share/bash-completion/bash_completion ] && modes="plain full"
@@ -67,6 +77,43 @@ for m in $modes; do
 	*) ok 1 "$m: mon ... -- sle<TAB>: the commands"; echo "#   got: $got" ;; esac
 	is "$(run $m tlob mon -b "$tmp/bin/app:f,g,1ms" -- cat "$tmp/bin/a")" "$tmp/bin/app " \
 		"$m: mon ... -- cat <TAB>: the command's arguments (files), not tlob's options"
+
+	# After PATH: the functions of that ELF file (tlob --complete-symbols),
+	# then after START, those and ret; the words as bash splits the line
+	# (at ':', '=', '@'; at ',' too where COMP_WORDBREAKS has it).
+	line="tlob mon -b $app:fra"
+	is "$(run $m tlob mon -b "$app" : fra)" "frame_begin frame_end " "$m: -b APP:fra<TAB>: its functions"
+	line="tlob mon -b $app:"
+	is "$(run $m tlob mon -b "$app" :)" "$syms " "$m: -b APP:<TAB>: every function"
+	line="tlob mon -b $app:frame_begin,"
+	is "$(run $m tlob mon -b "$app" : frame_begin,)" \
+		"$(printf 'frame_begin,%s ' $syms ret)" "$m: -b APP:frame_begin,<TAB>: the functions and ret"
+	line="tlob bind -b $app:frame_begin,r"
+	is "$(run $m tlob bind -b "$app" : frame_begin,r)" "frame_begin,ret " \
+		"$m: bind -b APP:frame_begin,r<TAB>: ret"
+	line="tlob mon -b $app:frame_begin,fr" breaks=,
+	is "$(run $m tlob mon -b "$app" : frame_begin , fr)" "frame_begin frame_end " \
+		"$m: with ',' in COMP_WORDBREAKS: -b APP:frame_begin,fr<TAB>"
+	line="tlob mon -b $app:frame_begin,ret,"
+	is "$(run $m tlob mon -b "$app" : frame_begin,ret,)" "" "$m: -b APP:START,STOP,<TAB>: a budget, nothing"
+	# bash splits at '@' unless bash-completion turned hostcomplete off
+	line="tlob mon -b $lib:frame_step@"
+	if [ $m = plain ]; then
+		is "$(run $m tlob mon -b "$lib" : frame_step @)" "LIBFIX_1.0 " \
+			"$m: -b LIB:frame_step@<TAB>: its compat version, after the '@' bash splits at"
+	else
+		is "$(run $m tlob mon -b "$lib" : frame_step@)" "frame_step@LIBFIX_1.0 " \
+			"$m: -b LIB:frame_step@<TAB>: its compat version"
+	fi
+	line="tlob mon -e start=$app:ma"
+	is "$(run $m tlob mon -e start = "$app" : ma)" "main " "$m: -e EVENT=APP:ma<TAB>: its functions"
+	line="tlob mon -e start=$tmp/bin/a"
+	is "$(run $m tlob mon -e start = "$tmp/bin/a")" "$tmp/bin/app " "$m: -e EVENT=<TAB>: a file"
+	line="tlob mon -b $tmp/bin/app:"
+	is "$(run $m tlob mon -b "$tmp/bin/app" :)" "" "$m: -b NOT-ELF:<TAB>: nothing"
+	line="tlob mon -b $tmp/fifo:"
+	is "$(run $m tlob mon -b "$tmp/fifo" :; echo "exit $?")" "exit 0" "$m: -b FIFO:<TAB>: nothing, no hang"
+	unset line breaks
 done
 [ "$modes" = "plain full" ]
 ok $? "bash-completion is installed, so its helpers were tried too (.ci/packages)"
