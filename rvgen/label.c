@@ -224,11 +224,56 @@ static void cmp_free(struct cmp *c)
 	c->value = NULL;
 }
 
-int label_state(const char *node, const char *label, int line,
-		struct rv_invariant *inv, struct rv_error *err)
+/*
+ * The invariant of a state's label, INV->text, as INV's clock and bound:
+ * only 'CLOCK < BOUND' or 'CLOCK <= BOUND', and a bound that can hold and
+ * whose deadline fits the kernel's 64-bit time.
+ */
+static int invariant_parse(const char *node, int line,
+			   struct rv_invariant *inv, struct rv_error *err)
 {
 	struct cmp c = { 0 };
 	const char *why = NULL, *end;
+	int ret = -1;
+
+	end = scan_cmp(inv->text, &c, &why);
+	if (end && *end)
+		why = "unexpected text after the bound";
+	else if (end && c.op != RV_LT && c.op != RV_LE)
+		why = "only '<' and '<=' bound a clock";
+	if (why) {
+		rv_error_set(err, line,
+			     "state '%s': invariant '%s' is not a clock bound 'CLOCK < BOUND' or 'CLOCK <= BOUND': %s",
+			     node, inv->text, why);
+		goto out;
+	}
+	if (c.number && !c.ns && c.op == RV_LT)
+		why = "can never hold: a clock is never below 0, so the state would be violated as it is entered";
+	else if (c.number && c.ns > MAX_BOUND_NS)
+		why = "has a bound above 2^62 - 1 ns (146 years): the deadline, reset time + bound, could overflow the kernel's 64-bit time";
+	if (why) {
+		rv_error_set(err, line, "state '%s': invariant '%s' %s", node,
+			     inv->text, why);
+		goto out;
+	}
+	inv->present = true;
+	inv->env_name = c.env;
+	inv->le = c.op == RV_LE;
+	inv->bound = c.value;
+	inv->number = c.number;
+	inv->ns = c.ns;
+	inv->env = -1;
+	c.env = NULL;
+	c.value = NULL;
+	ret = 0;
+out:
+	cmp_free(&c);
+	return ret;
+}
+
+int label_state(const char *node, const char *label, int line,
+		struct rv_invariant *inv, struct rv_error *err)
+{
 	char **parts, *head;
 	int n, ret = -1;
 
@@ -270,38 +315,8 @@ int label_state(const char *node, const char *label, int line,
 		rv_error_set(err, line, "out of memory");
 		goto out;
 	}
-	end = scan_cmp(inv->text, &c, &why);
-	if (end && *end)
-		why = "unexpected text after the bound";
-	else if (end && c.op != RV_LT && c.op != RV_LE)
-		why = "only '<' and '<=' bound a clock";
-	if (why) {
-		rv_error_set(err, line,
-			     "state '%s': invariant '%s' is not a clock bound 'CLOCK < BOUND' or 'CLOCK <= BOUND': %s",
-			     node, inv->text, why);
-		goto out;
-	}
-	if (c.number && !c.ns && c.op == RV_LT)
-		why = "can never hold: a clock is never below 0, so the state would be violated as it is entered";
-	else if (c.number && c.ns > MAX_BOUND_NS)
-		why = "has a bound above 2^62 - 1 ns (146 years): the deadline, reset time + bound, could overflow the kernel's 64-bit time";
-	if (why) {
-		rv_error_set(err, line, "state '%s': invariant '%s' %s", node,
-			     inv->text, why);
-		goto out;
-	}
-	inv->present = true;
-	inv->env_name = c.env;
-	inv->le = c.op == RV_LE;
-	inv->bound = c.value;
-	inv->number = c.number;
-	inv->ns = c.ns;
-	inv->env = -1;
-	c.env = NULL;
-	c.value = NULL;
-	ret = 0;
+	ret = invariant_parse(node, line, inv, err);
 out:
-	cmp_free(&c);
 	free(head);
 	label_free_split(parts);
 	return ret;

@@ -220,14 +220,13 @@ int tlob_spec_check(const struct tlob_binding_spec *spec, char *err, size_t len)
 	return 0;
 }
 
-/* The module's reason for refusing a line, worded for a person. */
-static void why(const struct tlob_req *req, const char *line, char *err, size_t len)
+/*
+ * Words a refusal about the line's shape: its verb, path, offsets and option keys.
+ * false: the reason is of another kind.
+ */
+static bool why_syntax(const struct tlob_req *req, const char *shown, const char *bad,
+		        char *err, size_t len)
 {
-	char shown[TLOB_SHOWN_LEN], bad[TLOB_SHOWN_LEN] = "";
-
-	tlob_shown(line, shown, sizeof(shown));
-	if (req->bad)
-		tlob_shown(req->bad, bad, sizeof(bad));
 	switch (req->why) {
 	case TLOB_WHY_TOO_LONG:
 		snprintf(err, len, "monitor line longer than %d bytes", TLOB_LINE_MAX);
@@ -269,18 +268,53 @@ static void why(const struct tlob_req *req, const char *line, char *err, size_t 
 			 "per=, tolerance=, tag=, pid= or tgid=" :
 			 "threshold=, min=, tolerance=, tag=, pid= or tgid=");
 		break;
-	case TLOB_WHY_THRESHOLD:
-		snprintf(err, len, "invalid threshold '%s' (nanoseconds)", bad);
-		break;
-	case TLOB_WHY_RANGE:
-		snprintf(err, len, "threshold %sns is out of range (1us..1h)", bad);
-		break;
+	default:
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Words a refusal about the options every verb takes: tolerance=, tag=, pid= and tgid=.
+ * false: the reason is of another kind.
+ */
+static bool why_common(const struct tlob_req *req, const char *bad, char *err, size_t len)
+{
+	switch (req->why) {
 	case TLOB_WHY_TAG:
 		tlob_tag_check(req->bad ? req->bad : "", err, len);
 		break;
 	case TLOB_WHY_FILTER:
 		snprintf(err, len, "invalid pid=/tgid= '%s' (a pid; pid= and tgid= exclude each "
 			 "other)", bad);
+		break;
+	case TLOB_WHY_TOLERANCE:
+		snprintf(err, len, "invalid tolerance '%s' (K/W: K violations of the last W "
+			 "windows)", bad);
+		break;
+	case TLOB_WHY_TOLERANCE_RANGE:
+		snprintf(err, len, "tolerance %s is out of range (K/W: 1 <= K <= W <= %d)", bad,
+			 TLOB_TOLERANCE_MAX);
+		break;
+	default:
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Words a refusal about the numbers of a 'p' line: threshold= and min=.
+ * false: the reason is of another kind.
+ */
+static bool why_budget(const struct tlob_req *req, const char *shown, const char *bad,
+		        char *err, size_t len)
+{
+	switch (req->why) {
+	case TLOB_WHY_THRESHOLD:
+		snprintf(err, len, "invalid threshold '%s' (nanoseconds)", bad);
+		break;
+	case TLOB_WHY_RANGE:
+		snprintf(err, len, "threshold %sns is out of range (1us..1h)", bad);
 		break;
 	case TLOB_WHY_NO_THRESHOLD:
 		snprintf(err, len, "missing threshold=NS: '%s'", shown);
@@ -291,14 +325,20 @@ static void why(const struct tlob_req *req, const char *line, char *err, size_t 
 	case TLOB_WHY_MIN_RANGE:
 		snprintf(err, len, "min %sns is out of range (above 0, below threshold=)", bad);
 		break;
-	case TLOB_WHY_TOLERANCE:
-		snprintf(err, len, "invalid tolerance '%s' (K/W: K violations of the last W "
-			 "windows)", bad);
-		break;
-	case TLOB_WHY_TOLERANCE_RANGE:
-		snprintf(err, len, "tolerance %s is out of range (K/W: 1 <= K <= W <= %d)", bad,
-			 TLOB_TOLERANCE_MAX);
-		break;
+	default:
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Words a refusal about the numbers of an 'a' line: period=, expect=, margin= and per=.
+ * false: the reason is of another kind.
+ */
+static bool why_alive(const struct tlob_req *req, const char *shown, const char *bad,
+		       char *err, size_t len)
+{
+	switch (req->why) {
 	case TLOB_WHY_PERIOD:
 		snprintf(err, len, "invalid period '%s' (nanoseconds)", bad);
 		break;
@@ -322,6 +362,20 @@ static void why(const struct tlob_req *req, const char *line, char *err, size_t 
 	case TLOB_WHY_NO_EXPECT:
 		snprintf(err, len, "missing expect=N: '%s'", shown);
 		break;
+	default:
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Words a refusal about the automaton of an 'l' line: its names, lists, sizes and files.
+ * false: the reason is of another kind.
+ */
+static bool why_logic(const struct tlob_req *req, const char *shown, const char *bad,
+		       char *err, size_t len)
+{
+	switch (req->why) {
 	case TLOB_WHY_LOGIC_NAME:
 		snprintf(err, len, "invalid name '%s' in an 'l' line (1..%d characters of A-Z "
 			 "a-z 0-9 _, not starting with a digit; unique among the states, and "
@@ -352,9 +406,23 @@ static void why(const struct tlob_req *req, const char *line, char *err, size_t 
 			 TLOB_LOGIC_FILES_MAX - 1);
 		break;
 	default:
-		snprintf(err, len, "malformed monitor line: '%s'", shown);
-		break;
+		return false;
 	}
+	return true;
+}
+
+/* The module's reason for refusing a line, worded for a person. */
+static void why(const struct tlob_req *req, const char *line, char *err, size_t len)
+{
+	char shown[TLOB_SHOWN_LEN], bad[TLOB_SHOWN_LEN] = "";
+
+	tlob_shown(line, shown, sizeof(shown));
+	if (req->bad)
+		tlob_shown(req->bad, bad, sizeof(bad));
+	if (!why_syntax(req, shown, bad, err, len) && !why_common(req, bad, err, len) &&
+	    !why_budget(req, shown, bad, err, len) && !why_alive(req, shown, bad, err, len) &&
+	    !why_logic(req, shown, bad, err, len))
+		snprintf(err, len, "malformed monitor line: '%s'", shown);
 }
 
 /*

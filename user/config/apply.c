@@ -201,12 +201,70 @@ static void rollback(struct tlob_backend *be, const struct tlob_conf *conf, size
 		old_reactor[0] ? ", the reactor" : "", enabled ? ", enable" : "");
 }
 
+/*
+ * The state file lists every section before the first is bound, so that a
+ * crash midway leaves what --remove needs to undo it.
+ */
+static int write_apply_state(const char *path, struct state *st, const struct tlob_conf *conf)
+{
+	const struct tlob_conf_section **list;
+	int ret;
+
+	list = calloc(conf->nr_sections + 1, sizeof(*list));
+	if (!list)
+		return -1;
+	for (size_t i = 0; i < conf->nr_sections; i++)
+		list[i] = &conf->sections[i];
+	st->sections = list;
+	st->n = conf->nr_sections;
+	ret = write_state(path, st);
+	st->sections = NULL;
+	free(list);
+	return ret;
+}
+
+/* Every section bound in order; *BOUND counts those bound before a failure (-1). */
+static int bind_sections(struct tlob_backend *be, const struct tlob_conf *conf,
+			 const struct tlob_apply_opts *opts, size_t *bound)
+{
+	char why[PATH_MAX + 600];
+
+	for (; *bound < conf->nr_sections; (*bound)++) {
+		const struct tlob_conf_section *s = &conf->sections[*bound];
+		struct tlob_binding_spec spec = s->spec;
+		int err = be->ops->bind(be, &spec, &spec.id);
+
+		if (err) {
+			fprintf(stderr, "%s:%u: %s\n", TLOB_SHOWN(s->at.file), s->at.line,
+				tlob_binding_errstr(be, false, &spec, err, why, sizeof(why)));
+			return -1;
+		}
+		print_binding(opts, "bound", &spec, &s->at);
+	}
+	return 0;
+}
+
+/* The configuration's reactor set in place of CUR, which OLD keeps for a rollback. */
+static int set_conf_reactor(struct tlob_backend *be, const struct tlob_conf *conf,
+			    const struct tlob_apply_opts *opts, const char *cur,
+			    char *old, size_t old_len)
+{
+	if (be->ops->set_reactor(be, conf->reactor)) {
+		fprintf(stderr, "%s:%u: ", TLOB_SHOWN(conf->reactor_at.file),
+			conf->reactor_at.line);
+		tlob_print_error(be, -EIO, "setting the reactor");
+		return -1;
+	}
+	snprintf(old, old_len, "%s", cur);
+	if (!opts->json)
+		printf("reactor %s (was %s)\n", conf->reactor, cur);
+	return 0;
+}
+
 int tlob_apply(struct tlob_backend *be, const struct tlob_conf *conf,
 	       const struct tlob_apply_opts *opts)
 {
-	const struct tlob_conf_section **list;
 	char cur_reactor[64] = "", old_reactor[64] = "", src[PATH_MAX + 64];
-	char why[PATH_MAX + 600];
 	bool enabled = false;
 	size_t bound = 0;
 	int was_enabled, ret;
@@ -229,11 +287,6 @@ int tlob_apply(struct tlob_backend *be, const struct tlob_conf *conf,
 		tlob_print_error(be, -EIO, "reading the reactor");
 		return TLOB_EXIT_ERROR;
 	}
-	list = calloc(conf->nr_sections + 1, sizeof(*list));
-	if (!list)
-		return TLOB_EXIT_ERROR;
-	for (size_t i = 0; i < conf->nr_sections; i++)
-		list[i] = &conf->sections[i];
 	st = (struct state){
 		.backend = be->ops->name,
 		.reactor = conf->reactor,
@@ -241,37 +294,14 @@ int tlob_apply(struct tlob_backend *be, const struct tlob_conf *conf,
 		.restore_enable = !was_enabled,
 		.source = tlob_conf_source(conf, src, sizeof(src)),
 		.origins = true,
-		.sections = list,
-		.n = conf->nr_sections,
 	};
-	ret = write_state(opts->state, &st);
-	free(list);
-	if (ret)
+	if (write_apply_state(opts->state, &st, conf))
 		return TLOB_EXIT_ERROR;
-
-	for (; bound < conf->nr_sections; bound++) {
-		const struct tlob_conf_section *s = &conf->sections[bound];
-		struct tlob_binding_spec spec = s->spec;
-		int err = be->ops->bind(be, &spec, &spec.id);
-
-		if (err) {
-			fprintf(stderr, "%s:%u: %s\n", TLOB_SHOWN(s->at.file), s->at.line,
-				tlob_binding_errstr(be, false, &spec, err, why, sizeof(why)));
-			goto fail;
-		}
-		print_binding(opts, "bound", &spec, &s->at);
-	}
-	if (st.restore_reactor[0]) {
-		if (be->ops->set_reactor(be, conf->reactor)) {
-			fprintf(stderr, "%s:%u: ", TLOB_SHOWN(conf->reactor_at.file),
-				conf->reactor_at.line);
-			tlob_print_error(be, -EIO, "setting the reactor");
-			goto fail;
-		}
-		snprintf(old_reactor, sizeof(old_reactor), "%s", cur_reactor);
-		if (!opts->json)
-			printf("reactor %s (was %s)\n", conf->reactor, cur_reactor);
-	}
+	if (bind_sections(be, conf, opts, &bound))
+		goto fail;
+	if (st.restore_reactor[0] &&
+	    set_conf_reactor(be, conf, opts, cur_reactor, old_reactor, sizeof(old_reactor)))
+		goto fail;
 	if (!was_enabled) {
 		if (be->ops->set_enable(be, true)) {
 			tlob_print_error(be, -EIO, "enabling");
@@ -316,12 +346,68 @@ static int remove_reactor(struct tlob_backend *be, const struct tlob_conf *state
 	return TLOB_EXIT_OK;
 }
 
+/*
+ * Section S unbound if it is still bound as apply bound it: 1 unbound,
+ * 0 nothing to do (gone, or someone else's now), -1 the unbind failed.
+ */
+static int unbind_applied(struct tlob_backend *be, const struct tlob_conf_section *s,
+			  const struct tlob_binding_spec *bound, size_t n,
+			  const struct tlob_apply_opts *opts)
+{
+	const struct tlob_binding_spec *b = find_bound(bound, n, &s->spec);
+	struct tlob_binding_spec spec = s->spec;
+	char why[PATH_MAX + 600];
+	int ret;
+
+	if (!b) {
+		fprintf(stderr, "tlob: %s:0x%" PRIx64 " is not bound any more (nothing to "
+			"remove)\n", TLOB_SHOWN(spec.path), spec.start);
+		return 0;
+	}
+	/* Someone replaced it since: it is theirs now. */
+	if (!same_binding(b, &spec)) {
+		fprintf(stderr, "tlob: %s:0x%" PRIx64 " left alone: bound again since, not "
+			"as tlob apply bound it\n", TLOB_SHOWN(spec.path), spec.start);
+		return 0;
+	}
+	spec.id = b->id;
+	ret = be->ops->unbind(be, &spec);
+	if (ret) {
+		fprintf(stderr, "tlob: %s\n",
+			tlob_binding_errstr(be, true, &spec, ret, why, sizeof(why)));
+		return -1;
+	}
+	print_binding(opts, "unbound", &spec, NULL);
+	return 1;
+}
+
+/*
+ * The monitor disabled again if apply enabled it and no binding is left:
+ * other tools' bindings keep it on, as it is theirs as much as apply's.
+ */
+static int remove_enable(struct tlob_backend *be, const struct tlob_conf *state,
+			 const struct tlob_apply_opts *opts, size_t left)
+{
+	if (!state->restore_enable)
+		return TLOB_EXIT_OK;
+	if (left) {
+		fprintf(stderr, "tlob: monitor left enabled: %zu binding(s) remain\n", left);
+		return TLOB_EXIT_OK;
+	}
+	if (be->ops->set_enable(be, false)) {
+		tlob_print_error(be, -EIO, "disabling");
+		return TLOB_EXIT_ERROR;
+	}
+	if (!opts->json)
+		fprintf(stderr, "tlob: monitor disabled\n");
+	return TLOB_EXIT_OK;
+}
+
 int tlob_apply_remove(struct tlob_backend *be, const struct tlob_conf *state,
 		      const struct tlob_apply_opts *opts)
 {
 	const struct tlob_conf_section **left;
 	struct tlob_binding_spec *bound = NULL;
-	char why[PATH_MAX + 600];
 	size_t n = 0, nleft = 0, removed = 0;
 	int ret, status = TLOB_EXIT_OK;
 	bool reactor_failed;
@@ -338,48 +424,21 @@ int tlob_apply_remove(struct tlob_backend *be, const struct tlob_conf *state,
 	}
 	for (size_t i = state->nr_sections; i--;) {
 		const struct tlob_conf_section *s = &state->sections[i];
-		const struct tlob_binding_spec *b = find_bound(bound, n, &s->spec);
-		struct tlob_binding_spec spec = s->spec;
 
-		if (!b) {
-			fprintf(stderr, "tlob: %s:0x%" PRIx64 " is not bound any more (nothing to "
-				"remove)\n", TLOB_SHOWN(spec.path), spec.start);
-			continue;
-		}
-		/* Someone replaced it since: it is theirs now. */
-		if (!same_binding(b, &spec)) {
-			fprintf(stderr, "tlob: %s:0x%" PRIx64 " left alone: bound again since, not "
-				"as tlob apply bound it\n", TLOB_SHOWN(spec.path), spec.start);
-			continue;
-		}
-		spec.id = b->id;
-		ret = be->ops->unbind(be, &spec);
-		if (ret) {
-			fprintf(stderr, "tlob: %s\n",
-				tlob_binding_errstr(be, true, &spec, ret, why, sizeof(why)));
+		ret = unbind_applied(be, s, bound, n, opts);
+		if (ret < 0) {
 			left[nleft++] = s;
 			status = TLOB_EXIT_ERROR;
-			continue;
+		} else {
+			removed += (size_t)ret;
 		}
-		removed++;
-		print_binding(opts, "unbound", &spec, NULL);
 	}
 	free(bound);
 	reactor_failed = remove_reactor(be, state) != TLOB_EXIT_OK;
 	if (reactor_failed)
 		status = TLOB_EXIT_ERROR;
-	/* Other tools' bindings keep the monitor on: it is theirs as much as apply's. */
-	if (state->restore_enable && n == removed) {
-		if (be->ops->set_enable(be, false)) {
-			tlob_print_error(be, -EIO, "disabling");
-			status = TLOB_EXIT_ERROR;
-		} else if (!opts->json) {
-			fprintf(stderr, "tlob: monitor disabled\n");
-		}
-	} else if (state->restore_enable) {
-		fprintf(stderr, "tlob: monitor left enabled: %zu binding(s) remain\n",
-			n - removed);
-	}
+	if (remove_enable(be, state, opts, n - removed))
+		status = TLOB_EXIT_ERROR;
 	if (nleft || reactor_failed) {
 		struct state st = {
 			.backend = be->ops->name, .reactor = state->reactor,

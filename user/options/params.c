@@ -312,15 +312,214 @@ static void take_command(const struct tlob_command *cmd, int argc, char **argv,
 	optind = argc;
 }
 
+/* ARG at the end of a list an option repeats (-e, --on-violation). */
+static void append_arg(const char ***list, size_t *n, const char *arg)
+{
+	const char **v = realloc(*list, (*n + 1) * sizeof(*v));
+
+	if (!v) {
+		fprintf(stderr, "tlob: out of memory\n");
+		exit(1);
+	}
+	*list = v;
+	v[(*n)++] = arg;
+}
+
+/* getopt's verdict on option C, and whether the command takes it at all. */
+static void option_allowed(const struct tlob_command *cmd, int c, char **argv)
+{
+	unsigned int bit = option_bit(c);
+
+	if (c == '?')
+		tlob_usage_error("%s: unknown option '%s' (see tlob %s -h)",
+				 cmd->name, argv[optind - 1], cmd->name);
+	if (c == ':')
+		tlob_usage_error("%s: option '%s' needs an argument",
+				 cmd->name, argv[optind - 1]);
+	if (bit && !(cmd->opts & bit))
+		tlob_usage_error("%s: option --%s does not apply here (see tlob %s -h)",
+				 cmd->name, option_name(c), cmd->name);
+}
+
+/* The options that describe a logical binding (--model and its terms); false: another. */
+static bool logic_option(const struct tlob_command *cmd, int c, struct tlob_params *params)
+{
+	switch (c) {
+	case OPT_PER:
+		model_term(cmd, &params->logic.per, c);
+		break;
+	case OPT_TOLERANCE:
+		model_term(cmd, &params->logic.tolerance, c);
+		break;
+	case OPT_TAG:
+		model_term(cmd, &params->logic.tag, c);
+		break;
+	case OPT_MODEL:
+		if (params->logic.model)
+			tlob_usage_error("%s: one --model per command (a second binding: "
+					 "another tlob bind)", cmd->name);
+		params->logic.model = optarg;
+		break;
+	case 'e':
+		append_arg(&params->logic.events, &params->logic.nr_events, optarg);
+		break;
+	default:
+		return false;
+	}
+	return true;
+}
+
+/* The options that say what tlob mon does on a violation and when it ends; false: another. */
+static bool mon_option(int c, struct tlob_params *params)
+{
+	char err[256];
+
+	switch (c) {
+	case OPT_ON_VIOLATION:
+		if (tlob_action_parse(optarg, NULL, err, sizeof(err)))
+			tlob_usage_error("%s", err);
+		append_arg(&params->actions, &params->nr_actions, optarg);
+		break;
+	case OPT_ON_VIOLATION_LIMIT:
+		if (tlob_action_limit_parse(optarg, &params->action_limit,
+					    &params->action_period_ns, err, sizeof(err)))
+			tlob_usage_error("%s", err);
+		break;
+	case 'd':
+		if (tlob_parse_duration(optarg, &params->duration_ns, err, sizeof(err)))
+			tlob_usage_error("%s", err);
+		break;
+	case OPT_STOP_VIOL:
+		params->stop_on_violation = true;
+		break;
+	case 't':
+		params->trace = true;
+		break;
+	case 'r':
+		params->reactor = optarg;
+		break;
+	default:
+		return false;
+	}
+	return true;
+}
+
+/* The options that say where and how a command writes what it reads; false: another. */
+static bool output_option(int c, struct tlob_params *params)
+{
+	char err[256];
+
+	switch (c) {
+	case OPT_DIR:
+		params->dir = optarg;
+		break;
+	case OPT_STATE:
+		params->state = optarg;
+		break;
+	case OPT_FORMAT:
+		params->format = optarg;
+		break;
+	case 'o':
+		params->output = optarg;
+		break;
+	case OPT_INTERVAL:
+		if (tlob_parse_duration(optarg, &params->interval_ns, err, sizeof(err)))
+			tlob_usage_error("%s", err);
+		break;
+	case OPT_WITH_ZEROS:
+		params->with_zeros = true;
+		break;
+	case OPT_FLUSH:
+		/* 0: no batching */
+		params->flush_ns = option_num(&flush_num, optarg);
+		break;
+	case 'j':
+		params->json = true;
+		break;
+	case 'q':
+		params->quiet = true;
+		break;
+	default:
+		return false;
+	}
+	return true;
+}
+
+/* The options left: what to bind, the backend and its sizes, help and version. */
+static void other_option(const struct tlob_command *cmd, int c, struct tlob_params *params)
+{
+	switch (c) {
+	case OPT_FORCE_OFFSET:
+		params->force_offset = true;
+		break;
+	case OPT_REMOVE:
+		params->remove = true;
+		break;
+	case OPT_CHECK:
+		params->check = true;
+		break;
+	case 'p':
+		params->pid = (pid_t)option_num(&pid_num, optarg);
+		break;
+	case 'a':
+		params->all = true;
+		break;
+	case OPT_BUFFER:
+		params->buffer_kb = (unsigned int)option_num(&buffer_num, optarg);
+		break;
+	case OPT_BPF_TASKS:
+		params->bpf_tasks = (unsigned int)option_num(&bpf_tasks_num, optarg);
+		break;
+	case OPT_BACKEND:
+		params->backend = optarg;
+		params->backend_given = true;
+		break;
+	case OPT_ROOT:
+		params->control_root = optarg;
+		break;
+	case OPT_COLOR:
+		if (tlob_colour_parse(optarg, &params->colour))
+			tlob_usage_error("%s: invalid --color '%s' (auto, always or never)",
+					 cmd->name, TLOB_SHOWN(optarg));
+		break;
+	case 'h':
+		tlob_usage(cmd->usage, cmd->opts, 0);
+	case 'V':
+		tlob_version();
+	}
+}
+
+/*
+ * What follows the options: the backend named, the operand, the command
+ * mon runs, and the bindings, which --force-offset may have changed.
+ */
+static void params_finish(const struct tlob_command *cmd, int argc, char **argv,
+			  const char *last_arg, const char **sections, size_t nr_sections,
+			  struct tlob_params *params)
+{
+	if (strcmp(params->backend, "kmod") && strcmp(params->backend, "bpf") &&
+	    strcmp(params->backend, "auto"))
+		tlob_usage_error("invalid backend '%s' (kmod, bpf or auto)", params->backend);
+	if (cmd->operand && optind < argc)
+		params->operand = argv[optind++];
+	take_command(cmd, argc, argv, last_arg, params);
+	if (optind < argc)
+		tlob_usage_error("%s: unexpected argument '%s' (see tlob %s -h)",
+				 cmd->name, argv[optind], cmd->name);
+	for (size_t i = 0; i < nr_sections; i++)
+		add_section(cmd, params, sections[i], params->force_offset);
+	add_logic(cmd, params, params->force_offset);
+	narrow_to_pid(params);
+}
+
 void tlob_params_parse(const struct tlob_command *cmd, int argc, char **argv,
 		       struct tlob_params *params)
 {
 	/* Sections are parsed after the options, which may say how (--force-offset). */
 	const char **sections = calloc((size_t)argc, sizeof(*sections));
 	size_t nr_sections = 0;
-	bool force_offset = false;
 	struct option long_options[NR_OPTIONS + 1];
-	char err[256], shorts[2 * NR_OPTIONS + 3];
+	char shorts[2 * NR_OPTIONS + 3];
 	const char *last_arg = NULL;
 	int c;
 
@@ -335,168 +534,16 @@ void tlob_params_parse(const struct tlob_command *cmd, int argc, char **argv,
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, shorts, long_options, NULL)) != -1) {
-		unsigned int bit = option_bit(c);
-
 		last_arg = optarg;
-
-		if (c == '?')
-			tlob_usage_error("%s: unknown option '%s' (see tlob %s -h)",
-					 cmd->name, argv[optind - 1], cmd->name);
-		if (c == ':')
-			tlob_usage_error("%s: option '%s' needs an argument",
-					 cmd->name, argv[optind - 1]);
-		if (bit && !(cmd->opts & bit))
-			tlob_usage_error("%s: option --%s does not apply here (see tlob %s -h)",
-					 cmd->name, option_name(c), cmd->name);
-		switch (c) {
-		case 'b':
+		option_allowed(cmd, c, argv);
+		if (c == 'b')
 			sections[nr_sections++] = optarg;
-			break;
-		case OPT_PER:
-			model_term(cmd, &params->logic.per, c);
-			break;
-		case OPT_TOLERANCE:
-			model_term(cmd, &params->logic.tolerance, c);
-			break;
-		case OPT_TAG:
-			model_term(cmd, &params->logic.tag, c);
-			break;
-		case OPT_MODEL:
-			if (params->logic.model)
-				tlob_usage_error("%s: one --model per command (a second binding: "
-						 "another tlob bind)", cmd->name);
-			params->logic.model = optarg;
-			break;
-		case 'e': {
-			const char **e = realloc(params->logic.events,
-						 (params->logic.nr_events + 1) * sizeof(*e));
-
-			if (!e) {
-				fprintf(stderr, "tlob: out of memory\n");
-				exit(1);
-			}
-			params->logic.events = e;
-			e[params->logic.nr_events++] = optarg;
-			break;
-		}
-
-
-
-		case OPT_FORCE_OFFSET:
-			force_offset = true;
-			params->force_offset = true;
-			break;
-		case OPT_REMOVE:
-			params->remove = true;
-			break;
-		case OPT_CHECK:
-			params->check = true;
-			break;
-		case OPT_DIR:
-			params->dir = optarg;
-			break;
-		case OPT_STATE:
-			params->state = optarg;
-			break;
-		case OPT_FORMAT:
-			params->format = optarg;
-			break;
-		case 'o':
-			params->output = optarg;
-			break;
-		case OPT_INTERVAL:
-			if (tlob_parse_duration(optarg, &params->interval_ns, err, sizeof(err)))
-				tlob_usage_error("%s", err);
-			break;
-		case OPT_WITH_ZEROS:
-			params->with_zeros = true;
-			break;
-		case OPT_COLOR:
-			if (tlob_colour_parse(optarg, &params->colour))
-				tlob_usage_error("%s: invalid --color '%s' (auto, always or never)",
-						 cmd->name, TLOB_SHOWN(optarg));
-			break;
-		case OPT_FLUSH:
-			/* 0: no batching */
-			params->flush_ns = option_num(&flush_num, optarg);
-			break;
-		case OPT_ON_VIOLATION: {
-			const char **a = realloc(params->actions,
-						 (params->nr_actions + 1) * sizeof(*a));
-
-			if (!a) {
-				fprintf(stderr, "tlob: out of memory\n");
-				exit(1);
-			}
-			params->actions = a;
-			if (tlob_action_parse(optarg, NULL, err, sizeof(err)))
-				tlob_usage_error("%s", err);
-			a[params->nr_actions++] = optarg;
-			break;
-		}
-		case OPT_ON_VIOLATION_LIMIT:
-			if (tlob_action_limit_parse(optarg, &params->action_limit,
-						    &params->action_period_ns, err, sizeof(err)))
-				tlob_usage_error("%s", err);
-			break;
-		case 'd':
-			if (tlob_parse_duration(optarg, &params->duration_ns, err, sizeof(err)))
-				tlob_usage_error("%s", err);
-			break;
-		case OPT_STOP_VIOL:
-			params->stop_on_violation = true;
-			break;
-		case 't':
-			params->trace = true;
-			break;
-		case 'r':
-			params->reactor = optarg;
-			break;
-		case 'j':
-			params->json = true;
-			break;
-		case 'p':
-			params->pid = (pid_t)option_num(&pid_num, optarg);
-			break;
-		case 'a':
-			params->all = true;
-			break;
-		case 'q':
-			params->quiet = true;
-			break;
-		case OPT_BUFFER:
-			params->buffer_kb = (unsigned int)option_num(&buffer_num, optarg);
-			break;
-		case OPT_BPF_TASKS:
-			params->bpf_tasks = (unsigned int)option_num(&bpf_tasks_num, optarg);
-			break;
-		case OPT_BACKEND:
-			params->backend = optarg;
-			params->backend_given = true;
-			break;
-		case OPT_ROOT:
-			params->control_root = optarg;
-			break;
-		case 'h':
-			tlob_usage(cmd->usage, cmd->opts, 0);
-		case 'V':
-			tlob_version();
-		}
+		else if (!logic_option(cmd, c, params) && !mon_option(c, params) &&
+			 !output_option(c, params))
+			other_option(cmd, c, params);
 	}
-	if (strcmp(params->backend, "kmod") && strcmp(params->backend, "bpf") &&
-	    strcmp(params->backend, "auto"))
-		tlob_usage_error("invalid backend '%s' (kmod, bpf or auto)", params->backend);
-	if (cmd->operand && optind < argc)
-		params->operand = argv[optind++];
-	take_command(cmd, argc, argv, last_arg, params);
-	if (optind < argc)
-		tlob_usage_error("%s: unexpected argument '%s' (see tlob %s -h)",
-				 cmd->name, argv[optind], cmd->name);
-	for (size_t i = 0; i < nr_sections; i++)
-		add_section(cmd, params, sections[i], force_offset);
+	params_finish(cmd, argc, argv, last_arg, sections, nr_sections, params);
 	free(sections);
-	add_logic(cmd, params, force_offset);
-	narrow_to_pid(params);
 }
 
 void tlob_params_free(struct tlob_params *params)

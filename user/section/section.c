@@ -234,12 +234,74 @@ static bool is_alive(char **fields, int n)
 	return false;
 }
 
+/*
+ * The options after BUDGET (min=, tolerance=, tag=), each once: the tag and
+ * tolerance into @spec, the minimum left in *MIN to read with the budget.
+ */
+static int section_options(char **fields, int n, struct tlob_binding_spec *spec,
+			   const char **min, char *err, size_t len)
+{
+	const char *tol = NULL;
+	int ret;
+
+	for (int i = 3; i < n; i++) {
+		if (!strncmp(fields[i], "tag=", 4) && !spec->tag[0]) {
+			if (tlob_tag_check(fields[i] + 4, err, len))
+				return -1;
+			strcpy(spec->tag, fields[i] + 4);
+		} else if (!strncmp(fields[i], "min=", 4) && !*min) {
+			*min = fields[i] + 4;
+		} else if (!strncmp(fields[i], "tolerance=", 10) && !tol) {
+			tol = fields[i] + 10;
+			/* The module's reading of it (kernel/shared/tlob_parse.c). */
+			ret = tlob_parse_tolerance(fields[i] + 10, &spec->tol_k, &spec->tol_w);
+			if (ret) {
+				snprintf(err, len, ret == -ERANGE ?
+					 "tolerance=%s is out of range (K/W: 1 <= K <= W <= %d)" :
+					 "tolerance=%s: expected K/W, K violations of the last W "
+					 "windows (e.g. 3/10)", TLOB_SHOWN(tol), TLOB_TOLERANCE_MAX);
+				return -1;
+			}
+		} else {
+			snprintf(err, len, "'%s': after BUDGET come min=MIN, tolerance=K/W and "
+				 "tag=NAME (1..%d characters), each once", fields[i],
+				 TLOB_TAG_LEN - 1);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* START and STOP placed in PATH's file; STOP may be ret, the function's return. */
+static int place_section(const char *path, char **fields, unsigned int flags,
+			 struct tlob_binding_spec *spec, char *err, size_t len)
+{
+	int ret;
+
+	ret = tlob_section_place(path, fields[0], flags, spec, &spec->start, err, len);
+	if (ret)
+		return ret;
+	if (!strcmp(fields[1], "ret")) {
+		spec->stop_is_ret = true;
+	} else {
+		ret = resolve_end(spec->path, fields[1], flags, &spec->stop, err, len);
+		if (ret)
+			return ret;
+		if (spec->stop == spec->start) {
+			snprintf(err, len,
+				 "START and STOP are the same place (use 'ret' for the function's return)");
+			return TLOB_SECTION_SYNTAX;
+		}
+	}
+	return TLOB_SECTION_OK;
+}
+
 static int parse_friendly(char *s, unsigned int flags, struct tlob_binding_spec *spec,
 			  char *err, size_t len)
 {
 	char *colon = strrchr(s, ':'), *fields[MAX_FIELDS + 1] = { 0 }, *save = NULL, *tok;
-	const char *min = NULL, *tol = NULL;
-	int n = 0, ret;
+	const char *min = NULL;
+	int n = 0;
 
 	if (!colon || colon == s) {
 		snprintf(err, len, "section '%s': %s", TLOB_SHOWN(s), SECTION_HELP);
@@ -274,31 +336,8 @@ static int parse_friendly(char *s, unsigned int flags, struct tlob_binding_spec 
 			 TLOB_SHOWN(s), SECTION_HELP);
 		return TLOB_SECTION_SYNTAX;
 	}
-	for (int i = 3; i < n; i++) {
-		if (!strncmp(fields[i], "tag=", 4) && !spec->tag[0]) {
-			if (tlob_tag_check(fields[i] + 4, err, len))
-				return TLOB_SECTION_SYNTAX;
-			strcpy(spec->tag, fields[i] + 4);
-		} else if (!strncmp(fields[i], "min=", 4) && !min) {
-			min = fields[i] + 4;
-		} else if (!strncmp(fields[i], "tolerance=", 10) && !tol) {
-			tol = fields[i] + 10;
-			/* The module's reading of it (kernel/shared/tlob_parse.c). */
-			ret = tlob_parse_tolerance(fields[i] + 10, &spec->tol_k, &spec->tol_w);
-			if (ret) {
-				snprintf(err, len, ret == -ERANGE ?
-					 "tolerance=%s is out of range (K/W: 1 <= K <= W <= %d)" :
-					 "tolerance=%s: expected K/W, K violations of the last W "
-					 "windows (e.g. 3/10)", TLOB_SHOWN(tol), TLOB_TOLERANCE_MAX);
-				return TLOB_SECTION_SYNTAX;
-			}
-		} else {
-			snprintf(err, len, "'%s': after BUDGET come min=MIN, tolerance=K/W and "
-				 "tag=NAME (1..%d characters), each once", fields[i],
-				 TLOB_TAG_LEN - 1);
-			return TLOB_SECTION_SYNTAX;
-		}
-	}
+	if (section_options(fields, n, spec, &min, err, len))
+		return TLOB_SECTION_SYNTAX;
 	if (tlob_parse_budget(fields[2], &spec->budget_ns, err, len))
 		return TLOB_SECTION_SYNTAX;
 	/* A minimum is a duration like the budget, and below it. */
@@ -309,22 +348,7 @@ static int parse_friendly(char *s, unsigned int flags, struct tlob_binding_spec 
 		return TLOB_SECTION_SYNTAX;
 	}
 
-	ret = tlob_section_place(s, fields[0], flags, spec, &spec->start, err, len);
-	if (ret)
-		return ret;
-	if (!strcmp(fields[1], "ret")) {
-		spec->stop_is_ret = true;
-	} else {
-		ret = resolve_end(spec->path, fields[1], flags, &spec->stop, err, len);
-		if (ret)
-			return ret;
-		if (spec->stop == spec->start) {
-			snprintf(err, len,
-				 "START and STOP are the same place (use 'ret' for the function's return)");
-			return TLOB_SECTION_SYNTAX;
-		}
-	}
-	return TLOB_SECTION_OK;
+	return place_section(s, fields, flags, spec, err, len);
 }
 
 int tlob_section_parse(const char *arg, unsigned int flags, struct tlob_binding_spec *spec,

@@ -1000,22 +1000,21 @@ static int join_binding(struct tlob_backend *be, uint32_t id, struct tlob_bpf_bi
 	return 0;
 }
 
-static int bind_locked(struct tlob_backend *be, const struct tlob_binding_spec *spec,
-		       uint32_t *idp)
+/*
+ * The bindings already on SPEC's section: 1 when SPEC's binding is there
+ * and this handle joined it (its id in *IDP), 0 when a new one is to be
+ * added, or a negative errno.
+ */
+static int join_existing(struct tlob_backend *be, const struct tlob_binding_spec *spec,
+			 uint32_t *idp)
 {
 	struct bpf_priv *p = be->priv;
-	struct tlob_bpf_binding b, *v;
-	struct tlob_bpf_meta meta;
-	struct tlob_stats *zero;
-	uint64_t history = 0;
-	uint32_t *ids, id, key0 = 0;
-	int fd[TB_BIND_LINKS], ret = 0;
+	struct tlob_bpf_binding *v;
+	uint32_t *ids;
 	ssize_t join = -1;
 	size_t n;
+	int ret;
 
-	ret = ensure_loaded(be, true);
-	if (ret)
-		return ret;
 	ret = read_bindings(p, &ids, &v, &n);
 	if (ret)
 		return ret;
@@ -1043,56 +1042,82 @@ static int bind_locked(struct tlob_backend *be, const struct tlob_binding_spec *
 	free(ids);
 	free(v);
 	if (ret || join >= 0)
-		return ret;
+		return ret ? ret : 1;
 	if (n >= TLOB_BPF_MAX_BINDINGS)
 		return tlob_backend_err(be, ENOSPC, "the BPF backend holds at most %d bindings",
 					TLOB_BPF_MAX_BINDINGS);
+	return 0;
+}
+
+/* A new binding's id, from the counter the monitor's metadata keeps across handles. */
+static int next_binding_id(struct tlob_backend *be, uint32_t *id)
+{
+	struct bpf_priv *p = be->priv;
+	struct tlob_bpf_meta meta;
+	uint32_t key0 = 0;
 
 	if (bpf_map_lookup_elem(p->m.fd[TB_META], &key0, &meta))
 		return tlob_backend_err(be, EIO, "cannot read the monitor's metadata");
-	id = ++meta.next_id;
+	*id = ++meta.next_id;
 	if (bpf_map_update_elem(p->m.fd[TB_META], &key0, &meta, BPF_ANY))
 		return tlob_backend_err(be, EIO, "cannot update the monitor's metadata");
+	return 0;
+}
 
-	memset(&b, 0, sizeof(b));
-	b.budget_ns = spec->budget_ns;
-	b.min_ns = spec->min_ns;
-	b.tol_k = (uint8_t)tlob_spec_tol_k(spec);
-	b.tol_w = (uint8_t)tlob_spec_tol_w(spec);
-	b.pid = spec->pid;
-	b.tgid = spec->tgid;
-	memcpy(b.tag, spec->tag, sizeof(b.tag));
-	b.start = spec->start;
-	b.stop = spec->stop;
-	b.flags = spec->stop_is_ret ? TLOB_BIND_STOP_RET : 0;
+/* SPEC as the record the BPF programs read, held by this handle. */
+static void binding_record(const struct bpf_priv *p, const struct tlob_binding_spec *spec,
+			   struct tlob_bpf_binding *b)
+{
+	memset(b, 0, sizeof(*b));
+	b->budget_ns = spec->budget_ns;
+	b->min_ns = spec->min_ns;
+	b->tol_k = (uint8_t)tlob_spec_tol_k(spec);
+	b->tol_w = (uint8_t)tlob_spec_tol_w(spec);
+	b->pid = spec->pid;
+	b->tgid = spec->tgid;
+	memcpy(b->tag, spec->tag, sizeof(b->tag));
+	b->start = spec->start;
+	b->stop = spec->stop;
+	b->flags = spec->stop_is_ret ? TLOB_BIND_STOP_RET : 0;
 	if (spec->alive) {
-		b.flags |= TLOB_BIND_ALIVE;
+		b->flags |= TLOB_BIND_ALIVE;
 		if (spec->per == TLOB_PER_TASK)
-			b.flags |= TLOB_BIND_PER_TASK;
-		b.period_ns = spec->period_ns;
-		b.expect = spec->expect;
-		b.margin = spec->margin;
+			b->flags |= TLOB_BIND_PER_TASK;
+		b->period_ns = spec->period_ns;
+		b->expect = spec->expect;
+		b->margin = spec->margin;
 	}
 	if (spec->logic) {
-		b.flags |= TLOB_BIND_LOGIC;
+		b->flags |= TLOB_BIND_LOGIC;
 		if (spec->per == TLOB_PER_TASK)
-			b.flags |= TLOB_BIND_PER_TASK;
+			b->flags |= TLOB_BIND_PER_TASK;
 	}
 	if (p->shared && !is_session(p))
-		b.flags |= TLOB_BIND_PERSIST;
-	b.readers = my_bit(p);
-	snprintf(b.path, sizeof(b.path), "%s", spec->path);
+		b->flags |= TLOB_BIND_PERSIST;
+	b->readers = my_bit(p);
+	snprintf(b->path, sizeof(b->path), "%s", spec->path);
 	/* A logical binding's files beyond PATH after it (bpf_bind() measured them). */
-	for (unsigned int f = 1, at = strlen(b.path) + 1; spec->logic && f < spec->table.nfiles;
+	for (unsigned int f = 1, at = strlen(b->path) + 1; spec->logic && f < spec->table.nfiles;
 	     f++) {
-		strcpy(b.path + at, tlob_spec_file(spec, f));
-		at += strlen(b.path + at) + 1;
+		strcpy(b->path + at, tlob_spec_file(spec, f));
+		at += strlen(b->path + at) + 1;
 	}
+}
+
+/* Binding ID's entries in every map, the binding itself last; none left on failure. */
+static int store_binding(struct tlob_backend *be, uint32_t id, const struct tlob_bpf_binding *b,
+			 const struct tlob_binding_spec *spec)
+{
+	struct bpf_priv *p = be->priv;
+	struct tlob_stats *zero;
+	uint64_t history = 0;
+	int ret;
+
 	zero = calloc(p->nr_cpus, sizeof(*zero));
 	if (!zero)
 		return -ENOMEM;
 	/* A zeroed tlob_stats per CPU is a zeroed alive or logic one too (smaller). */
-	ret = bpf_map_update_elem(p->m.fd[stats_map(&b)], &id, zero, BPF_ANY);
+	ret = bpf_map_update_elem(p->m.fd[stats_map(b)], &id, zero, BPF_ANY);
 	free(zero);
 	/* The table first: an event finds it there once its probe is placed. */
 	if (!ret && spec->logic)
@@ -1100,7 +1125,7 @@ static int bind_locked(struct tlob_backend *be, const struct tlob_binding_spec *
 	if (!ret)
 		ret = bpf_map_update_elem(p->m.fd[TB_HISTORY], &id, &history, BPF_ANY);
 	if (!ret)
-		ret = bpf_map_update_elem(p->m.fd[TB_BINDINGS], &id, &b, BPF_NOEXIST);
+		ret = bpf_map_update_elem(p->m.fd[TB_BINDINGS], &id, b, BPF_NOEXIST);
 	if (ret) {
 		bpf_map_delete_elem(p->m.fd[TB_STATS], &id);
 		bpf_map_delete_elem(p->m.fd[TB_ALIVE_STATS], &id);
@@ -1110,6 +1135,30 @@ static int bind_locked(struct tlob_backend *be, const struct tlob_binding_spec *
 		return tlob_backend_err(be, -ret, "cannot add binding %u: %s", id,
 					strerror(-ret));
 	}
+	return 0;
+}
+
+static int bind_locked(struct tlob_backend *be, const struct tlob_binding_spec *spec,
+		       uint32_t *idp)
+{
+	struct bpf_priv *p = be->priv;
+	struct tlob_bpf_binding b;
+	int fd[TB_BIND_LINKS], ret;
+	uint32_t id = 0;
+
+	ret = ensure_loaded(be, true);
+	if (ret)
+		return ret;
+	ret = join_existing(be, spec, idp);
+	if (ret)
+		return ret < 0 ? ret : 0;
+	ret = next_binding_id(be, &id);
+	if (ret)
+		return ret;
+	binding_record(p, spec, &b);
+	ret = store_binding(be, id, &b, spec);
+	if (ret)
+		return ret;
 	ret = attach_binding(be, id, spec, fd);
 	if (!ret)
 		ret = keep_links(be, id, fd);

@@ -385,6 +385,42 @@ out:
 	return tep;
 }
 
+/*
+ * The events of tlob.ko: window and violation, which every version has,
+ * then those a version may lack, each left out with a note when missing.
+ */
+static int enable_module_events(struct tlob_trace *t, const char *system,
+				unsigned int buffer_kb, char *err, size_t len)
+{
+	int ret;
+
+	ret = enable_event(t, system, "window", buffer_kb, err, len);
+	if (!ret)
+		ret = enable_event(t, system, "violation", buffer_kb, err, len);
+	if (!ret && enable_event(t, system, "dropped", buffer_kb, err, len))
+		tlob_verbose("no %s:dropped event: this module does not report "
+			     "STARTs that found no free window", system);
+	/* Read at once, beside the violation it follows. */
+	if (!ret && enable_event(t, system, "violation_detail", buffer_kb, err, len))
+		tlob_verbose("no %s:violation_detail event: this module does not "
+			     "diagnose violations", system);
+	/* Optional as the two above; a reason it left in err is no error of the open. */
+	if (!ret && enable_by_verdict(t, system, "alive_cycle", TLOB_VERDICT_TOO_FEW,
+				      TLOB_VERDICT_TOO_MANY, buffer_kb, err, len)) {
+		tlob_verbose("no %s:alive_cycle event: this module has no alive "
+			     "supervision", system);
+		err[0] = '\0';
+	}
+	if (!ret && enable_logic(t, system, buffer_kb, err, len)) {
+		tlob_verbose("no %s:logic event: this module has no logical "
+			     "supervision", system);
+		err[0] = '\0';
+	}
+	if (!ret)
+		enable_notify(t, system);
+	return ret;
+}
+
 struct tlob_trace *tlob_trace_open(const char *system, bool transitions,
 				   unsigned int buffer_kb, uint64_t flush_ns,
 				   char *err, size_t len)
@@ -414,30 +450,7 @@ struct tlob_trace *tlob_trace_open(const char *system, bool transitions,
 		/* In-kernel RV tlob: a violation is error_env_tlob + detail_env_tlob. */
 		ret = enable_event(t, system, "detail_env_tlob", buffer_kb, err, len);
 	} else {
-		ret = enable_event(t, system, "window", buffer_kb, err, len);
-		if (!ret)
-			ret = enable_event(t, system, "violation", buffer_kb, err, len);
-		if (!ret && enable_event(t, system, "dropped", buffer_kb, err, len))
-			tlob_verbose("no %s:dropped event: this module does not report "
-				     "STARTs that found no free window", system);
-		/* Read at once, beside the violation it follows. */
-		if (!ret && enable_event(t, system, "violation_detail", buffer_kb, err, len))
-			tlob_verbose("no %s:violation_detail event: this module does not "
-				     "diagnose violations", system);
-		/* Optional as the two above; a reason it left in err is no error of the open. */
-		if (!ret && enable_by_verdict(t, system, "alive_cycle", TLOB_VERDICT_TOO_FEW,
-					      TLOB_VERDICT_TOO_MANY, buffer_kb, err, len)) {
-			tlob_verbose("no %s:alive_cycle event: this module has no alive "
-				     "supervision", system);
-			err[0] = '\0';
-		}
-		if (!ret && enable_logic(t, system, buffer_kb, err, len)) {
-			tlob_verbose("no %s:logic event: this module has no logical "
-				     "supervision", system);
-			err[0] = '\0';
-		}
-		if (!ret)
-			enable_notify(t, system);
+		ret = enable_module_events(t, system, buffer_kb, err, len);
 	}
 	if (ret) {
 		if (!err[0])
