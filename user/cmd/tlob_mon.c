@@ -892,6 +892,144 @@ static int mon_check(struct tlob_backend *be, const struct tlob_params *params)
 	return TLOB_EXIT_OK;
 }
 
+/* What a session changed, to put back: its bindings, enable, the reactor. */
+struct mon_state {
+	size_t bound;			/* params->specs[0..bound) are bound */
+	bool session;			/* the backend's session: enable is left alone */
+	int was_enabled;
+	char old_reactor[64];		/* "" : the reactor was not changed */
+	struct tlob_binding_stats *st;	/* the bindings' final statistics */
+	size_t nst;
+};
+
+/* -r: the backend's reactor for the session, the old one kept to put back. */
+static int mon_set_reactor(struct tlob_backend *be, const struct tlob_params *params,
+			   struct mon_state *ms)
+{
+	if (!params->reactor)
+		return TLOB_EXIT_OK;
+	if (be->ops->get_reactor(be, ms->old_reactor, sizeof(ms->old_reactor)) ||
+	    be->ops->set_reactor(be, params->reactor)) {
+		tlob_print_error(be, -EINVAL, "setting the reactor");
+		ms->old_reactor[0] = '\0';
+		return TLOB_EXIT_ERROR;
+	}
+	return TLOB_EXIT_OK;
+}
+
+/*
+ * Bind every section, set up the actions and enable the monitor: 0, or
+ * -1 with what is done recorded in @ms for mon_put_back().
+ */
+static int mon_bind(struct tlob_backend *be, struct mon_ctx *ctx, struct mon_state *ms)
+{
+	const struct tlob_params *params = ctx->params;
+
+	tlob_verbose("backend open, adding %zu binding(s)", params->nr_specs);
+	for (; ms->bound < params->nr_specs; ms->bound++) {
+		struct tlob_binding_spec *spec = &params->specs[ms->bound];
+		int err = be->ops->bind(be, spec, &spec->id);
+
+		if (err) {
+			tlob_binding_error(be, false, spec, err);
+			return -1;
+		}
+	}
+	/* Every id known: print only the records of this session's bindings. */
+	ctx->filter = ms->bound > 0;
+	for (size_t i = 0; i < ms->bound; i++)
+		ctx->filter &= params->specs[i].id != 0;
+	/*
+	 * A session's bindings are monitored whatever enable says, and
+	 * another session may rely on enable: it is left alone.
+	 */
+	ms->session = ms->bound && be->ops->session && be->ops->session(be);
+	if (mon_actions_start(ctx, params, ms->bound, !strcmp(be->ops->name, "kmod")))
+		return -1;
+	if (ms->session)
+		ms->was_enabled = 1;
+	tlob_verbose("bindings added%s", ms->session ? " (a session)" : ", enabling");
+	if (!ms->was_enabled && be->ops->set_enable(be, true)) {
+		tlob_print_error(be, -EIO, "enabling");
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Monitor until a stop condition, then disable what the session enabled
+ * and drain: windows still open end with a record, which this session
+ * reads too (aborted for disable when it enabled the monitor, else for
+ * unbind when it removes its bindings, drained once more after).
+ */
+static int mon_watch(struct tlob_backend *be, struct mon_ctx *ctx, const struct tlob_sink *sink,
+		     struct tlob_workload *work, struct mon_state *ms)
+{
+	int ret = TLOB_EXIT_OK;
+
+	if (ctx->params->json)
+		mon_header(ctx, be, ms->bound);
+	/* On stderr also with --json: scripts wait for this line to start a workload. */
+	fprintf(stderr, "tlob: monitoring %zu section(s)%s; Ctrl-C to stop\n",
+		ms->bound, ms->bound ? "" : " (the persistent bindings)");
+	if (work)
+		ret = mon_start_command(ctx, work);
+	if (ret == TLOB_EXIT_OK)
+		ret = mon_loop(be, ctx, sink) ? TLOB_EXIT_ERROR : TLOB_EXIT_OK;
+	if (!ms->was_enabled && be->ops->set_enable(be, false)) {
+		tlob_print_error(be, -EIO, "restoring enable=0");
+		ret = TLOB_EXIT_ERROR;
+	}
+	mon_drain(be, ctx, sink);
+	/*
+	 * Before the bindings go: their statistics go with them. A session's
+	 * are read after (it keeps the final ones, the windows its removals
+	 * ended counted).
+	 */
+	if (!ms->session)
+		mon_read_stats(be, ctx->params, &ms->st, &ms->nst);
+	tlob_verbose("drained, statistics read; restoring settings");
+	return ret;
+}
+
+/*
+ * Put back what the session changed, and with @summary the summary of a
+ * session that ran: @ret, or TLOB_EXIT_ERROR when a step failed.
+ */
+static int mon_put_back(struct tlob_backend *be, struct mon_ctx *ctx, const struct tlob_sink *sink,
+			struct mon_state *ms, bool summary, int ret)
+{
+	const struct tlob_params *params = ctx->params;
+
+	/* Before the bindings go: a trigger names them. */
+	if (mon_actions_end(ctx))
+		ret = TLOB_EXIT_ERROR;
+	/* A session's removals drop its references only: the others keep monitoring. */
+	tlob_verbose("removing %zu binding(s)", ms->bound);
+	while (ms->bound--) {
+		int err = be->ops->unbind(be, &params->specs[ms->bound]);
+
+		if (err) {
+			tlob_binding_error(be, true, &params->specs[ms->bound], err);
+			ret = TLOB_EXIT_ERROR;
+		}
+	}
+	tlob_verbose("bindings removed");
+	if (summary) {
+		if (params->nr_specs && ms->was_enabled)
+			mon_drain(be, ctx, sink);
+		if (ms->session)
+			mon_read_stats(be, params, &ms->st, &ms->nst);
+		mon_summary(be, params, ctx, ms->st, ms->nst);
+	}
+	free(ms->st);
+	if (ms->old_reactor[0] && be->ops->set_reactor(be, ms->old_reactor)) {
+		tlob_print_error(be, -EIO, "restoring the reactor");
+		ret = TLOB_EXIT_ERROR;
+	}
+	return ret;
+}
+
 int tlob_mon_session(struct tlob_backend *be, const struct tlob_params *params, FILE *out,
 		     struct tlob_workload *work, struct tlob_mon_stop *stop)
 {
@@ -904,123 +1042,34 @@ int tlob_mon_session(struct tlob_backend *be, const struct tlob_params *params, 
 		.logic = on_logic,
 		.ctx = &ctx,
 	};
-	struct tlob_binding_stats *st = NULL;
-	char old_reactor[64] = "";
-	size_t bound = 0, nst = 0;
-	bool summary = false, session = false;
-	int was_enabled, ret = TLOB_EXIT_ERROR;
+	struct mon_state ms = { 0 };
+	bool ran = false;
+	int ret;
 
 	memset(stop, 0, sizeof(*stop));
 	/* The stream's own terminal decides (-o FILE: a file, no colour); JSON has none. */
 	tlob_colour_use(!params->json && tlob_colour_wanted(params->colour, out));
-	was_enabled = be->ops->get_enable(be);
-	if (was_enabled < 0) {
-		tlob_print_error(be, was_enabled, "reading enable");
+	ms.was_enabled = be->ops->get_enable(be);
+	if (ms.was_enabled < 0) {
+		tlob_print_error(be, ms.was_enabled, "reading enable");
 		return TLOB_EXIT_ERROR;
 	}
 	ret = mon_check(be, params);
+	if (!ret)
+		ret = mon_set_reactor(be, params, &ms);
 	if (ret)
 		return ret;
 	ret = TLOB_EXIT_ERROR;
-	if (params->reactor) {
-		if (be->ops->get_reactor(be, old_reactor, sizeof(old_reactor)) ||
-		    be->ops->set_reactor(be, params->reactor)) {
-			tlob_print_error(be, -EINVAL, "setting the reactor");
-			old_reactor[0] = '\0';
-			return TLOB_EXIT_ERROR;
-		}
-	}
 	ctx.dbuf = malloc(DIAG_BUF);
-	if (!ctx.dbuf) {
+	if (!ctx.dbuf)
 		fprintf(stderr, "tlob: out of memory\n");
-		goto out_unbind;
+	else if (!mon_bind(be, &ctx, &ms)) {
+		ret = mon_watch(be, &ctx, &sink, work, &ms);
+		ran = true;
 	}
-	tlob_verbose("backend open, adding %zu binding(s)", params->nr_specs);
-	for (; bound < params->nr_specs; bound++) {
-		int err = be->ops->bind(be, &params->specs[bound], &params->specs[bound].id);
-
-		if (err) {
-			tlob_binding_error(be, false, &params->specs[bound], err);
-			goto out_unbind;
-		}
-	}
-	/* Every id known: print only the records of this session's bindings. */
-	ctx.filter = bound > 0;
-	for (size_t i = 0; i < bound; i++)
-		ctx.filter &= params->specs[i].id != 0;
-	/*
-	 * A session's bindings are monitored whatever enable says, and
-	 * another session may rely on enable: it is left alone.
-	 */
-	session = bound && be->ops->session && be->ops->session(be);
-	if (mon_actions_start(&ctx, params, bound, !strcmp(be->ops->name, "kmod")))
-		goto out_unbind;
-	if (session)
-		was_enabled = 1;
-	tlob_verbose("bindings added%s", session ? " (a session)" : ", enabling");
-	if (!was_enabled && be->ops->set_enable(be, true)) {
-		tlob_print_error(be, -EIO, "enabling");
-		goto out_unbind;
-	}
-
-	if (params->json)
-		mon_header(&ctx, be, bound);
-	/* On stderr also with --json: scripts wait for this line to start a workload. */
-	fprintf(stderr, "tlob: monitoring %zu section(s)%s; Ctrl-C to stop\n",
-		bound, bound ? "" : " (the persistent bindings)");
-	ret = TLOB_EXIT_OK;
-	if (work)
-		ret = mon_start_command(&ctx, work);
-	if (ret == TLOB_EXIT_OK)
-		ret = mon_loop(be, &ctx, &sink) ? TLOB_EXIT_ERROR : TLOB_EXIT_OK;
-	/*
-	 * Windows still open end with a record, which this session reads
-	 * too: aborted for disable when it enabled the monitor, else for
-	 * unbind when it removes its bindings (drained once more below).
-	 */
-	if (!was_enabled && be->ops->set_enable(be, false)) {
-		tlob_print_error(be, -EIO, "restoring enable=0");
-		ret = TLOB_EXIT_ERROR;
-	}
-	mon_drain(be, &ctx, &sink);
-	/*
-	 * Before the bindings go: their statistics go with them. A session's
-	 * are read after (it keeps the final ones, the windows its removals
-	 * ended counted).
-	 */
-	if (!session)
-		mon_read_stats(be, params, &st, &nst);
-	tlob_verbose("drained, statistics read; restoring settings");
-	summary = true;
-out_unbind:
-	/* Before the bindings go: a trigger names them. */
-	if (mon_actions_end(&ctx))
-		ret = TLOB_EXIT_ERROR;
-	/* A session's removals drop its references only: the others keep monitoring. */
-	tlob_verbose("removing %zu binding(s)", bound);
-	while (bound--) {
-		int err = be->ops->unbind(be, &params->specs[bound]);
-
-		if (err) {
-			tlob_binding_error(be, true, &params->specs[bound], err);
-			ret = TLOB_EXIT_ERROR;
-		}
-	}
-	tlob_verbose("bindings removed");
-	if (summary) {
-		if (params->nr_specs && was_enabled)
-			mon_drain(be, &ctx, &sink);
-		if (session)
-			mon_read_stats(be, params, &st, &nst);
-		mon_summary(be, params, &ctx, st, nst);
-	}
-	free(st);
+	ret = mon_put_back(be, &ctx, &sink, &ms, ran, ret);
 	tlob_diag_worker_free(ctx.namer);
 	free(ctx.dbuf);
-	if (old_reactor[0] && be->ops->set_reactor(be, old_reactor)) {
-		tlob_print_error(be, -EIO, "restoring the reactor");
-		ret = TLOB_EXIT_ERROR;
-	}
 	if (ctx.violation_seen_ns) {
 		stop->seen_ns = ctx.violation_seen_ns;
 		stop->read_ns = ctx.violation_read_ns;
