@@ -89,8 +89,8 @@ EOT
 	"$W" -n 2 spin 1200 >/dev/null
 	"$W" -n 2 ret 5 >/dev/null
 	tlob stats --json --backend "$B" >"$T/stats"
-	t1=$(jlines "$T/stats" stats start "$begin")
-	t2=$(jlines "$T/stats" stats start "$ret")
+	t1=$(jlines "$T/stats" stats start "$(hex "$begin")")
+	t2=$(jlines "$T/stats" stats start "$(hex "$ret")")
 	is "$(jget "$t1" windows)" 5 "$B: 5 windows counted on tlob.conf's section"
 	is "$(jget "$t1" violations)" 2 "$B: ... 2 over 500ms"
 	is "$(jget "$t2" violations)" 2 "$B: the drop-in's: 2 over 250us"
