@@ -512,11 +512,11 @@ static int mon_start_command(struct mon_ctx *ctx, struct tlob_workload *work)
 	int err = tlob_workload_start(work);
 
 	if (err) {
-		fprintf(stderr, "tlob: cannot run %s: %s\n", ctx->params->command[0],
+		fprintf(stderr, "tlob: cannot run %s: %s\n", TLOB_SHOWN(ctx->params->command[0]),
 			strerror(-err));
 		return TLOB_EXIT_ERROR;
 	}
-	tlob_verbose("running %s, pid %d", ctx->params->command[0], (int)work->pid);
+	tlob_verbose("running %s, pid %d", TLOB_SHOWN(ctx->params->command[0]), (int)work->pid);
 	ctx->work = work;
 	return TLOB_EXIT_OK;
 }
@@ -798,7 +798,7 @@ static int check_command(const struct tlob_params *params)
 {
 	if (!params->nr_specs) {
 		tlob_usage_msg("mon: -- %s: give the sections to watch in it (-b or --model)",
-			       params->command[0]);
+			       TLOB_SHOWN(params->command[0]));
 		return -1;
 	}
 	if (params->pid) {
@@ -1089,7 +1089,8 @@ int tlob_mon_prepare_command(struct tlob_params *params, struct tlob_workload *w
 		return TLOB_EXIT_USAGE;
 	err = tlob_workload_prepare(work, params->command, params->json && stream_on_stdout);
 	if (err) {
-		fprintf(stderr, "tlob: cannot start %s: %s\n", params->command[0], strerror(-err));
+		fprintf(stderr, "tlob: cannot start %s: %s\n", TLOB_SHOWN(params->command[0]),
+			strerror(-err));
 		return TLOB_EXIT_ERROR;
 	}
 	for (size_t i = 0; i < params->nr_specs; i++)
@@ -1106,7 +1107,7 @@ int tlob_mon_end_command(const struct tlob_params *params, struct tlob_workload 
 	if (ret != TLOB_EXIT_OK)
 		return ret;
 	ret = tlob_workload_exit_code(work);
-	fprintf(stderr, "tlob: %s exited with status %d\n", params->command[0], ret);
+	fprintf(stderr, "tlob: %s exited with status %d\n", TLOB_SHOWN(params->command[0]), ret);
 	return ret;
 }
 

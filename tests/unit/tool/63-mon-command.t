@@ -45,6 +45,10 @@ run -W 1 -- -b "$S" -- "$tmp/no-such-command"
 want 127 "a command that does not exist: 127, as a shell's"
 grep -q "cannot run $tmp/no-such-command: No such file or directory" "$tmp/err"
 ok $? "... with the reason"
+run -W 1 -- -b "$S" -- "$tmp/no
+such"
+is "$(grep -c '^such' "$tmp/err") $(grep -c 'cannot run .*no\\x0asuch: No such file' "$tmp/err")" "0 1" \
+	"a command name with a newline is shown escaped, on one line"
 printf 'not a program\n' >"$tmp/data"
 chmod 644 "$tmp/data"
 run -W 1 -- -b "$S" -- "$tmp/data"
